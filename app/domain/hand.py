@@ -1,0 +1,72 @@
+"""Hands, declared melds and the win context: immutable values.
+
+Validation of a request into these values lives in `app.domain.request` (it needs the rule
+set's tile set, player count and declared options); these classes only hold data.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+CHOW = "chow"
+PUNG = "pung"
+KONG = "kong"
+MELD_KINDS = (CHOW, PUNG, KONG)
+
+SELF_DRAW = "self_draw"
+DISCARD = "discard"
+WIN_TYPES = (SELF_DRAW, DISCARD)
+
+KONG_REPLACEMENT = "replacement"  # 杠上开花: won on the replacement tile after one's own kong
+KONG_ROBBED = "robbed"  # 抢杠和: won on the tile another player added to a pung
+KONG_AFTER_DISCARD = "after_kong_discard"  # 杠上炮: won on the discard made after a kong
+KONG_FLAGS = (KONG_REPLACEMENT, KONG_ROBBED, KONG_AFTER_DISCARD)
+
+WINDS = ("E", "S", "W", "N")
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared meld. `tiles` is sorted; a concealed kong is the only concealed meld."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    concealed: bool = False
+
+    @property
+    def first(self) -> int:
+        return self.tiles[0]
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """Standing tiles (including the winning tile), declared melds and the winning tile."""
+
+    concealed: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win_tile: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything about the win that is not the tiles themselves."""
+
+    win_type: str
+    kong: str | None = None
+    last_tile: bool = False
+    last_of_kind: bool = False
+    seat_wind: int = 0  # index into WINDS
+    round_wind: int = 0
+    flowers: int = 0
+    flower_tiles: tuple[int, ...] = ()
+    wild_indicator: int | None = None
+    wilds: tuple[int, ...] = ()
+    winner: int = 0
+    discarder: int | None = None
+    dealer: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.win_type == SELF_DRAW

@@ -1,0 +1,185 @@
+"""Tiles and tile sets.
+
+A tile is a small int: its index in the rule set's `TileSet`. The engine never hard-wires the
+34-kind set: a rule set names its tile set, and everything (notation, validation,
+decomposition) asks the `TileSet` what a tile is.
+
+The standard set (`standard`, used by 国标, 四川, 天津) lays its kinds out so that the three
+suits are runs of nine consecutive indices, which makes a chow `(i, i+1, i+2)` inside one run:
+
+    0..8   1m..9m   万 characters
+    9..17  1s..9s   条 bamboo
+    18..26 1p..9p   筒 dots
+    27..30 E S W N  winds
+    31..33 C F P    dragons 中 发 白
+    34..41 1f..8f   flowers 春夏秋冬梅兰竹菊 (bonus tiles, never part of a hand)
+
+The suit order 万-条-筒 is the order in which decompositions are enumerated; it matches the
+reference MCR calculator so that equal-value readings are chosen the same way. Output is
+always written in the conventional m, p, s, honours order (`display_order`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+SUIT_NAMES_ZH = {"m": "万", "s": "条", "p": "筒"}
+
+
+@dataclass(frozen=True, slots=True)
+class TileKind:
+    """One kind of tile: its canonical code, the group it belongs to and its names."""
+
+    code: str
+    suit: str  # "m", "s", "p" for numbered suits, "z" for honours, "f" for flowers
+    rank: int  # 1..9 for numbered tiles; 1..7 for honours (E S W N C F P); 1..8 for flowers
+    name_zh: str
+    copies: int = 4
+
+    @property
+    def is_number(self) -> bool:
+        return self.suit in ("m", "s", "p")
+
+    @property
+    def is_honor(self) -> bool:
+        return self.suit == "z"
+
+    @property
+    def is_wind(self) -> bool:
+        return self.suit == "z" and self.rank <= 4
+
+    @property
+    def is_dragon(self) -> bool:
+        return self.suit == "z" and self.rank >= 5
+
+    @property
+    def is_flower(self) -> bool:
+        return self.suit == "f"
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.is_number and self.rank in (1, 9)
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """An ordered set of tile kinds, with lookups by code and the derived index tables."""
+
+    name: str
+    kinds: tuple[TileKind, ...]
+    # Numbered suits in enumeration order; each is a run of nine consecutive indices.
+    suits: tuple[str, ...] = ("m", "s", "p")
+    aliases: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        seen: set[str] = set()
+        for k in self.kinds:
+            if k.code in seen:
+                raise ValueError(f"duplicate tile code {k.code!r} in tile set {self.name}")
+            seen.add(k.code)
+
+    @cached_property
+    def by_code(self) -> dict[str, int]:
+        table = {k.code: i for i, k in enumerate(self.kinds)}
+        table.update(self.aliases)
+        return table
+
+    @cached_property
+    def playing(self) -> tuple[int, ...]:
+        """Indices of the tiles that can stand in a hand (everything but flowers)."""
+        return tuple(i for i, k in enumerate(self.kinds) if not k.is_flower)
+
+    @cached_property
+    def flowers(self) -> tuple[int, ...]:
+        return tuple(i for i, k in enumerate(self.kinds) if k.is_flower)
+
+    @cached_property
+    def size(self) -> int:
+        """Number of playing kinds; count vectors have this length."""
+        return len(self.playing)
+
+    @cached_property
+    def suit_starts(self) -> dict[str, int]:
+        """First index of each numbered suit's run of nine."""
+        starts: dict[str, int] = {}
+        for i, k in enumerate(self.kinds):
+            if k.is_number and k.rank == 1:
+                starts[k.suit] = i
+        return starts
+
+    @cached_property
+    def chow_starts(self) -> frozenset[int]:
+        """Indices that can begin a chow: ranks 1..7 of every numbered suit."""
+        return frozenset(
+            i for i, k in enumerate(self.kinds) if k.is_number and k.rank <= 7
+        )
+
+    @cached_property
+    def display_order(self) -> tuple[int, ...]:
+        """Indices in the conventional written order: m, p, s, then honours, then flowers."""
+        rank_of_suit = {"m": 0, "p": 1, "s": 2, "z": 3, "f": 4}
+        return tuple(
+            sorted(
+                range(len(self.kinds)),
+                key=lambda i: (rank_of_suit.get(self.kinds[i].suit, 9), self.kinds[i].rank),
+            )
+        )
+
+    @cached_property
+    def display_rank(self) -> tuple[int, ...]:
+        """`display_rank[i]` is the position of tile `i` in `display_order`."""
+        out = [0] * len(self.kinds)
+        for pos, i in enumerate(self.display_order):
+            out[i] = pos
+        return tuple(out)
+
+    def code(self, tile: int) -> str:
+        return self.kinds[tile].code
+
+    def kind(self, tile: int) -> TileKind:
+        return self.kinds[tile]
+
+
+_WINDS = (("E", "东"), ("S", "南"), ("W", "西"), ("N", "北"))
+_DRAGONS = (("C", "中"), ("F", "发"), ("P", "白"))
+_FLOWERS = "春夏秋冬梅兰竹菊"
+_NUM_ZH = "一二三四五六七八九"
+
+
+def _standard() -> TileSet:
+    kinds: list[TileKind] = []
+    for suit in ("m", "s", "p"):
+        for r in range(1, 10):
+            kinds.append(TileKind(f"{r}{suit}", suit, r, f"{_NUM_ZH[r - 1]}{SUIT_NAMES_ZH[suit]}"))
+    for r, (code, zh) in enumerate(_WINDS + _DRAGONS, start=1):
+        kinds.append(TileKind(code, "z", r, zh))
+    for r in range(1, 9):
+        kinds.append(TileKind(f"{r}f", "f", r, _FLOWERS[r - 1], copies=1))
+    by_code = {k.code: i for i, k in enumerate(kinds)}
+    aliases: dict[str, int] = {}
+    # Riichi-style honours: 1z..4z winds, 5z 白, 6z 发, 7z 中.
+    for n, code in enumerate(("E", "S", "W", "N", "P", "F", "C"), start=1):
+        aliases[f"{n}z"] = by_code[code]
+    # Chinese names: 一万 .. 九筒 (also 饼 and 索 as suit names), 东南西北, 中发白 and their
+    # long forms, 春夏秋冬梅兰竹菊.
+    suit_alts = {"m": ("万", "萬"), "s": ("条", "索", "條"), "p": ("筒", "饼", "餅")}
+    for suit, names in suit_alts.items():
+        for r in range(1, 10):
+            for nm in names:
+                aliases[f"{_NUM_ZH[r - 1]}{nm}"] = by_code[f"{r}{suit}"]
+    for code, zh in _WINDS:
+        aliases[zh] = by_code[code]
+        aliases[zh + "风"] = by_code[code]
+    for code, zh in _DRAGONS:
+        aliases[zh] = by_code[code]
+    aliases.update({"红中": by_code["C"], "發": by_code["F"], "发财": by_code["F"],
+                    "白板": by_code["P"]})
+    for r, ch in enumerate(_FLOWERS, start=1):
+        aliases[ch] = by_code[f"{r}f"]
+    return TileSet("standard", tuple(kinds), aliases=aliases)
+
+
+STANDARD = _standard()
+
+TILESETS: dict[str, TileSet] = {STANDARD.name: STANDARD}

@@ -1,0 +1,108 @@
+"""The rule-set model: frozen values built once by the loader and shared by every request."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from app.domain.tiles import TileSet
+
+# A bound check: called with a decomposition's features and the win context, returns how many
+# times the fan applies (0 = absent).
+BoundCheck = Callable[[Any, Any], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Exclusion:
+    """不计: a counted fan removes `count` occurrences of `fan` (None = all of them)."""
+
+    fan: str
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class FanDef:
+    id: str
+    name: str
+    name_en: str
+    value: int
+    check: str
+    params: Mapping[str, Any]
+    excludes: tuple[Exclusion, ...]
+    description: str
+    # The decomposition shapes this fan is looked for in; None = every shape.
+    shapes: frozenset[str] | None = None
+    # Counted only when the rest of the hand scores nothing (无番和); evaluated last.
+    when_nothing_else: bool = False
+    # Not counted toward the rule set's minimum (花牌 in MCR).
+    counts_toward_minimum: bool = True
+    bound: BoundCheck | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class OptionDef:
+    """A house rule a request may set in `context.options`."""
+
+    name: str
+    type: str  # "bool" | "int" | "enum"
+    default: Any
+    description: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class PaymentDef:
+    """How a result turns into money: a named scheme and its parameters."""
+
+    scheme: str
+    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class ShapeDef:
+    """A decomposition shape the rule set admits (regular, seven_pairs, ...)."""
+
+    id: str
+    # Only these fans are looked for in this shape (the special-form paths of MCR); None = all.
+    only_fans: frozenset[str] | None = None
+    # Fixed extra fans by the rank of the winning tile (MCR's 九莲宝灯 practice).
+    extras_by_win_rank: Mapping[int, tuple[str, ...]] = field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    # When this shape is found, other readings are not compared (MCR: special forms are final).
+    final: bool = False
+    # Ties between equal totals go to the lower `priority`.
+    priority: int = 0
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    id: str
+    name: str
+    name_en: str
+    description: str
+    players: int
+    tileset: TileSet
+    fans: tuple[FanDef, ...]  # in evaluation order: an excluding fan precedes what it excludes
+    shapes: Mapping[str, ShapeDef]
+    options: tuple[OptionDef, ...]
+    payment: PaymentDef
+    min_fan: int = 0
+    max_flowers: int = 0
+    flower_fan: str | None = None
+    combination_policy: str | None = None
+    tie_break_fans: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def fan_by_id(self) -> Mapping[str, FanDef]:
+        return {f.id: f for f in self.fans}
+
+    @property
+    def option_by_name(self) -> Mapping[str, OptionDef]:
+        return {o.name: o for o in self.options}
