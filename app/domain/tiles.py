@@ -62,7 +62,7 @@ class TileKind:
         return self.is_number and self.rank in (1, 9)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per set
 class TileSet:
     """An ordered set of tile kinds, with lookups by code and the derived index tables."""
 
@@ -133,6 +133,17 @@ class TileSet:
         for pos, i in enumerate(self.display_order):
             out[i] = pos
         return tuple(out)
+
+    @cached_property
+    def suit_no(self) -> tuple[int, ...]:
+        """`suit_no[t]`: the numbered suit's position in `suits` (0, 1, 2), or -1."""
+        return tuple(
+            self.suits.index(k.suit) if k.is_number else -1 for k in self.kinds
+        )
+
+    @cached_property
+    def ranks(self) -> tuple[int, ...]:
+        return tuple(k.rank for k in self.kinds)
 
     def code(self, tile: int) -> str:
         return self.kinds[tile].code

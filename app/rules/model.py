@@ -14,14 +14,6 @@ from app.domain.tiles import TileSet
 BoundCheck = Callable[[Any, Any], int]
 
 
-@dataclass(frozen=True, slots=True)
-class Exclusion:
-    """不计: a counted fan removes `count` occurrences of `fan` (None = all of them)."""
-
-    fan: str
-    count: int | None = None
-
-
 @dataclass(frozen=True)
 class FanDef:
     id: str
@@ -30,7 +22,9 @@ class FanDef:
     value: int
     check: str
     params: Mapping[str, Any]
-    excludes: tuple[Exclusion, ...]
+    # 不计: fans not counted when this one is counted. The loader orders fans so that an
+    # excluding fan is always decided before the fans it excludes.
+    excludes: tuple[str, ...]
     description: str
     # The decomposition shapes this fan is looked for in; None = every shape.
     shapes: frozenset[str] | None = None

@@ -1,0 +1,72 @@
+"""The vocabulary of fan checks.
+
+A check is a small pure function `check(view, ctx, **params) -> int`: how many times a fan
+applies to one reading of the hand (0 = absent). Rule-set YAML names a check and gives its
+parameters; the loader binds them against the function's keyword-only signature at start-up,
+so a typo in a rule set stops the service before it serves a request.
+
+Parameter types a check may declare (the loader converts and validates YAML values):
+`int`, `bool`, `str`, a `Literal[...]` of strings, `TileGroup` (a tile notation string such as
+"23468sF", converted to a frozenset of tiles of the rule set's tile set), and optional
+(`X | None`) versions of these.
+
+`scope="hand"` marks a check that looks only at the whole hand and the context, never at the
+reading: the engine computes it once per request instead of once per reading.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, NewType
+
+if TYPE_CHECKING:
+    from app.domain.hand import WinContext
+    from app.scoring.view import View
+
+# A set of tile kinds, written in tile notation in the YAML ("19m19p19sESWNCFP").
+TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
+
+CheckFn = Callable[..., int]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    name: str
+    func: CheckFn
+    scope: str  # "reading" or "hand"
+    # Decided after every other fan, and only if none of them counts (无番和).
+    last: bool
+    signature: inspect.Signature
+
+
+CHECKS: dict[str, CheckSpec] = {}
+
+
+def check(name: str | None = None, *, scope: str = "reading",
+          last: bool = False) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under `name` (default: the function's name)."""
+
+    def register(func: CheckFn) -> CheckFn:
+        key = name or func.__name__
+        if key in CHECKS:
+            raise RuntimeError(f"check {key!r} registered twice")
+        if not (func.__doc__ or "").strip():
+            raise RuntimeError(f"check {key!r} needs a docstring starting with its Chinese name")
+        sig = inspect.signature(func, eval_str=True)
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig)
+        return func
+
+    return register
+
+
+def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) -> int:
+    """Call a check directly (tests use this; the engine calls pre-bound partials)."""
+    return spec.func(view, ctx, **params)
+
+
+# Importing the modules registers their checks.
+from app.rules.checks import sets, shapes, traits, win  # noqa: E402
+
+__all__ = ["CHECKS", "CheckSpec", "TileGroup", "check", "run", "sets", "shapes", "traits", "win"]

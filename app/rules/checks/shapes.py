@@ -1,0 +1,52 @@
+"""Checks on the shape of a reading: seven pairs, thirteen orphans, knitted forms, nine gates."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.domain.decompose import HONORS_AND_KNITTED, KNITTED_STRAIGHT, SEVEN_PAIRS
+from app.domain.hand import WinContext
+from app.rules.checks import check
+from app.scoring.view import View
+
+Shape = Literal["seven_pairs", "thirteen_orphans", "honors_and_knitted", "nine_gates"]
+
+
+@check()
+def shape_is(v: View, ctx: WinContext, *, shape: Shape) -> int:
+    """特殊和型: the reading has this special shape (七对, 十三幺, 全不靠, 九莲宝灯)."""
+    return 1 if v.shape == shape else 0
+
+
+@check()
+def shifted_pairs(v: View, ctx: WinContext) -> int:
+    """连七对: seven pairs of seven consecutive ranks in one suit."""
+    if v.shape != SEVEN_PAIRS:
+        return 0
+    ts = v.facts.tileset
+    pairs = sorted(v.pairs)
+    s = ts.suit_no[pairs[0]]
+    if s < 0 or any(ts.suit_no[p] != s for p in pairs):
+        return 0
+    return 1 if all(pairs[i + 1] == pairs[i] + 1 for i in range(6)) else 0
+
+
+@check()
+def greater_knitted(v: View, ctx: WinContext) -> int:
+    """七星不靠: a 全不靠 hand holding all seven honours."""
+    if v.shape != HONORS_AND_KNITTED:
+        return 0
+    kinds = v.facts.tileset.kinds
+    return 1 if sum(1 for t in v.facts.kinds if kinds[t].is_honor) == 7 else 0
+
+
+@check()
+def knitted_straight(v: View, ctx: WinContext) -> int:
+    """组合龙: 147, 258 and 369 each in a different suit: as its own shape with a set and a
+    pair, or as the nine numbered tiles of a 全不靠."""
+    if v.shape == KNITTED_STRAIGHT:
+        return 1
+    if v.shape == HONORS_AND_KNITTED:
+        kinds = v.facts.tileset.kinds
+        return 1 if sum(1 for t in v.facts.kinds if kinds[t].is_number) == 9 else 0
+    return 0

@@ -1,0 +1,53 @@
+"""Checks on which tiles the whole hand holds (suits, ranks, honours): the same in every reading."""
+
+from __future__ import annotations
+
+from app.domain.hand import WinContext
+from app.rules.checks import TileGroup, check
+from app.scoring.view import View
+
+
+@check(scope="hand")
+def tiles_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+    """限定牌 (绿一色, 断幺, 全大 ...): every tile of the hand, melds included, is one of
+    `tiles`."""
+    return 1 if v.facts.kinds <= tiles else 0
+
+
+@check(scope="hand")
+def one_suit(v: View, ctx: WinContext, *, honors: bool) -> int:
+    """清一色 / 混一色: one numbered suit only, with (混) or without (清) honours."""
+    f = v.facts
+    return 1 if len(f.suits) == 1 and f.has_honors == honors else 0
+
+
+@check(scope="hand")
+def voided_suit(v: View, ctx: WinContext) -> int:
+    """缺一门: at least one of the numbered suits is missing from the hand."""
+    return 1 if len(v.facts.suits) < 3 else 0
+
+
+@check(scope="hand")
+def no_honors(v: View, ctx: WinContext) -> int:
+    """无字: the hand holds no wind or dragon."""
+    return 0 if v.facts.has_honors else 1
+
+
+@check(scope="hand")
+def all_types(v: View, ctx: WinContext) -> int:
+    """五门齐: all three numbered suits, a wind and a dragon are in the hand."""
+    f = v.facts
+    return 1 if len(f.suits) == 3 and f.has_winds and f.has_dragons else 0
+
+
+@check(scope="hand")
+def tile_hog(v: View, ctx: WinContext) -> int:
+    """四归一: all four copies of a tile are used in the hand without being a kong; counts each."""
+    f = v.facts
+    return sum(1 for t in f.kinds if f.counts[t] == 4 and t not in f.kong_tiles)
+
+
+@check(scope="hand")
+def flowers(v: View, ctx: WinContext) -> int:
+    """花牌: one for each flower the winner has set aside."""
+    return ctx.flowers

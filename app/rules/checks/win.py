@@ -1,0 +1,83 @@
+"""Checks on how the hand was won: self-draw, last tile, kongs, waits, concealment."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, WinContext
+from app.rules.checks import check
+from app.scoring.view import View
+
+WinType = Literal["self_draw", "discard"]
+
+
+@check(scope="hand")
+def self_drawn(v: View, ctx: WinContext) -> int:
+    """自摸: the winning tile was drawn by the winner."""
+    return 1 if ctx.self_drawn else 0
+
+
+@check(scope="hand")
+def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
+                  win_type: WinType | None = None) -> int:
+    """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
+    not claimed), optionally only for a self-drawn or a discard win."""
+    if v.facts.exposed_melds != exactly:
+        return 0
+    if win_type is not None and ctx.win_type != win_type:
+        return 0
+    return 1
+
+
+@check(scope="hand")
+def last_tile(v: View, ctx: WinContext, *, win_type: WinType) -> int:
+    """妙手回春 / 海底捞月: won with the last tile of the wall, self-drawn or on its discard."""
+    return 1 if ctx.last_tile and ctx.win_type == win_type else 0
+
+
+@check(scope="hand")
+def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
+                                                         "after_kong_discard"]) -> int:
+    """杠上开花 / 抢杠和 / 杠上炮: won on a kong's replacement tile, by robbing a kong, or on the
+    discard after a kong.
+
+    杠上开花 needs a declared kong. 抢杠和 takes the fourth tile someone adds to a pung, so the
+    winner holds no other copy of it.
+    """
+    if ctx.kong != kind:
+        return 0
+    f = v.facts
+    if kind == KONG_REPLACEMENT and not f.kong_tiles:
+        return 0
+    if kind == KONG_ROBBED and (f.meld_counts[f.win_tile] or f.standing_counts[f.win_tile] > 1):
+        return 0
+    return 1
+
+
+@check(scope="hand")
+def last_of_kind(v: View, ctx: WinContext) -> int:
+    """和绝张: the winning tile is the last of its kind, its other three already in sight.
+
+    It is so when the request says so, and always when the winner's own melds hold the other
+    three; never when the winner also holds a copy among the standing tiles.
+    """
+    f = v.facts
+    if f.standing_counts[f.win_tile] > 1:
+        return 0
+    return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
+
+
+@check()
+def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
+    """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
+    places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
+    if v.wait != position:
+        return 0
+    return 1 if v.facts.unique_wait else 0
+
+
+@check(last=True)
+def nothing_else(v: View, ctx: WinContext) -> int:
+    """无番和: the hand wins with no other fan at all (flowers aside); the engine asks this only
+    after every other fan of the reading came out empty."""
+    return 1

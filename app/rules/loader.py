@@ -1,0 +1,426 @@
+"""Rule-set YAML -> validated, frozen `RuleSet`s.
+
+Loading is strict: an unknown key, an unknown check, a parameter the check does not take or of
+the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a duplicate id: each
+stops start-up with a `RuleSetError` that names the file, the fan and the field.
+
+A rule set may `extends: <id>` another in the same directory: it starts from the parent's
+definition; top-level keys it gives replace the parent's, fans it lists replace the parent's
+fan of the same id (or are added), and `remove_fans: [...]` drops parent fans.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import types
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from app.domain.decompose import SHAPES
+from app.domain.errors import HandError
+from app.domain.notation import parse_tiles
+from app.domain.tiles import TILESETS, TileSet
+from app.rules.checks import CHECKS, TileGroup
+from app.rules.model import FanDef, OptionDef, PaymentDef, RuleSet, ShapeDef
+from app.scoring.payments import SCHEMES
+from app.scoring.policies import POLICIES
+
+
+class RuleSetError(Exception):
+    """A rule set that cannot be served; the message names file, fan and field."""
+
+
+TOP_KEYS = {
+    "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
+    "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
+    "payment", "fans", "remove_fans",
+}
+REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
+                "fans")
+FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
+            "shapes", "counts_toward_minimum"}
+REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
+SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
+OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum"}
+PAYMENT_KEYS = {"scheme", "params", "description"}
+
+
+def load_rulesets(directory: Path) -> dict[str, RuleSet]:
+    """Load every `*.yaml` in `directory`; the file name (without .yaml) must be the id."""
+    raw: dict[str, tuple[Path, dict[str, Any]]] = {}
+    for path in sorted(directory.glob("*.yaml")):
+        try:
+            with path.open(encoding="utf-8") as fh:
+                data = yaml.safe_load(fh)
+        except yaml.YAMLError as exc:
+            raise RuleSetError(f"{path.name}: not valid YAML: {exc}") from exc
+        if not isinstance(data, dict):
+            raise RuleSetError(f"{path.name}: the top level must be a mapping")
+        rid = data.get("id")
+        if rid != path.stem:
+            raise RuleSetError(f"{path.name}: field 'id' must be {path.stem!r} (got {rid!r})")
+        raw[rid] = (path, data)
+    if not raw:
+        raise RuleSetError(f"no rule sets (*.yaml) found in {directory}")
+    out: dict[str, RuleSet] = {}
+    for rid, (path, _) in raw.items():
+        merged = _resolve(rid, raw, ())
+        out[rid] = build_ruleset(merged, path.name)
+    return out
+
+
+def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
+             chain: tuple[str, ...]) -> dict[str, Any]:
+    path, data = raw[rid]
+    parent = data.get("extends")
+    if parent is None:
+        return dict(data)
+    if parent in chain or parent == rid:
+        raise RuleSetError(f"{path.name}: field 'extends': cycle {' -> '.join((*chain, rid))}")
+    if parent not in raw:
+        raise RuleSetError(f"{path.name}: field 'extends': unknown rule set {parent!r}")
+    base = _resolve(parent, raw, (*chain, rid))
+    merged = {k: v for k, v in base.items() if k not in ("fans", "remove_fans", "extends")}
+    merged.update({k: v for k, v in data.items() if k not in ("fans", "remove_fans")})
+    fans = list(base.get("fans") or [])
+    removed = data.get("remove_fans") or []
+    if not isinstance(removed, list):
+        raise RuleSetError(f"{path.name}: field 'remove_fans' must be a list of fan ids")
+    known = {f.get("id") for f in fans if isinstance(f, dict)}
+    for fid in removed:
+        if fid not in known:
+            raise RuleSetError(f"{path.name}: field 'remove_fans': unknown fan {fid!r}")
+    fans = [f for f in fans if not (isinstance(f, dict) and f.get("id") in removed)]
+    index = {f.get("id"): i for i, f in enumerate(fans) if isinstance(f, dict)}
+    for fan in data.get("fans") or []:
+        fid = fan.get("id") if isinstance(fan, dict) else None
+        if fid in index:
+            fans[index[fid]] = fan
+        else:
+            fans.append(fan)
+    merged["fans"] = fans
+    return merged
+
+
+def build_ruleset(data: Mapping[str, Any], source: str) -> RuleSet:
+    """Validate one (already merged) rule-set mapping and build the frozen model."""
+
+    def err(field: str, msg: str, fan: str | None = None) -> RuleSetError:
+        where = f"fan {fan!r}: " if fan else ""
+        return RuleSetError(f"{source}: {where}field {field!r}: {msg}")
+
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise err(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+    for key in REQUIRED_TOP:
+        if key not in data:
+            raise err(key, "missing")
+    for key in ("id", "name", "name_en", "description", "tiles"):
+        if not isinstance(data[key], str) or not data[key]:
+            raise err(key, "must be a non-empty string")
+    players = data["players"]
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise err("players", "must be an integer from 2 to 4")
+    tileset = TILESETS.get(data["tiles"])
+    if tileset is None:
+        raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
+    min_fan = _int(data.get("min_fan", 0), "min_fan", err, minimum=0)
+    max_flowers = _int(data.get("max_flowers", 0), "max_flowers", err, minimum=0)
+
+    fans_raw = data["fans"]
+    if not isinstance(fans_raw, list) or not fans_raw:
+        raise err("fans", "must be a non-empty list")
+    ids: list[str] = []
+    for i, f in enumerate(fans_raw):
+        if not isinstance(f, dict) or not isinstance(f.get("id"), str):
+            raise err(f"fans[{i}]", "each fan must be a mapping with a string 'id'")
+        if f["id"] in ids:
+            raise err("id", "duplicate fan id", f["id"])
+        ids.append(f["id"])
+    id_set = set(ids)
+
+    shapes = _shapes(data["shapes"], id_set, err)
+    fans = [_fan(f, tileset, id_set, set(shapes), err) for f in fans_raw]
+    fans = _order(fans, err)
+
+    flower_fan = data.get("flower_fan")
+    if flower_fan is not None and flower_fan not in id_set:
+        raise err("flower_fan", f"unknown fan {flower_fan!r}")
+    policy = data.get("combination_policy")
+    if policy is not None and policy not in POLICIES:
+        raise err("combination_policy", f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    tie = data.get("tie_break_fans") or []
+    if not isinstance(tie, list) or any(t not in id_set for t in tie):
+        raise err("tie_break_fans", "must be a list of fan ids of this rule set")
+
+    return RuleSet(
+        id=data["id"], name=data["name"], name_en=data["name_en"],
+        description=data["description"], players=players, tileset=tileset,
+        fans=tuple(fans), shapes=MappingProxyType(shapes),
+        options=tuple(_option(o, i, err) for i, o in enumerate(_list(data.get("options"),
+                                                                       "options", err))),
+        payment=_payment(data["payment"], err), min_fan=min_fan, max_flowers=max_flowers,
+        flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
+        source=source,
+    )
+
+
+def _list(value: Any, field: str, err: Any) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise err(field, "must be a list")
+    return value
+
+
+def _int(value: Any, field: str, err: Any, minimum: int | None = None,
+         fan: str | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise err(field, f"must be an integer (got {value!r})", fan)
+    if minimum is not None and value < minimum:
+        raise err(field, f"must be at least {minimum} (got {value})", fan)
+    return value
+
+
+def _shapes(value: Any, fan_ids: set[str], err: Any) -> dict[str, ShapeDef]:
+    if not isinstance(value, dict) or not value:
+        raise err("shapes", f"must map shape names to settings (shapes: {', '.join(SHAPES)})")
+    out = {}
+    for name, conf in value.items():
+        if name not in SHAPES:
+            raise err("shapes", f"unknown shape {name!r} (known: {', '.join(SHAPES)})")
+        conf = conf or {}
+        if not isinstance(conf, dict):
+            raise err(f"shapes.{name}", "must be a mapping")
+        bad = set(conf) - SHAPE_KEYS
+        if bad:
+            raise err(f"shapes.{name}.{sorted(bad)[0]}", "unknown key")
+        only = conf.get("only_fans")
+        if only is not None:
+            if not isinstance(only, list) or any(f not in fan_ids for f in only):
+                missing = [f for f in (only or []) if f not in fan_ids] if isinstance(
+                    only, list) else only
+                raise err(f"shapes.{name}.only_fans", f"unknown fan ids {missing!r}")
+        extras: dict[int, tuple[str, ...]] = {}
+        for rank, fans in (conf.get("extras_by_win_rank") or {}).items():
+            if not isinstance(rank, int) or not isinstance(fans, list) or any(
+                    f not in fan_ids for f in fans):
+                raise err(f"shapes.{name}.extras_by_win_rank",
+                          "must map a rank to a list of fan ids of this rule set")
+            extras[rank] = tuple(fans)
+        final = conf.get("final", False)
+        if not isinstance(final, bool):
+            raise err(f"shapes.{name}.final", "must be true or false")
+        out[name] = ShapeDef(
+            id=name, only_fans=frozenset(only) if only is not None else None,
+            extras_by_win_rank=MappingProxyType(extras), final=final,
+            priority=_int(conf.get("priority", 0), f"shapes.{name}.priority", err),
+        )
+    return out
+
+
+def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],
+         err: Any) -> FanDef:
+    fid = f["id"]
+    bad = set(f) - FAN_KEYS
+    if bad:
+        raise err(sorted(bad)[0], f"unknown key (allowed: {', '.join(sorted(FAN_KEYS))})", fid)
+    for key in REQUIRED_FAN:
+        if key not in f:
+            raise err(key, "missing", fid)
+    for key in ("name", "name_en", "description", "check"):
+        if not isinstance(f[key], str) or not f[key].strip():
+            raise err(key, "must be a non-empty string", fid)
+    value = _int(f["value"], "value", err, minimum=0, fan=fid)
+    spec = CHECKS.get(f["check"])
+    if spec is None:
+        raise err("check", f"unknown check {f['check']!r} (known: {', '.join(sorted(CHECKS))})",
+                  fid)
+    params_raw = f.get("params") or {}
+    if not isinstance(params_raw, dict):
+        raise err("params", "must be a mapping", fid)
+    params = _bind(spec.signature, params_raw, tileset, fid, err)
+    excludes = f.get("excludes") or []
+    if not isinstance(excludes, list) or any(not isinstance(x, str) for x in excludes):
+        raise err("excludes", "must be a list of fan ids", fid)
+    for x in excludes:
+        if x not in fan_ids:
+            raise err("excludes", f"unknown fan id {x!r}", fid)
+        if x == fid:
+            raise err("excludes", "a fan cannot exclude itself", fid)
+    shapes = f.get("shapes")
+    if shapes is not None:
+        if not isinstance(shapes, list) or any(s not in shape_ids for s in shapes):
+            raise err("shapes", f"must list shapes of this rule set ({', '.join(shape_ids)})", fid)
+    ctm = f.get("counts_toward_minimum", True)
+    if not isinstance(ctm, bool):
+        raise err("counts_toward_minimum", "must be true or false", fid)
+    bound = functools.partial(spec.func, **params) if params else spec.func
+    return FanDef(
+        id=fid, name=f["name"], name_en=f["name_en"], value=value, check=f["check"],
+        params=MappingProxyType(dict(params_raw)), excludes=tuple(excludes),
+        description=" ".join(f["description"].split()),
+        shapes=frozenset(shapes) if shapes is not None else None,
+        when_nothing_else=spec.last, counts_toward_minimum=ctm, bound=bound,
+    )
+
+
+def _bind(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: str,
+          err: Any) -> dict[str, Any]:
+    """Check YAML params against the check's keyword-only parameters and convert them."""
+    accepted = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in accepted:
+            allowed = ", ".join(accepted) or "none"
+            raise err(f"params.{name}", f"not a parameter of this check (takes: {allowed})", fid)
+        out[name] = _convert(accepted[name].annotation, value, tileset, f"params.{name}", fid,
+                             err)
+    for name, p in accepted.items():
+        if name not in out and p.default is inspect.Parameter.empty:
+            raise err(f"params.{name}", "missing required parameter", fid)
+    return out
+
+
+def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: Any) -> Any:
+    origin = typing.get_origin(ann)
+    if origin in (types.UnionType, typing.Union):
+        args = [a for a in typing.get_args(ann) if a is not type(None)]
+        if value is None:
+            return None
+        return _convert(args[0], value, tileset, field, fid, err)
+    if ann is TileGroup:
+        if not isinstance(value, str):
+            raise err(field, "must be a tile notation string such as '19m19p19sESWNCFP'", fid)
+        try:
+            return frozenset(parse_tiles(value, tileset))
+        except HandError as exc:
+            raise err(field, f"bad tile notation: {exc.message}", fid) from exc
+    if origin is typing.Literal:
+        choices = typing.get_args(ann)
+        if value not in choices:
+            raise err(field, f"must be one of {', '.join(map(str, choices))} (got {value!r})",
+                      fid)
+        return value
+    if ann is bool:
+        if not isinstance(value, bool):
+            raise err(field, f"must be true or false (got {value!r})", fid)
+        return value
+    if ann is int:
+        return _int(value, field, err, fan=fid)
+    if ann is str:
+        if not isinstance(value, str):
+            raise err(field, f"must be a string (got {value!r})", fid)
+        return value
+    raise err(field, f"the check declares an unsupported parameter type {ann!r}", fid)
+
+
+def _order(fans: list[FanDef], err: Any) -> list[FanDef]:
+    """Topological order of the exclusion graph, stable in YAML order; rejects cycles."""
+    by_id = {f.id: f for f in fans}
+    position = {f.id: i for i, f in enumerate(fans)}
+    incoming: dict[str, set[str]] = {f.id: set() for f in fans}
+    for f in fans:
+        for x in f.excludes:
+            incoming[x].add(f.id)
+    done: list[FanDef] = []
+    placed: set[str] = set()
+    remaining = sorted(by_id, key=position.__getitem__)
+    while remaining:
+        ready = [fid for fid in remaining if incoming[fid] <= placed]
+        if not ready:
+            cycle = _find_cycle(remaining, by_id)
+            raise err("excludes", f"exclusion cycle {' -> '.join(cycle)}", cycle[0])
+        nxt = ready[0]
+        done.append(by_id[nxt])
+        placed.add(nxt)
+        remaining.remove(nxt)
+    return done
+
+
+def _find_cycle(ids: list[str], by_id: Mapping[str, FanDef]) -> list[str]:
+    """A cycle among the fans that could not be ordered, for the error message."""
+    pending = set(ids)
+    state: dict[str, int] = {}  # 1 = on the current path, 2 = finished
+    path: list[str] = []
+
+    def visit(u: str) -> list[str] | None:
+        state[u] = 1
+        path.append(u)
+        for x in by_id[u].excludes:
+            if x not in pending:
+                continue
+            if state.get(x) == 1:
+                return [*path[path.index(x):], x]
+            if x not in state:
+                found = visit(x)
+                if found:
+                    return found
+        state[u] = 2
+        path.pop()
+        return None
+
+    for u in ids:
+        if u not in state:
+            found = visit(u)
+            if found:
+                return found
+    return ids[:1]
+
+
+def _option(o: Any, i: int, err: Any) -> OptionDef:
+    if not isinstance(o, dict):
+        raise err(f"options[{i}]", "must be a mapping")
+    bad = set(o) - OPTION_KEYS
+    if bad:
+        raise err(f"options[{i}].{sorted(bad)[0]}", "unknown key")
+    for key in ("name", "type", "description"):
+        if not isinstance(o.get(key), str):
+            raise err(f"options[{i}].{key}", "must be a string")
+    typ = o["type"]
+    if typ not in ("bool", "int", "enum"):
+        raise err(f"options[{i}].type", "must be bool, int or enum")
+    choices = tuple(o.get("choices") or ())
+    if typ == "enum" and not choices:
+        raise err(f"options[{i}].choices", "an enum option needs choices")
+    default = o.get("default")
+    if typ == "bool" and not isinstance(default, bool):
+        raise err(f"options[{i}].default", "must be true or false")
+    if typ == "int" and (not isinstance(default, int) or isinstance(default, bool)):
+        raise err(f"options[{i}].default", "must be an integer")
+    if typ == "enum" and default not in choices:
+        raise err(f"options[{i}].default", "must be one of the choices")
+    return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
+                     choices=choices, minimum=o.get("minimum"), maximum=o.get("maximum"))
+
+
+def _payment(p: Any, err: Any) -> PaymentDef:
+    if not isinstance(p, dict):
+        raise err("payment", "must be a mapping with a 'scheme'")
+    bad = set(p) - PAYMENT_KEYS
+    if bad:
+        raise err(f"payment.{sorted(bad)[0]}", "unknown key")
+    scheme = p.get("scheme")
+    if scheme not in SCHEMES:
+        raise err("payment.scheme", f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
+    params = p.get("params") or {}
+    if not isinstance(params, dict):
+        raise err("payment.params", "must be a mapping")
+    sig = inspect.signature(SCHEMES[scheme], eval_str=True)
+    accepted = {n for n, q in sig.parameters.items() if q.kind is q.KEYWORD_ONLY}
+    for name, value in params.items():
+        if name not in accepted:
+            raise err(f"payment.params.{name}", f"not a parameter of scheme {scheme!r}")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise err(f"payment.params.{name}", "must be an integer")
+    for name in accepted:
+        if name not in params and sig.parameters[name].default is inspect.Parameter.empty:
+            raise err(f"payment.params.{name}", "missing required parameter")
+    return PaymentDef(scheme=scheme, params=MappingProxyType(dict(params)),
+                      description=str(p.get("description", "")))

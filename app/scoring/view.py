@@ -1,0 +1,218 @@
+"""What checks see: facts about the whole hand, and one reading of it.
+
+`HandFacts` is computed once per request (tile counts, suits, the formal waits); `View` once per
+reading (its chows, pungs, kongs, pair, concealed pungs and where the winning tile sits). Both
+are plain attribute bags filled eagerly, because every check reads them and the engine scores
+several readings per hand: the cheaper a lookup, the faster a request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.domain.decompose import (
+    CHOW,
+    HONORS_AND_KNITTED,
+    KNIT,
+    KNITTED_STRAIGHT,
+    KONG,
+    PAIR,
+    PUNG,
+    SEVEN_PAIRS,
+    THIRTEEN_ORPHANS,
+    Reading,
+    can_win,
+    counts_of,
+    knitted_arrangements,
+)
+from app.domain.hand import Hand, WinContext
+from app.domain.tiles import TileSet
+
+EDGE = "edge"
+CLOSED = "closed"
+SINGLE = "single"
+
+
+class HandFacts:
+    """Facts about the whole hand that do not depend on how it is read."""
+
+    __slots__ = (
+        "_waits", "counts", "ctx", "exposed_melds", "hand", "has_dragons", "has_honors",
+        "has_winds", "kinds", "kong_tiles", "meld_counts", "ranks", "shapes",
+        "standing_counts", "suits", "tileset", "win_tile",
+    )
+
+    def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet,
+                 shapes: frozenset[str]) -> None:
+        self.hand = hand
+        self.ctx = ctx
+        self.tileset = tileset
+        self.win_tile = hand.win_tile
+        size = tileset.size
+        standing = counts_of(hand.concealed, size)
+        self.standing_counts = standing
+        meld_counts = [0] * size
+        kong_tiles = []
+        exposed = 0
+        for m in hand.melds:
+            for t in m.tiles:
+                meld_counts[t] += 1
+            if m.kind == KONG:
+                kong_tiles.append(m.tiles[0])
+            if not (m.kind == KONG and m.concealed):
+                exposed += 1
+        self.meld_counts = meld_counts
+        self.kong_tiles = tuple(kong_tiles)
+        self.exposed_melds = exposed
+        self.counts = [a + b for a, b in zip(standing, meld_counts, strict=True)]
+        kinds = frozenset(t for t in range(size) if self.counts[t])
+        self.kinds = kinds
+        tk = tileset.kinds
+        self.suits = frozenset(tk[t].suit for t in kinds if tk[t].is_number)
+        self.has_honors = any(tk[t].is_honor for t in kinds)
+        self.has_winds = any(tk[t].is_wind for t in kinds)
+        self.has_dragons = any(tk[t].is_dragon for t in kinds)
+        self.ranks = frozenset(tk[t].rank for t in kinds if tk[t].is_number)
+        self.shapes = shapes
+        self._waits: frozenset[int] | None = None
+
+    @property
+    def waits(self) -> frozenset[int]:
+        """听: the tiles that would complete the standing tiles without the winning tile.
+
+        Formal waits: a tile whose four copies are all in sight still counts (MIL practice),
+        so the answer depends only on the tiles, never on what is left in the wall.
+        """
+        if self._waits is None:
+            self._waits = formal_waits(
+                self.standing_counts, self.win_tile, len(self.hand.melds), self.shapes,
+                self.tileset,
+            )
+        return self._waits
+
+    @property
+    def unique_wait(self) -> bool:
+        return self.waits == frozenset((self.win_tile,))
+
+
+def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],
+                 tileset: TileSet) -> frozenset[int]:
+    """Every tile that completes the standing tiles less the winning tile, in any shape."""
+    before = standing[:]
+    before[win_tile] -= 1
+    kinds = tileset.kinds
+    if n_melds <= 1 and near_special_shape(before, shapes, tileset):
+        # Knitted and orphan shapes can wait on tiles far from anything held.
+        candidates: set[int] = set(tileset.playing)
+    else:
+        candidates = set()
+        for t, n in enumerate(before):
+            if not n:
+                continue
+            k = kinds[t]
+            candidates.add(t)
+            if k.is_number:
+                for d in (-2, -1, 1, 2):
+                    if 1 <= k.rank + d <= 9:
+                        candidates.add(t + d)
+    out = set()
+    for t in candidates:
+        before[t] += 1
+        if can_win(before, n_melds, shapes, tileset):
+            out.add(t)
+        before[t] -= 1
+    return frozenset(out)
+
+
+def near_special_shape(counts: list[int], shapes: frozenset[str], tileset: TileSet) -> bool:
+    """Whether 13 standing tiles could be one tile from 十三幺 or a knitted shape."""
+    kinds = tileset.kinds
+    held = [t for t, n in enumerate(counts) if n]
+    if THIRTEEN_ORPHANS in shapes and all(kinds[t].is_terminal or kinds[t].is_honor
+                                          for t in held):
+        return True
+    knitted = shapes & {HONORS_AND_KNITTED, KNITTED_STRAIGHT}
+    if knitted:
+        for arr in knitted_arrangements(tileset):
+            if sum(1 for t in arr if counts[t]) >= 8 - (0 if KNITTED_STRAIGHT in knitted else 3):
+                return True
+    return False
+
+
+class View:
+    """One reading of the hand, as the checks see it."""
+
+    __slots__ = (
+        "_combos", "chows", "combo_policy", "concealed_pungs", "ctx", "facts", "groups",
+        "knits", "kongs", "pair", "pairs", "pungs", "shape", "wait",
+    )
+
+    def __init__(self, reading: Reading, facts: HandFacts,
+                 combo_policy: Callable[[View], dict[str, int]] | None) -> None:
+        self.shape = reading.shape
+        self.groups = reading.groups
+        self.facts = facts
+        ctx = facts.ctx
+        self.ctx = ctx
+        self.combo_policy = combo_policy
+        self._combos: dict[str, int] | None = None
+        win = facts.win_tile
+        chows: list[int] = []
+        pungs: list[int] = []
+        kongs: list[tuple[int, bool]] = []
+        pairs: list[int] = []
+        knits: list[int] = []
+        concealed_pungs = 0
+        win_in_standing_chow = False
+        win_pung = False
+        edge = closed = False
+        for g in reading.groups:
+            kind = g.kind
+            if kind == CHOW:
+                chows.append(g.tile)
+                if not g.declared and g.tile <= win <= g.tile + 2:
+                    win_in_standing_chow = True
+                    if win == g.tile + 1:
+                        closed = True
+                    else:
+                        rank = facts.tileset.kinds[g.tile].rank
+                        if (rank == 1 and win == g.tile + 2) or (rank == 7 and win == g.tile):
+                            edge = True
+            elif kind == PUNG or kind == KONG:
+                pungs.append(g.tile)
+                if kind == KONG:
+                    kongs.append((g.tile, g.concealed))
+                if g.concealed:
+                    if not g.declared and g.tile == win:
+                        win_pung = True
+                    concealed_pungs += 1
+            elif kind == PAIR:
+                pairs.append(g.tile)
+            elif kind == KNIT:
+                knits.append(g.tile)
+        # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
+        # unless this reading can put the winning tile into a standing chow instead.
+        if win_pung and not ctx.self_drawn and not win_in_standing_chow:
+            concealed_pungs -= 1
+        self.chows = tuple(sorted(chows))
+        self.pungs = tuple(sorted(pungs))
+        self.kongs = tuple(kongs)
+        self.pairs = tuple(pairs)
+        self.pair = pairs[0] if len(pairs) == 1 else -1
+        self.knits = tuple(knits)
+        self.concealed_pungs = concealed_pungs
+        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
+        if edge:
+            self.wait: str | None = EDGE
+        elif closed:
+            self.wait = CLOSED
+        elif self.pair == win and reading.shape != SEVEN_PAIRS:
+            self.wait = SINGLE
+        else:
+            self.wait = None
+
+    def combo(self, kind: str) -> int:
+        """How many times a set-combination fan applies, under the rule set's policy."""
+        if self._combos is None:
+            self._combos = self.combo_policy(self) if self.combo_policy else {}
+        return self._combos.get(kind, 0)
