@@ -75,7 +75,12 @@ def suit_splits(counts: tuple[int, ...]) -> tuple[SuitSplit, ...]:
     n = sum(counts)
     if n % 3 == 1:
         return ()
-    return tuple(_split(list(counts), n % 3 == 2))
+    # Taking the pair before or after a set at the same rank reaches the same split twice;
+    # keep each distinct split once, in the order first found.
+    unique: dict[SuitSplit, None] = {}
+    for sets, pair in _split(list(counts), n % 3 == 2):
+        unique.setdefault((tuple(sorted(sets, key=lambda s: (s[1], s[0] != "pung"))), pair))
+    return tuple(unique)
 
 
 def _split(c: list[int], need_pair: bool) -> list[SuitSplit]:

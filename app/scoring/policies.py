@@ -37,7 +37,7 @@ def pair_relation(a: int, b: int, suit: tuple[int, ...], rank: tuple[int, ...]) 
         ra, rb = rank[a], rank[b]
         if abs(ra - rb) == 3:
             return "shift_3"
-        if ra + rb == 8 and ra != rb:  # 123 and 789
+        if ra + rb == 8 and ra * rb == 7:  # 123 and 789
             return "terminal_pair"
         return None
     if rank[a] == rank[b]:
