@@ -1,0 +1,513 @@
+"""Reading and writing tiles as text.
+
+Tile notation (every form may be mixed in one string; whitespace may separate groups):
+
+- compact groups: digits followed by a suit letter, ``123m``, ``1112345678999m``, ``19m19p19s``;
+  ``m`` 万 characters, ``p`` 筒 dots, ``s`` 条 bamboo, ``f`` flowers (``1f``..``8f``);
+- honours by letter: ``E S W N`` winds, ``C`` 中 red, ``F`` 发 green, ``P`` 白 white, so a pung
+  of east is ``EEE``;
+- riichi-style honours ``1z``..``7z``: 1z..4z the winds, then 5z 白, 6z 发, 7z 中 (the riichi
+  order, which is why 5z is P and not C);
+- Chinese names: 一万 .. 九筒 (also 饼, 索, 萬 ...), 东 南 西 北 (and 东风 ...), 中 发 白 (and
+  红中, 發, 发财, 白板), flowers 春夏秋冬梅兰竹菊.
+
+Letters are case-sensitive: ``P`` is 白 while ``p`` is the dots suit, ``F`` is 发 while ``f``
+is the flower suit.
+
+Whole-hand notation (the reference MCR calculator's, with one addition):
+
+- ``[...]`` is a declared (exposed) meld, ``[123p]``, ``[555s]``, ``[5555s]`` (exposed kong);
+- ``{5555s}`` is a concealed kong (our addition: the reference has no bracket for it);
+- for compatibility with the reference an offer suffix is accepted: ``[555s,1]`` (1..3 = the
+  relative seat the tile was claimed from; ignored) and ``[5555s,0]`` (0 = concealed kong);
+- everything outside brackets is the standing tiles, and the LAST tile written outside
+  brackets is the winning tile (it is one of the standing tiles), e.g.
+  ``[123p][555s]11123m5m`` wins on 5m.
+
+Only the tile set is consulted: codes, aliases and suit letters come from the `TileSet`, so a
+rule set with another tile set gets its own notation for free. The per-tile-set lookup tables
+are built once and cached; parsing is a single left-to-right pass with dict lookups.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from operator import attrgetter
+
+from app.domain.errors import NotationError
+from app.domain.hand import CHOW, KONG, PUNG, Meld
+from app.domain.tiles import TileSet
+
+_DIGITS = "0123456789"
+# Any bracket: the whole-hand parser reads the standing tiles between brackets in one go.
+_BRACKET = re.compile(r"[\[\]{}]")
+_CLOSE = {"[": "]", "{": "}"}
+# Offer digit of the reference notation: 0 = concealed kong, 1..3 = claimed from that seat.
+_OFFERS = "0123"
+_RANK = attrgetter("rank")
+
+
+@dataclass(frozen=True, slots=True)
+class _Grammar:
+    """Lookup tables for one tile set, derived from its codes and aliases."""
+
+    # suit letter -> {digit -> tile}: "1m" is digit_codes["m"]["1"]
+    digit_codes: dict[str, dict[str, int]]
+    # one-character codes and names: "E", "东", "中", "春" ...
+    singles: dict[str, int]
+    # multi-character names by first character, longest first: "东风" before "东"
+    words: dict[str, tuple[tuple[str, int], ...]]
+    # per tile: the suit letter when the canonical code is digit+letter, else None
+    group_suit: tuple[str | None, ...]
+    # per tile: the digit of a digit+letter code (unused when group_suit is None)
+    group_digit: tuple[str, ...]
+    # "m/p/s/z/f", for messages
+    suit_letters: str
+    # per suit letter: the digits it takes, "1-9", for messages
+    suit_digits: dict[str, str]
+    # what a tile looks like, for messages
+    hint: str
+    # the flower tiles, which may not stand in a hand
+    flowers: frozenset[int]
+
+
+_GRAMMARS: dict[int, tuple[TileSet, _Grammar]] = {}
+
+
+def _is_digit_code(code: str) -> bool:
+    return len(code) == 2 and code[0] in _DIGITS and code[1] not in _DIGITS
+
+
+def _build_grammar(tileset: TileSet) -> _Grammar:
+    digit_codes: dict[str, dict[str, int]] = {}
+    singles: dict[str, int] = {}
+    words: dict[str, list[tuple[str, int]]] = {}
+    for code, tile in tileset.by_code.items():
+        if _is_digit_code(code):
+            digit_codes.setdefault(code[1], {})[code[0]] = tile
+        elif len(code) == 1:
+            singles[code] = tile
+        elif code:
+            words.setdefault(code[0], []).append((code, tile))
+    group_suit: list[str | None] = []
+    group_digit: list[str] = []
+    for kind in tileset.kinds:
+        if _is_digit_code(kind.code):
+            group_suit.append(kind.code[1])
+            group_digit.append(kind.code[0])
+        else:
+            group_suit.append(None)
+            group_digit.append("")
+    # Suit letters in the display order of their tiles: m, p, s, z, f for the standard set.
+    rank = tileset.display_rank
+    letters = sorted(digit_codes, key=lambda s: (min(rank[t] for t in digit_codes[s].values()), s))
+    suit_digits = {s: _digit_ranges(table) for s, table in digit_codes.items()}
+    letter_codes = [k.code for k in tileset.kinds if len(k.code) == 1]
+    hint = f"expected digits followed by a suit letter {'/'.join(letters)}"
+    if letter_codes:
+        hint += f", an honour letter {' '.join(letter_codes)}"
+    if words:
+        example = min((w for ws in words.values() for w, _ in ws), key=len)
+        hint += f" or a Chinese name such as {example}"
+    return _Grammar(
+        digit_codes=digit_codes,
+        singles=singles,
+        words={c: tuple(sorted(ws, key=lambda w: -len(w[0]))) for c, ws in words.items()},
+        group_suit=tuple(group_suit),
+        group_digit=tuple(group_digit),
+        suit_letters="/".join(letters),
+        suit_digits=suit_digits,
+        hint=hint,
+        flowers=frozenset(tileset.flowers),
+    )
+
+
+def _digit_ranges(table: dict[str, int]) -> str:
+    """The digits a suit takes, as "1-9" or "1-4, 6"."""
+    ds = sorted(int(d) for d in table)
+    runs: list[str] = []
+    start = prev = ds[0]
+    for d in [*ds[1:], None]:
+        if d is not None and d == prev + 1:
+            prev = d
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if d is not None:
+            start = prev = d
+    return ", ".join(runs)
+
+
+def _grammar(tileset: TileSet) -> _Grammar:
+    # Keyed by identity: TileSet holds a dict and is not hashable. The entry keeps the tile
+    # set alive, so its id cannot be reused by another object.
+    entry = _GRAMMARS.get(id(tileset))
+    if entry is None or entry[0] is not tileset:
+        entry = (tileset, _build_grammar(tileset))
+        _GRAMMARS[id(tileset)] = entry
+    return entry[1]
+
+
+def _scan(
+    text: str,
+    g: _Grammar,
+    pointer: str,
+    start: int,
+    end: int,
+    tiles: list[int],
+    positions: list[int],
+) -> None:
+    """Append the tiles written in ``text[start:end]`` and the position of each."""
+    digits_at = -1  # where the pending run of digits began, -1 when none is pending
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch in _DIGITS:
+            if digits_at < 0:
+                digits_at = i
+            i += 1
+            continue
+        if digits_at >= 0:
+            # A run of digits takes the suit letter that follows it: "123m".
+            table = g.digit_codes.get(ch)
+            if table is None:
+                raise NotationError(
+                    "invalid_notation",
+                    f"digits {text[digits_at:i]!r} at position {digits_at} are not followed by "
+                    f"a suit letter {g.suit_letters} (found {ch!r} at position {i})",
+                    pointer,
+                    digits_at,
+                )
+            for k in range(digits_at, i):
+                tile = table.get(text[k])
+                if tile is None:
+                    raise NotationError(
+                        "unknown_tile",
+                        f"{text[k] + ch!r} at position {k} is not a tile: suit {ch!r} takes "
+                        f"digits {g.suit_digits[ch]}",
+                        pointer,
+                        k,
+                    )
+                tiles.append(tile)
+                positions.append(k)
+            digits_at = -1
+            i += 1
+            continue
+        if ch.isspace():
+            i += 1
+            continue
+        # Multi-character names first, longest first, so that 东风 is one tile, not 东 + 风.
+        for word, tile in g.words.get(ch, ()):
+            if text.startswith(word, i, end):
+                tiles.append(tile)
+                positions.append(i)
+                i += len(word)
+                break
+        else:
+            word = ""
+        if word:
+            continue
+        tile = g.singles.get(ch)
+        if tile is not None:
+            tiles.append(tile)
+            positions.append(i)
+            i += 1
+            continue
+        if ch in g.digit_codes:
+            raise NotationError(
+                "invalid_notation",
+                f"suit letter {ch!r} at position {i} has no digits before it "
+                f"(write e.g. '123{ch}')",
+                pointer,
+                i,
+            )
+        raise NotationError(
+            "unknown_tile",
+            f"{ch!r} at position {i} is not a tile: {g.hint}",
+            pointer,
+            i,
+        )
+    if digits_at >= 0:
+        raise NotationError(
+            "invalid_notation",
+            f"digits {text[digits_at:end]!r} at position {digits_at} are not followed by a "
+            f"suit letter {g.suit_letters} (the text ends at position {end})",
+            pointer,
+            digits_at,
+        )
+
+
+def scan_tiles(
+    text: str, tileset: TileSet, *, pointer: str = ""
+) -> tuple[list[int], list[int]]:
+    """Parse tile notation into tiles (in written order) and the position each was written at.
+
+    Raises `NotationError` (`invalid_notation`, `unknown_tile`) with ``pointer`` and the
+    position of the offending character.
+    """
+    tiles: list[int] = []
+    positions: list[int] = []
+    _scan(text, _grammar(tileset), pointer, 0, len(text), tiles, positions)
+    return tiles, positions
+
+
+def parse_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
+    """Parse tile notation (any mix of the forms in the module docstring) into tiles.
+
+    Tiles come back in written order. Flowers are accepted here (they are tiles of the set);
+    whether they may stand where they were written is the caller's concern.
+    Raises `NotationError` with code `invalid_notation` or `unknown_tile`.
+    """
+    tiles: list[int] = []
+    positions: list[int] = []
+    _scan(text, _grammar(tileset), pointer, 0, len(text), tiles, positions)
+    return tiles
+
+
+def parse_tile(text: str, tileset: TileSet, pointer: str = "") -> int:
+    """Parse exactly one tile ("5m", "E", "7z", "中", "1f").
+
+    Raises `NotationError` `invalid_notation` when the text names no tile or several.
+    """
+    tiles, positions = scan_tiles(text, tileset, pointer=pointer)
+    if len(tiles) == 1:
+        return tiles[0]
+    if not tiles:
+        raise NotationError(
+            "invalid_notation",
+            f"no tile given ({text!r}): expected exactly one tile code such as 5m, E or 中",
+            pointer,
+            0,
+        )
+    raise NotationError(
+        "invalid_notation",
+        f"{text!r} names {len(tiles)} tiles; exactly one tile is expected here",
+        pointer,
+        positions[1],
+    )
+
+
+def meld_kind(tiles: Sequence[int], tileset: TileSet) -> str | None:
+    """The kind of meld these tiles form (`chow`, `pung`, `kong`), or None if they form none.
+
+    3 identical tiles are a pung, 4 identical a kong, and 3 consecutive ranks of one numbered
+    suit a chow (honours and flowers never form a chow). Flowers are not checked here.
+    """
+    n = len(tiles)
+    if n != 3 and n != 4:
+        return None
+    if tiles.count(tiles[0]) == n:
+        return PUNG if n == 3 else KONG
+    if n == 4:
+        return None
+    low, mid, high = sorted([tileset.kinds[t] for t in tiles], key=_RANK)
+    if not (
+        low.is_number
+        and low.suit == mid.suit == high.suit
+        and mid.rank == low.rank + 1
+        and high.rank == low.rank + 2
+    ):
+        return None
+    return CHOW
+
+
+def meld_problem(tiles: Sequence[int], tileset: TileSet) -> str:
+    """Why these tiles are not a meld, in words, for an `illegal_meld` message."""
+    text = format_meld(tiles, tileset) or "nothing"
+    if len(tiles) not in (3, 4):
+        return (
+            f"{text} is {len(tiles)} tile{'s' if len(tiles) != 1 else ''}; a meld is 3 tiles "
+            f"(chow or pung) or 4 (kong)"
+        )
+    if len(tiles) == 4:
+        return f"{text} is not a kong: a kong is 4 identical tiles"
+    if any(not tileset.kinds[t].is_number for t in tiles) and len(set(tiles)) > 1:
+        return f"{text} is not a meld: honours form pungs and kongs but never a chow"
+    return (
+        f"{text} is not a meld: a pung is 3 identical tiles and a chow 3 consecutive tiles "
+        f"of one numbered suit"
+    )
+
+
+def parse_hand_string(
+    text: str, tileset: TileSet, pointer: str = "/hand"
+) -> tuple[list[int], list[Meld], int]:
+    """Parse whole-hand notation into (standing tiles, declared melds, winning tile).
+
+    Brackets are declared melds (``[123p]``, ``[5555s]`` exposed kong, ``{5555s}`` or
+    ``[5555s,0]`` concealed kong, ``[555s,2]`` offer suffix ignored); the tiles outside
+    brackets, in written order, are the standing tiles, and the last of them is the winning
+    tile. Melds may be written anywhere, conventionally first.
+
+    Raises `NotationError` with codes `invalid_notation`, `unknown_tile`, `illegal_meld`,
+    `flower_in_hand` (flowers belong in ``context.flowers``) or `win_tile_missing` (nothing
+    written outside brackets). Counts are not checked here (see `app.domain.request`).
+    """
+    g = _grammar(tileset)
+    standing: list[int] = []
+    standing_at: list[int] = []
+    melds: list[Meld] = []
+    n = len(text)
+    i = 0
+    while i < n:
+        ch = text[i]
+        close = _CLOSE.get(ch)
+        if close is None:
+            if ch in "]}":
+                raise NotationError(
+                    "invalid_notation",
+                    f"{ch!r} at position {i} closes a meld that was never opened",
+                    pointer,
+                    i,
+                )
+            m = _BRACKET.search(text, i)
+            j = n if m is None else m.start()
+            comma = text.find(",", i, j)
+            if comma >= 0:
+                raise NotationError(
+                    "invalid_notation",
+                    f"',' at position {comma} is outside brackets: an offer suffix belongs "
+                    f"inside a meld, e.g. [555s,1]",
+                    pointer,
+                    comma,
+                )
+            _scan(text, g, pointer, i, j, standing, standing_at)
+            i = j
+            continue
+        m = _BRACKET.search(text, i + 1)
+        if m is None or m.group() != close:
+            found = (
+                f"the text ends at position {n}" if m is None
+                else f"found {m.group()!r} at position {m.start()}"
+            )
+            raise NotationError(
+                "invalid_notation",
+                f"{ch!r} at position {i} opens a meld that is not closed with {close!r} "
+                f"({found})",
+                pointer,
+                i,
+            )
+        j = m.start()
+        melds.append(_read_meld(text, g, tileset, pointer, i, j))
+        i = j + 1
+    if not g.flowers.isdisjoint(standing):
+        for tile, at in zip(standing, standing_at, strict=True):
+            if tile in g.flowers:
+                raise _flower_error(tileset, tile, pointer, at)
+    if not standing:
+        raise NotationError(
+            "win_tile_missing",
+            "no tiles are written outside brackets, so there is no winning tile: write the "
+            "standing tiles after the melds, the winning tile last",
+            pointer,
+            n,
+        )
+    return standing, melds, standing[-1]
+
+
+def _read_meld(
+    text: str, g: _Grammar, tileset: TileSet, pointer: str, open_at: int, close_at: int
+) -> Meld:
+    """Read the meld between the brackets at ``open_at`` and ``close_at``."""
+    braces = text[open_at] == "{"
+    concealed = braces
+    end = close_at
+    comma = text.find(",", open_at + 1, close_at)
+    if comma >= 0:
+        if braces:
+            raise NotationError(
+                "invalid_notation",
+                f"',' at position {comma}: a concealed kong in braces takes no offer suffix",
+                pointer,
+                comma,
+            )
+        offer = text[comma + 1 : close_at].strip()
+        if len(offer) != 1 or offer not in _OFFERS:
+            raise NotationError(
+                "invalid_notation",
+                f"offer suffix {text[comma:close_at]!r} at position {comma} must be ',0' "
+                f"(concealed kong) or ',1'..',3' (the seat the tile was claimed from)",
+                pointer,
+                comma,
+            )
+        concealed = offer == "0"
+        end = comma
+    tiles: list[int] = []
+    positions: list[int] = []
+    _scan(text, g, pointer, open_at + 1, end, tiles, positions)
+    if not g.flowers.isdisjoint(tiles):
+        for tile, at in zip(tiles, positions, strict=True):
+            if tile in g.flowers:
+                raise _flower_error(tileset, tile, pointer, at)
+    kind = meld_kind(tiles, tileset)
+    if kind is None:
+        written = text[open_at : close_at + 1]
+        raise NotationError(
+            "illegal_meld",
+            f"{written} at position {open_at}: {meld_problem(tiles, tileset)}",
+            pointer,
+            open_at,
+        )
+    if concealed and kind != KONG:
+        written = text[open_at : close_at + 1]
+        how = "braces mark" if braces else "offer 0 marks"
+        raise NotationError(
+            "illegal_meld",
+            f"{written} at position {open_at}: {how} a concealed kong, but this is a {kind}; "
+            f"only a kong can be declared concealed (write [{format_meld(tiles, tileset)}])",
+            pointer,
+            open_at,
+        )
+    return Meld(kind, tuple(sorted(tiles)), concealed)
+
+
+def _flower_error(tileset: TileSet, tile: int, pointer: str, at: int) -> NotationError:
+    code = tileset.kinds[tile].code
+    return NotationError(
+        "flower_in_hand",
+        f"{code} at position {at} is a flower: flowers are not part of the hand; "
+        f"list them in context.flowers",
+        pointer,
+        at,
+    )
+
+
+def _format(tiles: Iterable[int], tileset: TileSet) -> str:
+    """Write tiles in the given order, sharing one suit letter among adjacent digits."""
+    g = _grammar(tileset)
+    parts: list[str] = []
+    pending: str | None = None  # suit letter owed to the digits written so far
+    for t in tiles:
+        suit = g.group_suit[t]
+        if suit is None:
+            if pending is not None:
+                parts.append(pending)
+                pending = None
+            parts.append(tileset.kinds[t].code)
+            continue
+        if pending is not None and pending != suit:
+            parts.append(pending)
+        parts.append(g.group_digit[t])
+        pending = suit
+    if pending is not None:
+        parts.append(pending)
+    return "".join(parts)
+
+
+def format_tiles(tiles: Iterable[int], tileset: TileSet) -> str:
+    """Canonical compact notation: display order (m, p, s, honours, flowers), digits grouped.
+
+    ``[0, 1, 2, 27, 27, 27]`` -> ``"123mEEE"``. ``parse_tiles(format_tiles(x))`` gives ``x``
+    sorted into display order.
+    """
+    rank = tileset.display_rank
+    return _format(sorted(tiles, key=rank.__getitem__), tileset)
+
+
+def format_meld(tiles: Sequence[int], tileset: TileSet) -> str:
+    """A meld (or pair, or any group) in compact notation, keeping its own tile order.
+
+    ``"234m"``, ``"EEE"``, ``"5555s"``; a group is written as it is held, without re-sorting.
+    """
+    return _format(tiles, tileset)

@@ -1,0 +1,416 @@
+"""Tile and whole-hand notation: every input form, every error, and round-trip properties."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.domain.errors import HandError, NotationError
+from app.domain.hand import CHOW, KONG, PUNG, Meld
+from app.domain.notation import (
+    format_meld,
+    format_tiles,
+    meld_kind,
+    parse_hand_string,
+    parse_tile,
+    parse_tiles,
+    scan_tiles,
+)
+from app.domain.tiles import STANDARD, TileKind, TileSet
+
+T = STANDARD
+c = T.by_code  # code -> tile
+
+
+def tiles(*codes: str) -> list[int]:
+    return [c[x] for x in codes]
+
+
+# ---------------------------------------------------------------------------------------------
+# parse_tiles: input forms
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("123m", ["1m", "2m", "3m"]),
+        ("EEE", ["E", "E", "E"]),
+        ("1112345678999m5m",
+         ["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m", "5m"]),
+        ("19m19p19sESWNCFP",
+         ["1m", "9m", "1p", "9p", "1s", "9s", "E", "S", "W", "N", "C", "F", "P"]),
+        ("1234567z", ["E", "S", "W", "N", "P", "F", "C"]),  # riichi order: 5z 白, 6z 发, 7z 中
+        ("5z6z7z", ["P", "F", "C"]),
+        ("一万九筒五条三饼七索", ["1m", "9p", "5s", "3p", "7s"]),
+        ("东南西北中发白", ["E", "S", "W", "N", "C", "F", "P"]),
+        ("红中發发财白板东风", ["C", "F", "F", "P", "E"]),
+        ("春夏秋冬梅兰竹菊", ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]),
+        ("1f8f", ["1f", "8f"]),
+        ("15f", ["1f", "5f"]),
+        (" 123m  456p\t789s\nEE ", ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s",
+                                   "E", "E"]),
+        ("1m 一万 1z E 东", ["1m", "1m", "E", "E", "E"]),
+        ("", []),
+        ("   ", []),
+    ],
+)
+def test_parse_tiles_forms(text: str, expected: list[str]) -> None:
+    assert parse_tiles(text, T) == tiles(*expected)
+
+
+def test_parse_tiles_keeps_written_order() -> None:
+    assert parse_tiles("5mE1m", T) == tiles("5m", "E", "1m")
+
+
+def test_letters_are_case_sensitive() -> None:
+    # P is 白 and F is 发; lower-case p and f are suit letters.
+    assert parse_tiles("PF", T) == tiles("P", "F")
+    assert parse_tiles("1p1f", T) == tiles("1p", "1f")
+
+
+def test_scan_tiles_reports_positions() -> None:
+    assert scan_tiles("12m E 一万", T) == (tiles("1m", "2m", "E", "1m"), [0, 1, 4, 6])
+
+
+# ---------------------------------------------------------------------------------------------
+# parse_tiles: errors
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "position", "names"),
+    [
+        ("0m", "unknown_tile", 0, "'0m'"),
+        ("123m8z", "unknown_tile", 4, "'8z'"),
+        ("9f", "unknown_tile", 0, "'9f'"),
+        ("12x", "invalid_notation", 0, "'x'"),  # digits not followed by a suit letter
+        ("123m4", "invalid_notation", 4, "suit letter"),
+        ("12 3m", "invalid_notation", 0, "'12'"),  # no whitespace inside a group
+        ("12E", "invalid_notation", 0, "'E'"),
+        ("m", "invalid_notation", 0, "no digits"),
+        ("EEx", "unknown_tile", 2, "'x'"),
+        ("e", "unknown_tile", 0, "'e'"),  # winds are upper-case
+        ("一", "unknown_tile", 0, "'一'"),
+        ("风", "unknown_tile", 0, "'风'"),
+        ("1m[", "unknown_tile", 2, "'['"),
+        ("１m", "unknown_tile", 0, "'１'"),  # full-width digit
+        ("٣m", "unknown_tile", 0, "'٣'"),  # another script's digit is not a digit here
+    ],
+)
+def test_parse_tiles_errors(text: str, code: str, position: int, names: str) -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tiles(text, T, pointer="/hand/concealed")
+    err = exc.value
+    assert err.code == code
+    assert err.position == position
+    assert err.pointer == "/hand/concealed"
+    assert names in err.message
+    assert f"position {position}" in err.message
+
+
+def test_missing_suit_message_says_what_was_expected() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tiles("123", T)
+    assert "m/p/s/z/f" in exc.value.message
+    assert "position 0" in exc.value.message
+
+
+def test_unknown_tile_message_names_the_valid_digits() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tiles("8z", T)
+    assert "1-7" in exc.value.message
+
+
+# ---------------------------------------------------------------------------------------------
+# parse_tile
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("5m", "5m"), ("E", "E"), ("5z", "P"), ("7z", "C"), ("中", "C"), ("白板", "P"),
+     (" 9s ", "9s"), ("1f", "1f"), ("春", "1f")],
+)
+def test_parse_tile(text: str, code: str) -> None:
+    assert parse_tile(text, T, "/hand/win_tile") == c[code]
+
+
+@pytest.mark.parametrize(("text", "position"), [("", 0), ("  ", 0), ("12m", 1), ("EE", 1)])
+def test_parse_tile_needs_exactly_one(text: str, position: int) -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tile(text, T, "/hand/win_tile")
+    assert exc.value.code == "invalid_notation"
+    assert exc.value.pointer == "/hand/win_tile"
+    assert exc.value.position == position
+
+
+def test_parse_tile_propagates_unknown_tile() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_tile("0p", T, "/x")
+    assert exc.value.code == "unknown_tile"
+
+
+# ---------------------------------------------------------------------------------------------
+# format_tiles / format_meld
+
+
+@pytest.mark.parametrize(
+    ("codes", "expected"),
+    [
+        (["1m", "2m", "3m", "E", "E", "E"], "123mEEE"),
+        (["E", "E", "E", "3m", "1m", "2m"], "123mEEE"),
+        (["1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "9m", "9m"],
+         "1112345678999m"),
+        (["5m", "5m"], "55m"),
+        (["9s", "1s", "9p", "1p", "9m", "1m"], "19m19p19s"),  # display order m, p, s
+        (["P", "F", "C", "N", "W", "S", "E"], "ESWNCFP"),
+        (["5f", "1f", "E"], "E15f"),
+        ([], ""),
+    ],
+)
+def test_format_tiles(codes: list[str], expected: str) -> None:
+    assert format_tiles(tiles(*codes), T) == expected
+
+
+@pytest.mark.parametrize(
+    ("codes", "expected"),
+    [(["2m", "3m", "4m"], "234m"), (["E", "E", "E"], "EEE"), (["5s"] * 4, "5555s"),
+     (["5m", "5m"], "55m"), (["1m", "4p", "7s"], "1m4p7s")],
+)
+def test_format_meld(codes: list[str], expected: str) -> None:
+    assert format_meld(tiles(*codes), T) == expected
+
+
+def test_format_meld_keeps_the_meld_order() -> None:
+    # A knitted group is written as held, not re-sorted into display order.
+    assert format_meld(tiles("1m", "4s", "7p"), T) == "1m4s7p"
+    assert format_tiles(tiles("1m", "4s", "7p"), T) == "1m7p4s"
+
+
+# ---------------------------------------------------------------------------------------------
+# meld_kind
+
+
+@pytest.mark.parametrize(
+    ("codes", "kind"),
+    [
+        (["1m", "2m", "3m"], CHOW),
+        (["3m", "1m", "2m"], CHOW),
+        (["7p", "8p", "9p"], CHOW),
+        (["5s", "5s", "5s"], PUNG),
+        (["E", "E", "E"], PUNG),
+        (["C", "C", "C", "C"], KONG),
+        (["8m", "9m", "1s"], None),  # across the suit boundary
+        (["9m", "1s", "2s"], None),
+        (["E", "S", "W"], None),  # honours never chow
+        (["1m", "2m", "4m"], None),
+        (["1m", "1m", "2m"], None),
+        (["1m", "2m", "3m", "4m"], None),
+        (["1m", "1m"], None),
+        ([], None),
+    ],
+)
+def test_meld_kind(codes: list[str], kind: str | None) -> None:
+    assert meld_kind(tiles(*codes), T) == kind
+
+
+# ---------------------------------------------------------------------------------------------
+# parse_hand_string
+
+
+def test_hand_string_reference_example() -> None:
+    standing, melds, win = parse_hand_string("[123p][555s]1112345678999m5m", T)
+    assert standing == tiles("1m", "1m", "1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m",
+                             "9m", "9m", "9m", "5m")
+    assert melds == [Meld(CHOW, tuple(tiles("1p", "2p", "3p"))),
+                     Meld(PUNG, tuple(tiles("5s", "5s", "5s")))]
+    assert win == c["5m"]
+
+
+def test_hand_string_last_tile_is_the_winning_tile() -> None:
+    standing, melds, win = parse_hand_string("[123p][555s]11123m5m", T)
+    assert standing == tiles("1m", "1m", "1m", "2m", "3m", "5m")
+    assert len(melds) == 2
+    assert win == c["5m"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "concealed"),
+    [
+        ("[5555s]11m", KONG, False),
+        ("[5555s,1]11m", KONG, False),
+        ("[5555s,3]11m", KONG, False),
+        ("{5555s}11m", KONG, True),
+        ("[5555s,0]11m", KONG, True),
+        ("[ 5555s , 0 ]11m", KONG, True),
+        ("[555s,2]11m", PUNG, False),
+        ("[345s,1]11m", CHOW, False),
+        ("[534s]11m", CHOW, False),
+        ("[EEE]11m", PUNG, False),
+        ("[五条五条五条]11m", PUNG, False),
+        ("{中中中中}11m", KONG, True),
+    ],
+)
+def test_hand_string_melds(text: str, kind: str, concealed: bool) -> None:
+    _, melds, _ = parse_hand_string(text, T)
+    assert len(melds) == 1
+    assert melds[0].kind == kind
+    assert melds[0].concealed is concealed
+    assert list(melds[0].tiles) == sorted(melds[0].tiles)
+
+
+def test_hand_string_melds_may_follow_standing_tiles() -> None:
+    standing, melds, win = parse_hand_string("11m[EEE]23m 4m", T)
+    assert standing == tiles("1m", "1m", "2m", "3m", "4m")
+    assert melds[0].kind == PUNG
+    assert win == c["4m"]
+
+
+def test_hand_string_keeps_written_order_and_pointer() -> None:
+    standing, _, win = parse_hand_string("9m1m", T, "/x")
+    assert standing == tiles("9m", "1m")
+    assert win == c["1m"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "position"),
+    [
+        ("[123p]0m", "unknown_tile", 6),
+        ("[12p]11m", "illegal_meld", 0),  # too few tiles
+        ("11m[]", "illegal_meld", 3),  # empty
+        ("[12345p]11m", "illegal_meld", 0),
+        ("[124p]11m", "illegal_meld", 0),
+        ("[ESW]11m", "illegal_meld", 0),  # honours chow
+        ("[899m]11m", "illegal_meld", 0),
+        ("[5556s]11m", "illegal_meld", 0),  # kong of unequal tiles
+        ("[555s,0]11m", "illegal_meld", 0),  # offer 0 on a pung
+        ("[123s,0]11m", "illegal_meld", 0),
+        ("{555s}11m", "illegal_meld", 0),  # braces on a pung
+        ("[555s,4]11m", "invalid_notation", 5),
+        ("[555s,]11m", "invalid_notation", 5),
+        ("[555s,12]11m", "invalid_notation", 5),
+        ("[555s,x]11m", "invalid_notation", 5),
+        ("{5555s,0}11m", "invalid_notation", 6),
+        ("[555s11m", "invalid_notation", 0),  # not closed
+        ("[555s{5555s}]11m", "invalid_notation", 0),  # nested
+        ("[555s}11m", "invalid_notation", 0),  # mismatched
+        ("555s]11m", "invalid_notation", 4),
+        ("11m}", "invalid_notation", 3),
+        ("1,1m", "invalid_notation", 1),  # offer outside brackets
+        ("[1f1f1f]11m", "flower_in_hand", 1),
+        ("[123m]11m1f", "flower_in_hand", 9),
+        ("春11m", "flower_in_hand", 0),
+        ("[123m]", "win_tile_missing", 6),
+        ("", "win_tile_missing", 0),
+        ("[123m]12", "invalid_notation", 6),
+    ],
+)
+def test_hand_string_errors(text: str, code: str, position: int) -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_hand_string(text, T)
+    assert exc.value.code == code
+    assert exc.value.position == position
+    assert exc.value.pointer == "/hand"
+    assert exc.value.message
+
+
+def test_illegal_meld_message_names_the_meld_and_position() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_hand_string("11m[ESW]1m", T)
+    assert "[ESW]" in exc.value.message
+    assert "position 3" in exc.value.message
+    assert "chow" in exc.value.message
+
+
+def test_flower_message_points_to_context_flowers() -> None:
+    with pytest.raises(NotationError) as exc:
+        parse_hand_string("11m2f", T)
+    assert "2f" in exc.value.message
+    assert "context.flowers" in exc.value.message
+
+
+# ---------------------------------------------------------------------------------------------
+# Another tile set: the notation comes from the tile set, not from hard-wired codes
+
+
+def test_other_tileset_uses_its_own_codes() -> None:
+    kinds = (*(TileKind(f"{r}m", "m", r, f"{r}万") for r in range(1, 10)),
+             TileKind("X", "z", 1, "混"))
+    small = TileSet("small", kinds, suits=("m",), aliases={"混儿": 9})
+    assert parse_tiles("123mX混儿", small) == [0, 1, 2, 9, 9]
+    assert format_tiles([9, 2, 0], small) == "13mX"
+    with pytest.raises(NotationError) as exc:
+        parse_tiles("1p", small)
+    assert exc.value.code == "invalid_notation"
+    assert "suit letter m" in exc.value.message
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+
+all_tiles = st.sampled_from(range(len(T.kinds)))
+display = T.display_rank.__getitem__
+
+
+@given(st.lists(all_tiles, max_size=40))
+def test_format_then_parse_round_trips(xs: list[int]) -> None:
+    text = format_tiles(xs, T)
+    assert parse_tiles(text, T) == sorted(xs, key=display)
+    # Canonical: formatting is idempotent through a parse.
+    assert format_tiles(parse_tiles(text, T), T) == text
+
+
+@given(st.lists(all_tiles, max_size=20))
+def test_format_meld_then_parse_keeps_order(xs: list[int]) -> None:
+    assert parse_tiles(format_meld(xs, T), T) == xs
+
+
+# Text built mostly from notation characters, so that the parser gets deep before failing,
+# plus arbitrary unicode.
+_alphabet = st.sampled_from([*"0123456789mpszfESWNCFP[]{},  \t", "一万", "东", "中", "白板",
+                             "春", "风"])
+notationish = st.lists(_alphabet, max_size=30).map("".join)
+any_text = st.one_of(notationish, st.text(max_size=30))
+
+
+@given(any_text)
+def test_parse_tiles_only_raises_notation_errors(text: str) -> None:
+    try:
+        out = parse_tiles(text, T)
+    except NotationError as err:
+        assert err.code in ("invalid_notation", "unknown_tile")
+        assert err.position is not None and 0 <= err.position <= len(text)
+        assert err.message
+    else:
+        assert all(0 <= t < len(T.kinds) for t in out)
+
+
+@given(any_text)
+def test_parse_hand_string_only_raises_hand_errors(text: str) -> None:
+    try:
+        standing, melds, win = parse_hand_string(text, T)
+    except HandError as err:
+        assert isinstance(err, NotationError)
+        assert err.code in ("invalid_notation", "unknown_tile", "illegal_meld",
+                            "flower_in_hand", "win_tile_missing")
+        assert err.pointer == "/hand"
+        assert err.position is not None and 0 <= err.position <= len(text)
+    else:
+        assert win == standing[-1]
+        assert all(meld_kind(m.tiles, T) == m.kind for m in melds)
+        assert all(not T.kinds[t].is_flower for t in standing)
+
+
+@given(st.lists(st.sampled_from(T.playing), min_size=1, max_size=14),
+       st.lists(st.tuples(st.sampled_from(T.playing), st.booleans()), max_size=4))
+def test_hand_string_round_trip(standing: list[int], pungs: list[tuple[int, bool]]) -> None:
+    # Write melds (as pungs or concealed kongs) and standing tiles, read them back.
+    text = "".join(
+        "{" + format_meld([t] * 4, T) + "}" if kong else "[" + format_meld([t] * 3, T) + "]"
+        for t, kong in pungs
+    ) + format_meld(standing, T)
+    got_standing, got_melds, win = parse_hand_string(text, T)
+    assert got_standing == standing
+    assert win == standing[-1]
+    assert [(m.tiles[0], m.kind == KONG, m.concealed) for m in got_melds] == [
+        (t, kong, kong) for t, kong in pungs
+    ]
