@@ -185,30 +185,100 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
     return pairs == 1
 
 
-def can_win(counts: list[int], n_melds: int, shapes: frozenset[str], tileset: TileSet) -> bool:
-    """Whether standing-tile counts (with `n_melds` declared melds) win in any of `shapes`.
+@cache
+def _part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
+    """For one part of the hand (a numbered suit's nine counts, or one honour's count):
+    whether it splits as it is, and the positions whose one extra tile would make it split."""
+    if len(seg) == 1:
+        c = seg[0]
+        return c in (0, 2, 3), frozenset({0} if c + 1 in (2, 3) else ())
+    complete = bool(suit_splits(seg))
+    adds = set()
+    for r in range(9):
+        if (r > 0 and seg[r - 1]) or seg[r] or (r < 8 and seg[r + 1]) or (
+                r > 1 and seg[r - 2]) or (r < 7 and seg[r + 2]):
+            grown = (*seg[:r], seg[r] + 1, *seg[r + 1:])
+            if suit_splits(grown):
+                adds.add(r)
+    return complete, frozenset(adds)
 
-    The yes/no twin of `decompose`, used to find waits; it builds no readings.
+
+@lru_cache(maxsize=8)
+def _parts(tileset: TileSet) -> tuple[tuple[int, int], ...]:
+    """The hand's independent parts: each numbered suit's run of nine, each honour alone."""
+    parts = [(tileset.suit_starts[s], 9) for s in tileset.suits]
+    parts += [(t, 1) for t in tileset.playing if tileset.kinds[t].is_honor]
+    return tuple(parts)
+
+
+def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
+    """Tiles that complete `counts` (one tile short) into sets plus one pair.
+
+    A part's tile count modulo 3 says its role: in a complete hand every part holds 3n tiles
+    but the one holding the pair (3n+2). So a waiting hand has either one part at 3n+1 (the
+    wait is there, and it becomes the pair part) or two parts at 3n+2 (the wait is in one,
+    the other keeps the pair); every other part must already be complete.
     """
-    if REGULAR in shapes and is_regular_complete(counts, tileset):
-        return True
-    if n_melds == 0:
-        if SEVEN_PAIRS in shapes and _is_seven_pairs(counts):
-            return True
-        if THIRTEEN_ORPHANS in shapes and _is_thirteen_orphans(counts, tileset):
-            return True
-        if HONORS_AND_KNITTED in shapes and _is_honors_and_knitted(counts, tileset):
-            return True
+    info = []
+    for start, length in _parts(tileset):
+        seg = tuple(counts[start:start + length])
+        n = sum(seg)
+        if n:
+            info.append((start, seg, n % 3))
+    ones = [p for p in info if p[2] == 1]
+    twos = [p for p in info if p[2] == 2]
+    if len(ones) == 1 and not twos:
+        targets = ones
+    elif len(twos) == 2 and not ones:
+        targets = twos
+    else:
+        return set()
+    out: set[int] = set()
+    for start, seg, _ in targets:
+        if all(_part_ranks(other)[0] for st, other, _ in info if st != start):
+            out.update(start + r for r in _part_ranks(seg)[1])
+    return out
+
+
+def special_waits(counts: list[int], n_melds: int, shapes: frozenset[str],
+                  tileset: TileSet) -> set[int]:
+    """Tiles that complete `counts` (one tile short) into 十三幺 or a knitted shape."""
+    out: set[int] = set()
+    held = [t for t, n in enumerate(counts) if n]
+    # Each of these shapes needs many different tiles: skip the work for ordinary hands.
+    if len(held) < 8:
+        return out
+    if n_melds == 0 and THIRTEEN_ORPHANS in shapes and len(held) >= 12:
+        orphans = _orphans(tileset)
+        if all(t in orphans for t in held):
+            missing = [t for t in orphans if not counts[t]]
+            if not missing:
+                out |= orphans  # all thirteen held: any of them makes the pair
+            elif len(missing) == 1 and len(held) == 12:
+                out.add(missing[0])
+    arrangements = knitted_arrangements(tileset)
+    if (n_melds == 0 and HONORS_AND_KNITTED in shapes and len(held) == 13
+            and all(counts[t] == 1 for t in held)):
+        kinds = tileset.kinds
+        numbered = {t for t in held if kinds[t].is_number}
+        honours = [t for t in tileset.playing if kinds[t].is_honor]
+        for arr in arrangements:
+            if numbered <= set(arr):
+                out.update(t for t in (*arr, *honours) if not counts[t])
     if KNITTED_STRAIGHT in shapes and n_melds <= 1:
-        for arr in knitted_arrangements(tileset):
-            if all(counts[t] for t in arr):
-                rest = counts[:]
-                for t in arr:
+        for arr in arrangements:
+            missing = [t for t in arr if not counts[t]]
+            if len(missing) > 1:
+                continue
+            rest = counts[:]
+            for t in arr:
+                if rest[t]:
                     rest[t] -= 1
-                if is_regular_complete(rest, tileset):
-                    return True
-    # 九莲宝灯 is a regular hand too, so the regular test above already covers it.
-    return False
+            if not missing:
+                out |= regular_waits(rest, tileset)
+            elif is_regular_complete(rest, tileset):
+                out.add(missing[0])
+    return out
 
 
 def knitted_arrangements(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
@@ -235,17 +305,21 @@ def decompose(hand: Hand, shapes: frozenset[str], tileset: TileSet) -> list[Read
     )
     counts = counts_of(hand.concealed, tileset.size)
     out: list[Reading] = []
+    # Distinct kinds held: a cheap filter, since every special shape but 七对 needs many.
+    distinct = len(counts) - counts.count(0)
     if not declared:
         if SEVEN_PAIRS in shapes and _is_seven_pairs(counts):
             pairs = []
             for t, n in enumerate(counts):
                 pairs.extend([Group(PAIR, t)] * (n // 2))
             out.append(Reading(SEVEN_PAIRS, tuple(pairs)))
-        if THIRTEEN_ORPHANS in shapes and _is_thirteen_orphans(counts, tileset):
+        if distinct == 13 and THIRTEEN_ORPHANS in shapes and _is_thirteen_orphans(counts,
+                                                                                    tileset):
             out.append(Reading(THIRTEEN_ORPHANS, ()))
-        if HONORS_AND_KNITTED in shapes and _is_honors_and_knitted(counts, tileset):
+        if distinct == 14 and HONORS_AND_KNITTED in shapes and _is_honors_and_knitted(
+                counts, tileset):
             out.append(Reading(HONORS_AND_KNITTED, ()))
-    if KNITTED_STRAIGHT in shapes and len(declared) <= 1:
+    if distinct >= 9 and KNITTED_STRAIGHT in shapes and len(declared) <= 1:
         out.extend(_knitted_straight(counts, declared, tileset))
     if NINE_GATES in shapes and not declared:
         ng = _nine_gates(counts, hand.win_tile, tileset)
@@ -261,6 +335,7 @@ def _is_seven_pairs(counts: list[int]) -> bool:
     return sum(counts) == 14 and all(n % 2 == 0 for n in counts)
 
 
+@lru_cache(maxsize=8)
 def _orphans(tileset: TileSet) -> frozenset[int]:
     return frozenset(
         i for i in tileset.playing if tileset.kinds[i].is_terminal or tileset.kinds[i].is_honor

@@ -29,37 +29,37 @@ SUIT_NAMES_ZH = {"m": "万", "s": "条", "p": "筒"}
 
 @dataclass(frozen=True, slots=True)
 class TileKind:
-    """One kind of tile: its canonical code, the group it belongs to and its names."""
+    """One kind of tile: its canonical code, the group it belongs to and its names.
+
+    The classification flags are plain attributes (filled from suit and rank), because the
+    engine reads them in its innermost loops.
+    """
 
     code: str
     suit: str  # "m", "s", "p" for numbered suits, "z" for honours, "f" for flowers
     rank: int  # 1..9 for numbered tiles; 1..7 for honours (E S W N C F P); 1..8 for flowers
     name_zh: str
     copies: int = 4
+    is_number: bool = field(init=False)
+    is_honor: bool = field(init=False)
+    is_wind: bool = field(init=False)
+    is_dragon: bool = field(init=False)
+    is_flower: bool = field(init=False)
+    is_terminal: bool = field(init=False)
 
-    @property
-    def is_number(self) -> bool:
-        return self.suit in ("m", "s", "p")
-
-    @property
-    def is_honor(self) -> bool:
-        return self.suit == "z"
-
-    @property
-    def is_wind(self) -> bool:
-        return self.suit == "z" and self.rank <= 4
-
-    @property
-    def is_dragon(self) -> bool:
-        return self.suit == "z" and self.rank >= 5
-
-    @property
-    def is_flower(self) -> bool:
-        return self.suit == "f"
-
-    @property
-    def is_terminal(self) -> bool:
-        return self.is_number and self.rank in (1, 9)
+    def __post_init__(self) -> None:
+        number = self.suit in ("m", "s", "p")
+        honor = self.suit == "z"
+        flags = {
+            "is_number": number,
+            "is_honor": honor,
+            "is_wind": honor and self.rank <= 4,
+            "is_dragon": honor and self.rank >= 5,
+            "is_flower": self.suit == "f",
+            "is_terminal": number and self.rank in (1, 9),
+        }
+        for name, value in flags.items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True, eq=False)  # compared and hashed by identity: one object per set

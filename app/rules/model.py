@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -74,7 +75,7 @@ class ShapeDef:
     priority: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
 class RuleSet:
     id: str
     name: str
@@ -93,10 +94,10 @@ class RuleSet:
     tie_break_fans: tuple[str, ...] = ()
     source: str = ""
 
-    @property
+    @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:
-        return {f.id: f for f in self.fans}
+        return MappingProxyType({f.id: f for f in self.fans})
 
-    @property
+    @cached_property
     def option_by_name(self) -> Mapping[str, OptionDef]:
-        return {o.name: o for o in self.options}
+        return MappingProxyType({o.name: o for o in self.options})

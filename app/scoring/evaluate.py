@@ -10,103 +10,127 @@ priority, then to the reading found first. Flowers are added after the choice.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
-from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Group, Reading, decompose
+from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Reading, decompose
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
-from app.rules.model import FanDef, RuleSet, ShapeDef
+from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import pay
 from app.scoring.policies import POLICIES, Policy
 from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
-from app.scoring.view import HandFacts, View
+from app.scoring.view import FEATURES, HandFacts, View
 
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
 
 
-@dataclass(frozen=True)
-class _Step:
-    """One fan in evaluation order, with what the hot loop needs at hand."""
-
-    fan: FanDef
-    index: int
-    hand_scope: bool
-    excludes: frozenset[str]
+# One fan in evaluation order, as the hot loop wants it: id, bound check, slot in the
+# per-request cache of hand-scope results (-1 for reading-scope checks), fans it excludes,
+# and the reading features its check needs (a bit mask, see app.scoring.view.FEATURES).
+_Step = tuple[str, Callable[[View, WinContext], int], int, frozenset[str], int]
 
 
 @dataclass(frozen=True)
 class _Plan:
-    steps: tuple[_Step, ...]
-    last: tuple[FanDef, ...]  # 无番和-like fans, decided when nothing else counts
+    # Per shape, the fans looked for in that shape, in evaluation order.
+    steps: Mapping[str, tuple[_Step, ...]]
+    last: Mapping[str, FanDef | None]  # 无番和-like fan per shape, when nothing else counts
+    extras: Mapping[str, Mapping[int, tuple[FanDef, ...]]]
     shapes: frozenset[str]
     finals: frozenset[str]
+    priority: Mapping[str, int]
     policy: Policy | None
     tie_fans: frozenset[str]
     flower: FanDef | None
+    hand_slots: int
+    # Steps per (shape, reading features), filtered by what each check needs; filled lazily.
+    by_features: dict[tuple[str, int], tuple[_Step, ...]]
+
+    def steps_for(self, shape: str, features: int) -> tuple[_Step, ...]:
+        key = (shape, features)
+        found = self.by_features.get(key)
+        if found is None:
+            found = self.by_features[key] = tuple(
+                s for s in self.steps[shape] if s[4] & features == s[4])
+        return found
 
 
 _PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
 
 
 def _plan(rs: RuleSet) -> _Plan:
+    """What `score` needs from a rule set, arranged once per rule set."""
     cached = _PLANS.get(id(rs))
     if cached is not None and cached[0] is rs:
         return cached[1]
-    steps = []
-    last = []
-    flower = None
-    for i, fan in enumerate(rs.fans):
-        if fan.id == rs.flower_fan:
-            flower = fan
-        elif fan.when_nothing_else:
-            last.append(fan)
-        else:
-            steps.append(_Step(fan, i, CHECKS[fan.check].scope == "hand", frozenset(fan.excludes)))
+    by_id = rs.fan_by_id
+    hand_slot: dict[str, int] = {}
+    for fan in rs.fans:
+        if CHECKS[fan.check].scope == "hand":
+            hand_slot[fan.id] = len(hand_slot)
+    steps: dict[str, tuple[_Step, ...]] = {}
+    last: dict[str, FanDef | None] = {}
+    for name, shape in rs.shapes.items():
+        chosen = [
+            f for f in rs.fans
+            if f.id != rs.flower_fan
+            and (shape.only_fans is None or f.id in shape.only_fans)
+            and (f.shapes is None or name in f.shapes)
+        ]
+        steps[name] = tuple(
+            (f.id, f.bound, hand_slot.get(f.id, -1), frozenset(f.excludes),  # type: ignore[misc]
+             _mask(CHECKS[f.check].needs))
+            for f in chosen if not f.when_nothing_else
+        )
+        last[name] = next((f for f in chosen if f.when_nothing_else), None)
     plan = _Plan(
-        steps=tuple(steps), last=tuple(last), shapes=frozenset(rs.shapes),
+        steps=steps, last=last,
+        extras={name: {rank: tuple(by_id[f] for f in fans)
+                       for rank, fans in shape.extras_by_win_rank.items()}
+                for name, shape in rs.shapes.items()},
+        shapes=frozenset(rs.shapes),
         finals=frozenset(s for s, d in rs.shapes.items() if d.final),
+        priority={s: d.priority for s, d in rs.shapes.items()},
         policy=POLICIES[rs.combination_policy] if rs.combination_policy else None,
-        tie_fans=frozenset(rs.tie_break_fans), flower=flower,
+        tie_fans=frozenset(rs.tie_break_fans),
+        flower=by_id[rs.flower_fan] if rs.flower_fan else None,
+        hand_slots=len(hand_slot), by_features={},
     )
     _PLANS[id(rs)] = (rs, plan)
     return plan
 
 
-def _evaluate(view: View, ctx: WinContext, plan: _Plan, shape: ShapeDef,
-              hand_cache: dict[int, int], win_rank: int,
-              fan_by_id: dict[str, FanDef]) -> list[tuple[FanDef, int]]:
-    only = shape.only_fans
+def _mask(needs: tuple[str, ...]) -> int:
+    mask = 0
+    for n in needs:
+        mask |= FEATURES[n]
+    return mask
+
+
+def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
+              hand_cache: list[int | None]) -> tuple[list[tuple[str, int]], int]:
+    """The fans one reading counts, in evaluation order, and their ids' counts."""
     excluded: set[str] = set()
-    counted: list[tuple[FanDef, int]] = []
-    for step in plan.steps:
-        fan = step.fan
-        fid = fan.id
-        if fid in excluded or (only is not None and fid not in only):
+    counted: list[tuple[str, int]] = []
+    for fid, fn, slot, excludes, _ in steps:
+        if fid in excluded:
             continue
-        if fan.shapes is not None and view.shape not in fan.shapes:
-            continue
-        if step.hand_scope:
-            n = hand_cache.get(step.index)
+        if slot >= 0:
+            n = hand_cache[slot]
             if n is None:
-                n = hand_cache[step.index] = fan.bound(view, ctx)  # type: ignore[misc]
+                n = hand_cache[slot] = fn(view, ctx)
         else:
-            n = fan.bound(view, ctx)  # type: ignore[misc]
+            n = fn(view, ctx)
         if n:
-            counted.append((fan, n))
-            if step.excludes:
-                excluded |= step.excludes
-    for fid in shape.extras_by_win_rank.get(win_rank, ()):
-        counted.append((fan_by_id[fid], 1))
-    if not any(f.counts_toward_minimum for f, _ in counted):
-        for fan in plan.last:
-            if (only is None or fan.id in only) and (fan.shapes is None
-                                                      or view.shape in fan.shapes):
-                counted.append((fan, 1))
-                break
-    return counted
+            counted.append((fid, n))
+            if excludes:
+                excluded |= excludes
+    return counted, len(counted)
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
@@ -124,17 +148,24 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    fan_by_id = dict(rs.fan_by_id)
+    by_id = rs.fan_by_id
     win_rank = rs.tileset.kinds[hand.win_tile].rank
-    hand_cache: dict[int, int] = {}
+    hand_cache: list[int | None] = [None] * plan.hand_slots
     best: tuple[tuple[int, int, int, int], Reading, list[tuple[FanDef, int]]] | None = None
     for idx, reading in enumerate(readings):
+        shape = reading.shape
         view = View(reading, facts, plan.policy)
-        counted = _evaluate(view, ctx, plan, rs.shapes[reading.shape], hand_cache, win_rank,
-                            fan_by_id)
+        ids, _ = _evaluate(view, ctx, plan.steps_for(shape, view.features), hand_cache)
+        counted = [(by_id[fid], n) for fid, n in ids]
+        for fan in plan.extras[shape].get(win_rank, ()):
+            counted.append((fan, 1))
+        if not any(f.counts_toward_minimum for f, _ in counted):
+            nothing = plan.last[shape]
+            if nothing is not None:
+                counted.append((nothing, 1))
         total = sum(f.value * n for f, n in counted)
         tie = 1 if any(f.id in plan.tie_fans for f, _ in counted) else 0
-        key = (total, tie, -rs.shapes[reading.shape].priority, -idx)
+        key = (total, tie, -plan.priority[shape], -idx)
         if best is None or key > best[0]:
             best = (key, reading, counted)
     assert best is not None
@@ -161,31 +192,27 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                        fan_total=fan_total, decomposition=decomposition, payments=payments)
 
 
-def _group_tiles(g: Group) -> list[int]:
-    if g.kind == CHOW:
-        return [g.tile, g.tile + 1, g.tile + 2]
-    if g.kind == PUNG:
-        return [g.tile] * 3
-    if g.kind == KONG:
-        return [g.tile] * 4
-    if g.kind == PAIR:
-        return [g.tile] * 2
-    if g.kind == KNIT:
-        return [g.tile, g.tile + 3, g.tile + 6]
-    raise ValueError(g.kind)
+@lru_cache(maxsize=4096)
+def _group_text(tileset: TileSet, kind: str, tile: int, declared: bool, concealed: bool) -> str:
+    if kind == CHOW:
+        tiles = [tile, tile + 1, tile + 2]
+    elif kind == KNIT:
+        tiles = [tile, tile + 3, tile + 6]
+    else:
+        tiles = [tile] * {PUNG: 3, KONG: 4, PAIR: 2}[kind]
+    text = format_tiles(tiles, tileset)
+    if declared:
+        # As on input: brackets for a declared meld, braces for a concealed kong.
+        return "{" + text + "}" if concealed and kind == KONG else "[" + text + "]"
+    return text
 
 
 def describe(reading: Reading, hand: Hand, tileset: TileSet) -> DecompositionView:
-    """The chosen reading in compact notation; declared melds in brackets as on input
-    (`[123p]`, `{5555s}` for a concealed kong)."""
+    """The chosen reading in compact notation, groups in display order; declared melds in
+    brackets as on input (`[123p]`, `{5555s}` for a concealed kong)."""
     if not reading.groups:
         return DecompositionView(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
     rank = tileset.display_rank
     groups = sorted(reading.groups, key=lambda g: (rank[g.tile], g.kind != PAIR))
-    out = []
-    for g in groups:
-        text = format_tiles(_group_tiles(g), tileset)
-        if g.declared:
-            text = "{" + text + "}" if g.concealed and g.kind == KONG else "[" + text + "]"
-        out.append(text)
-    return DecompositionView(reading.shape, tuple(out))
+    return DecompositionView(reading.shape, tuple(
+        _group_text(tileset, g.kind, g.tile, g.declared, g.concealed) for g in groups))

@@ -12,21 +12,24 @@ from collections.abc import Callable
 
 from app.domain.decompose import (
     CHOW,
-    HONORS_AND_KNITTED,
     KNIT,
-    KNITTED_STRAIGHT,
     KONG,
     PAIR,
     PUNG,
+    REGULAR,
     SEVEN_PAIRS,
-    THIRTEEN_ORPHANS,
     Reading,
-    can_win,
     counts_of,
-    knitted_arrangements,
+    regular_waits,
+    special_waits,
 )
 from app.domain.hand import Hand, WinContext
 from app.domain.tiles import TileSet
+
+# Features of a reading that checks may declare they need (bit flags of `View.features`).
+PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT = 1, 2, 4, 8, 16
+FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
+            "wait": WAIT}
 
 EDGE = "edge"
 CLOSED = "closed"
@@ -51,12 +54,14 @@ class HandFacts:
         size = tileset.size
         standing = counts_of(hand.concealed, size)
         self.standing_counts = standing
+        counts = standing[:]
         meld_counts = [0] * size
         kong_tiles = []
         exposed = 0
         for m in hand.melds:
             for t in m.tiles:
                 meld_counts[t] += 1
+                counts[t] += 1
             if m.kind == KONG:
                 kong_tiles.append(m.tiles[0])
             if not (m.kind == KONG and m.concealed):
@@ -64,15 +69,27 @@ class HandFacts:
         self.meld_counts = meld_counts
         self.kong_tiles = tuple(kong_tiles)
         self.exposed_melds = exposed
-        self.counts = [a + b for a, b in zip(standing, meld_counts, strict=True)]
-        kinds = frozenset(t for t in range(size) if self.counts[t])
+        self.counts = counts
+        kinds = frozenset(t for t in range(size) if counts[t])
         self.kinds = kinds
         tk = tileset.kinds
-        self.suits = frozenset(tk[t].suit for t in kinds if tk[t].is_number)
-        self.has_honors = any(tk[t].is_honor for t in kinds)
-        self.has_winds = any(tk[t].is_wind for t in kinds)
-        self.has_dragons = any(tk[t].is_dragon for t in kinds)
-        self.ranks = frozenset(tk[t].rank for t in kinds if tk[t].is_number)
+        suits = set()
+        ranks = set()
+        has_winds = has_dragons = False
+        for t in kinds:
+            k = tk[t]
+            if k.is_number:
+                suits.add(k.suit)
+                ranks.add(k.rank)
+            elif k.is_wind:
+                has_winds = True
+            elif k.is_dragon:
+                has_dragons = True
+        self.suits = frozenset(suits)
+        self.ranks = frozenset(ranks)
+        self.has_winds = has_winds
+        self.has_dragons = has_dragons
+        self.has_honors = has_winds or has_dragons
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
 
@@ -100,50 +117,20 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     """Every tile that completes the standing tiles less the winning tile, in any shape."""
     before = standing[:]
     before[win_tile] -= 1
-    kinds = tileset.kinds
-    if n_melds <= 1 and near_special_shape(before, shapes, tileset):
-        # Knitted and orphan shapes can wait on tiles far from anything held.
-        candidates: set[int] = set(tileset.playing)
-    else:
-        candidates = set()
-        for t, n in enumerate(before):
-            if not n:
-                continue
-            k = kinds[t]
-            candidates.add(t)
-            if k.is_number:
-                for d in (-2, -1, 1, 2):
-                    if 1 <= k.rank + d <= 9:
-                        candidates.add(t + d)
-    out = set()
-    for t in candidates:
-        before[t] += 1
-        if can_win(before, n_melds, shapes, tileset):
-            out.add(t)
-        before[t] -= 1
+    out = regular_waits(before, tileset) if REGULAR in shapes else set()
+    if SEVEN_PAIRS in shapes and n_melds == 0:
+        odd = [t for t, n in enumerate(before) if n % 2]
+        if len(odd) == 1:
+            out.add(odd[0])
+    out |= special_waits(before, n_melds, shapes, tileset)
     return frozenset(out)
-
-
-def near_special_shape(counts: list[int], shapes: frozenset[str], tileset: TileSet) -> bool:
-    """Whether 13 standing tiles could be one tile from 十三幺 or a knitted shape."""
-    kinds = tileset.kinds
-    held = [t for t, n in enumerate(counts) if n]
-    if THIRTEEN_ORPHANS in shapes and all(kinds[t].is_terminal or kinds[t].is_honor
-                                          for t in held):
-        return True
-    knitted = shapes & {HONORS_AND_KNITTED, KNITTED_STRAIGHT}
-    if knitted:
-        for arr in knitted_arrangements(tileset):
-            if sum(1 for t in arr if counts[t]) >= 8 - (0 if KNITTED_STRAIGHT in knitted else 3):
-                return True
-    return False
 
 
 class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
-        "_combos", "chows", "combo_policy", "concealed_pungs", "ctx", "facts", "groups",
+        "_combos", "chows", "combo_policy", "concealed_pungs", "ctx", "facts", "features", "groups",
         "knits", "kongs", "pair", "pairs", "pungs", "shape", "wait",
     )
 
@@ -210,6 +197,10 @@ class View:
             self.wait = SINGLE
         else:
             self.wait = None
+        self.features = (
+            (PUNGS if pungs else 0) | (KONGS if kongs else 0) | (CHOWS if chows else 0)
+            | (CHOW_PAIRS if len(chows) >= 2 else 0) | (WAIT if self.wait else 0)
+        )
 
     def combo(self, kind: str) -> int:
         """How many times a set-combination fan applies, under the rule set's policy."""

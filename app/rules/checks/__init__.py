@@ -12,6 +12,11 @@ Parameter types a check may declare (the loader converts and validates YAML valu
 
 `scope="hand"` marks a check that looks only at the whole hand and the context, never at the
 reading: the engine computes it once per request instead of once per reading.
+
+`needs=(...)` names features of a reading without which the check is always 0 (see
+`app.scoring.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait"); the engine
+then skips the check for readings that lack them. It is a promise about the function, kept
+by its own first lines, and tested for every check.
 """
 
 from __future__ import annotations
@@ -39,13 +44,14 @@ class CheckSpec:
     # Decided after every other fan, and only if none of them counts (无番和).
     last: bool
     signature: inspect.Signature
+    needs: tuple[str, ...] = ()
 
 
 CHECKS: dict[str, CheckSpec] = {}
 
 
-def check(name: str | None = None, *, scope: str = "reading",
-          last: bool = False) -> Callable[[CheckFn], CheckFn]:
+def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
+          needs: tuple[str, ...] = ()) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -54,8 +60,13 @@ def check(name: str | None = None, *, scope: str = "reading",
             raise RuntimeError(f"check {key!r} registered twice")
         if not (func.__doc__ or "").strip():
             raise RuntimeError(f"check {key!r} needs a docstring starting with its Chinese name")
+        from app.scoring.view import FEATURES
+
+        unknown = [n for n in needs if n not in FEATURES]
+        if unknown:
+            raise RuntimeError(f"check {key!r} needs unknown features {unknown}")
         sig = inspect.signature(func, eval_str=True)
-        CHECKS[key] = CheckSpec(key, func, scope, last, sig)
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs)
         return func
 
     return register

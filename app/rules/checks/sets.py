@@ -16,7 +16,7 @@ ChowKind = Literal[
 ]
 
 
-@check()
+@check(needs=("pungs",))
 def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
                 pair_among: bool = False) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
@@ -32,7 +32,7 @@ def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | No
     return 1 if not pair_among or v.pair in tiles else 0
 
 
-@check()
+@check(needs=("pungs",))
 def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> int:
     """门风刻 / 圈风刻: a pung of the seat wind or of the round (prevalent) wind."""
     ts = v.facts.tileset
@@ -45,7 +45,7 @@ def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> in
     return 0
 
 
-@check()
+@check(needs=("pungs",))
 def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     """幺九刻: pungs of terminals, and of winds that score no wind fan of their own.
 
@@ -67,7 +67,7 @@ def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     return terminals + sum(1 for w in winds if w not in (ctx.seat_wind, ctx.round_wind))
 
 
-@check()
+@check(needs=("pungs",))
 def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> int:
     """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻)."""
     if len(v.pungs) != 4 or v.pair < 0:
@@ -77,7 +77,7 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> i
     return 1
 
 
-@check()
+@check(needs=("chows",))
 def all_chows(v: View, ctx: WinContext) -> int:
     """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles."""
     if len(v.chows) + len(v.knits) != 4 or v.pair < 0:
@@ -103,7 +103,7 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     return 1
 
 
-@check()
+@check(needs=("kongs",))
 def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None) -> int:
     """杠: exactly `total` kongs, `concealed` of them concealed (四杠, 三杠, 双暗杠, 明暗杠 ...)."""
     if len(v.kongs) != total:
@@ -113,21 +113,21 @@ def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None)
     return 1 if sum(1 for _, c in v.kongs if c) == concealed else 0
 
 
-@check()
+@check(needs=("pungs",))
 def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
     """暗刻: exactly this many concealed pungs (concealed kongs count; a pung completed by a
     discard does not)."""
     return 1 if v.concealed_pungs == exactly else 0
 
 
-@check()
+@check(needs=("chow_pairs",))
 def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
     """顺子组合 (一般高, 喜相逢, 连六, 老少副, 清龙, 花龙, 三同顺, 三步高 ...): counted under
     the rule set's combination policy (MCR: 套算一次)."""
     return v.combo(kind)
 
 
-@check()
+@check(needs=("pungs",))
 def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same", "mixed"]) -> int:
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高) or each
     in a different suit (三色三节高)."""
@@ -160,7 +160,7 @@ def _distinct_pick(layers: list[set[int]], used: set[int]) -> bool:
     return any(_distinct_pick(layers[1:], used | {s}) for s in layers[0] - used)
 
 
-@check()
+@check(needs=("pungs",))
 def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     """同刻: pungs of the same rank in different suits. count=3: 三同刻 (once); count=2: 双同刻,
     once for every two such pungs."""
@@ -175,7 +175,7 @@ def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     return 1 if any(n >= count for n in by_rank.values()) else 0
 
 
-@check()
+@check(needs=("chow_pairs",))
 def terminal_chows(v: View, ctx: WinContext, *, mixed: bool) -> int:
     """双龙会: 123 and 789 twice, with a pair of 5. 一色双龙会: all in one suit; 三色双龙会:
     123+789 in two suits and the 5s pair in the third."""

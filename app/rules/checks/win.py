@@ -67,7 +67,7 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
 
 
-@check()
+@check(needs=("wait",))
 def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
     """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
