@@ -467,6 +467,44 @@ def theme_tile_hog(rng: random.Random) -> tuple[list[RawSet], int]:
     return sets, pair
 
 
+def _split(counts: list[int], base: int) -> list[RawSet] | None:
+    """Sets (pungs first, then chows, lowest tile first) covering `counts` exactly, if any."""
+    i = next((k for k, c in enumerate(counts) if c), None)
+    if i is None:
+        return []
+    if counts[i] >= 3:
+        counts[i] -= 3
+        rest = _split(counts, base)
+        counts[i] += 3
+        if rest is not None:
+            return [_pung(base + i), *rest]
+    if i <= 6 and counts[i + 1] and counts[i + 2]:
+        for k in (i, i + 1, i + 2):
+            counts[k] -= 1
+        rest = _split(counts, base)
+        for k in (i, i + 1, i + 2):
+            counts[k] += 1
+        if rest is not None:
+            return [(CHOW, base + i), *rest]
+    return None
+
+
+def theme_nine_gates_shape(rng: random.Random) -> tuple[list[RawSet], int]:
+    """1112345678999 + any tile of the suit, read as sets and a pair. With no declared meld and a
+    winning tile other than the extra one it is 清一色, not 九莲宝灯 (rules/mcr.md §(a))."""
+    s = rng.choice(SUITS)
+    counts = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+    counts[rng.randrange(9)] += 1
+    for p in rng.sample(range(9), 9):
+        if counts[p] >= 2:
+            counts[p] -= 2
+            sets = _split(counts, s)
+            counts[p] += 2
+            if sets is not None:
+                return sets, s + p
+    raise AssertionError("1112345678999 + X always splits")  # pragma: no cover
+
+
 def theme_plain(rng: random.Random) -> tuple[list[RawSet], int]:
     """Near-无番和: unrelated chows across all three suits and an honour pair."""
     suits = [*SUITS, rng.choice(SUITS)]
@@ -488,6 +526,7 @@ THEMES: dict[str, tuple[Theme, int]] = {
     "outside": (theme_outside, 4),
     "tile_hog": (theme_tile_hog, 3),
     "plain": (theme_plain, 4),
+    "nine_gates_shape": (theme_nine_gates_shape, 3),
 }
 
 # How many of the four sets are declared, and how a declared pung is declared.
@@ -504,6 +543,8 @@ def _build_regular(rng: random.Random) -> tuple[str, list[Meld], list[int]] | No
     sets, pair = THEMES[theme][0](rng)
     many_kongs = rng.random() < 0.06  # 三杠/四杠 need the kongs on purpose
     n_melds = 4 if many_kongs else rng.choices(range(5), weights=_MELD_COUNT_WEIGHTS)[0]
+    if theme == "nine_gates_shape" and not many_kongs and rng.random() < 0.7:
+        n_melds = 0  # keep the shape standing
     declared_idx = set(rng.sample(range(4), n_melds))
     melds: list[Meld] = []
     standing: list[int] = [pair, pair]
@@ -538,8 +579,22 @@ def _build_seven_pairs(rng: random.Random, shifted: bool) -> tuple[str, list[int
         pairs = [s + first - 1 + i for i in range(7)]
         return f"start{first}", pairs + pairs
     while True:
-        style = rng.choice(["random", "random", "one_suit", "honours", "simples", "terminals"])
+        style = rng.choice(
+            ["random", "random", "one_suit", "honours", "simples", "terminals", "runs"]
+        )
         pool: tuple[int, ...]
+        if style == "runs":
+            # Pairs that also read as two identical chows (e.g. 445566m): 七对 competes with
+            # regular readings (rules/mcr.md §(b)).
+            kinds = []
+            for _ in range(rng.choice([1, 2, 2])):
+                st = rng.choice(SUITS) + rng.randint(1, 7) - 1
+                kinds += [st, st + 1, st + 2]
+            kinds += rng.sample(ALL_TILES, 7 - len(kinds))
+            tiles = kinds + kinds
+            if _supply_ok(tiles):
+                return style, tiles
+            continue
         if style == "one_suit":
             s = rng.choice(SUITS)
             pool = tuple(range(s, s + 9)) + (HONOURS if rng.random() < 0.5 else ())

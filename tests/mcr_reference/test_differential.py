@@ -81,11 +81,13 @@ def describe(o: Outcome) -> str:
     lines = [
         f"  {c.notation}   [{c.context}]   kind={c.kind}:{c.theme}",
         f"    ours      {o.ours_total!s:>4}: "
-        + (_fmt_fans(o.ours) if o.ours is not None else f"RAISED {o.error}"),
+        + (_fmt_fans(o.ours) if o.ours is not None else "raised"),
         f"    reference {o.reference_total:>4}: {_fmt_fans(o.reference)}",
     ]
     if o.ours is not None:
         lines.append(f"    difference: {difference_signature(o)}")
+    else:
+        lines += ["      " + ln for ln in (o.error or "").rstrip().splitlines()]
     return "\n".join(lines)
 
 
