@@ -127,26 +127,19 @@ def counts_of(tiles: tuple[int, ...] | list[int], size: int) -> list[int]:
 
 def regular_splits(counts: list[int], tileset: TileSet) -> list[list[Group]]:
     """Every regular split of standing-tile counts into sets and exactly one pair."""
-    per_part: list[list[list[Group]]] = []
+    per_part: list[tuple[tuple[Group, ...], ...]] = []
     pairs_seen = 0
-    for start in (tileset.suit_starts[s] for s in tileset.suits):
+    for start in _suit_run_starts(tileset):
         part = tuple(counts[start:start + 9])
         if not any(part):
             continue
-        splits = suit_splits(part)
-        if not splits:
+        options, has_pair = _suit_groups(start, part)
+        if not options:
             return []
-        options: list[list[Group]] = []
-        for sets, pair in splits:
-            groups = [Group(kind, start + r) for kind, r in sets]
-            if pair >= 0:
-                groups.append(Group(PAIR, start + pair))
-            options.append(groups)
-        if splits[0][1] >= 0:
-            pairs_seen += 1
+        pairs_seen += has_pair
         per_part.append(options)
     honours: list[Group] = []
-    for t in range(tileset.suit_starts[tileset.suits[-1]] + 9, tileset.size):
+    for t in _honour_tiles(tileset):
         n = counts[t]
         if n == 0:
             continue
@@ -160,14 +153,37 @@ def regular_splits(counts: list[int], tileset: TileSet) -> list[list[Group]]:
     if pairs_seen != 1:
         return []
     if len(per_part) == 1:
-        return [opt + honours for opt in per_part[0]]
+        return [[*opt, *honours] for opt in per_part[0]]
     return [[g for part in combo for g in part] + honours for combo in product(*per_part)]
+
+
+@cache
+def _suit_groups(start: int, part: tuple[int, ...]) -> tuple[tuple[tuple[Group, ...], ...], int]:
+    """A suit's splits as ready-made groups (memoised), and 1 if they hold the pair."""
+    splits = suit_splits(part)
+    options = []
+    for sets, pair in splits:
+        groups = [Group(kind, start + r) for kind, r in sets]
+        if pair >= 0:
+            groups.append(Group(PAIR, start + pair))
+        options.append(tuple(groups))
+    return tuple(options), 1 if splits and splits[0][1] >= 0 else 0
+
+
+@lru_cache(maxsize=8)
+def _suit_run_starts(tileset: TileSet) -> tuple[int, ...]:
+    return tuple(tileset.suit_starts[s] for s in tileset.suits)
+
+
+@lru_cache(maxsize=8)
+def _honour_tiles(tileset: TileSet) -> tuple[int, ...]:
+    return tuple(t for t in tileset.playing if tileset.kinds[t].is_honor)
 
 
 def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
     """Whether counts split into sets plus exactly one pair (no enumeration)."""
     pairs = 0
-    for start in (tileset.suit_starts[s] for s in tileset.suits):
+    for start in _suit_run_starts(tileset):
         part = tuple(counts[start:start + 9])
         n = sum(part)
         if n == 0:
@@ -176,7 +192,7 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
             return False
         if n % 3 == 2:
             pairs += 1
-    for t in range(tileset.suit_starts[tileset.suits[-1]] + 9, tileset.size):
+    for t in _honour_tiles(tileset):
         n = counts[t]
         if n == 2:
             pairs += 1

@@ -48,6 +48,7 @@ class _Plan:
     tie_fans: frozenset[str]
     flower: FanDef | None
     hand_slots: int
+    by_id: dict[str, FanDef]
     # Steps per (shape, reading features), filtered by what each check needs; filled lazily.
     by_features: dict[tuple[str, int], tuple[_Step, ...]]
 
@@ -99,7 +100,7 @@ def _plan(rs: RuleSet) -> _Plan:
         policy=POLICIES[rs.combination_policy] if rs.combination_policy else None,
         tie_fans=frozenset(rs.tie_break_fans),
         flower=by_id[rs.flower_fan] if rs.flower_fan else None,
-        hand_slots=len(hand_slot), by_features={},
+        hand_slots=len(hand_slot), by_id=dict(by_id), by_features={},
     )
     _PLANS[id(rs)] = (rs, plan)
     return plan
@@ -113,7 +114,7 @@ def _mask(needs: tuple[str, ...]) -> int:
 
 
 def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
-              hand_cache: list[int | None]) -> tuple[list[tuple[str, int]], int]:
+              hand_cache: list[int | None]) -> list[tuple[str, int]]:
     """The fans one reading counts, in evaluation order, and their ids' counts."""
     excluded: set[str] = set()
     counted: list[tuple[str, int]] = []
@@ -130,7 +131,7 @@ def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
             counted.append((fid, n))
             if excludes:
                 excluded |= excludes
-    return counted, len(counted)
+    return counted
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
@@ -148,14 +149,14 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    by_id = rs.fan_by_id
+    by_id = plan.by_id
     win_rank = rs.tileset.kinds[hand.win_tile].rank
     hand_cache: list[int | None] = [None] * plan.hand_slots
-    best: tuple[tuple[int, int, int, int], Reading, list[tuple[FanDef, int]]] | None = None
+    best: tuple[tuple[int, int, int, int], View, list[tuple[FanDef, int]]] | None = None
     for idx, reading in enumerate(readings):
         shape = reading.shape
         view = View(reading, facts, plan.policy)
-        ids, _ = _evaluate(view, ctx, plan.steps_for(shape, view.features), hand_cache)
+        ids = _evaluate(view, ctx, plan.steps_for(shape, view.features), hand_cache)
         counted = [(by_id[fid], n) for fid, n in ids]
         for fan in plan.extras[shape].get(win_rank, ()):
             counted.append((fan, 1))
@@ -167,18 +168,18 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         tie = 1 if any(f.id in plan.tie_fans for f, _ in counted) else 0
         key = (total, tie, -plan.priority[shape], -idx)
         if best is None or key > best[0]:
-            best = (key, reading, counted)
+            best = (key, view, counted)
     assert best is not None
-    _, reading, counted = best
+    _, view, counted = best
     if plan.flower is not None:
-        n = plan.flower.bound(View(reading, facts, None), ctx)  # type: ignore[misc]
+        n = plan.flower.bound(view, ctx)  # type: ignore[misc]
         if n:
             flowers.append((plan.flower, n))
     fans = counted + flowers
     fan_total = sum(f.value * n for f, n in fans)
     toward_min = sum(f.value * n for f, n in fans if f.counts_toward_minimum)
     fan_results = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in fans)
-    decomposition = describe(reading, hand, rs.tileset)
+    decomposition = describe(view.reading, hand, rs.tileset)
     if toward_min < rs.min_fan:
         return ScoreResult(
             ruleset=rs.id, winning=False,

@@ -9,6 +9,7 @@ several readings per hand: the cheaper a lookup, the faster a request.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 from app.domain.decompose import (
     CHOW,
@@ -70,7 +71,7 @@ class HandFacts:
         self.kong_tiles = tuple(kong_tiles)
         self.exposed_melds = exposed
         self.counts = counts
-        kinds = frozenset(t for t in range(size) if counts[t])
+        kinds = frozenset(compress(range(size), counts))
         self.kinds = kinds
         tk = tileset.kinds
         suits = set()
@@ -131,11 +132,13 @@ class View:
 
     __slots__ = (
         "_combos", "chows", "combo_policy", "concealed_pungs", "ctx", "facts", "features", "groups",
+        "reading",
         "knits", "kongs", "pair", "pairs", "pungs", "shape", "wait",
     )
 
     def __init__(self, reading: Reading, facts: HandFacts,
                  combo_policy: Callable[[View], dict[str, int]] | None) -> None:
+        self.reading = reading
         self.shape = reading.shape
         self.groups = reading.groups
         self.facts = facts
