@@ -307,7 +307,7 @@ def _knitted(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
     starts = [tileset.suit_starts[s] for s in tileset.suits]
     out = []
     for perm in permutations(range(3)):
-        tiles = []
+        tiles: list[int] = []
         for suit_no, offset in enumerate(perm):
             tiles.extend(starts[suit_no] + offset + k for k in (0, 3, 6))
         out.append(tuple(sorted(tiles)))

@@ -14,7 +14,8 @@ class FanResult(NamedTuple):
     name: str
     name_en: str
     value: int
-    count: int
+    # Shadows tuple.count, which nothing here uses: the JSON field is `count`.
+    count: int  # type: ignore[assignment]
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "name_en": self.name_en,
