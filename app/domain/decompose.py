@@ -219,14 +219,6 @@ def _part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
     return complete, frozenset(adds)
 
 
-@lru_cache(maxsize=8)
-def _parts(tileset: TileSet) -> tuple[tuple[int, int], ...]:
-    """The hand's independent parts: each numbered suit's run of nine, each honour alone."""
-    parts = [(tileset.suit_starts[s], 9) for s in tileset.suits]
-    parts += [(t, 1) for t in tileset.playing if tileset.kinds[t].is_honor]
-    return tuple(parts)
-
-
 def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
     """Tiles that complete `counts` (one tile short) into sets plus one pair.
 
@@ -236,11 +228,15 @@ def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
     the other keeps the pair); every other part must already be complete.
     """
     info = []
-    for start, length in _parts(tileset):
-        seg = tuple(counts[start:start + length])
+    for start in _suit_run_starts(tileset):
+        seg = tuple(counts[start:start + 9])
         n = sum(seg)
         if n:
             info.append((start, seg, n % 3))
+    for t in _honour_tiles(tileset):
+        n = counts[t]
+        if n:
+            info.append((t, (n,), n % 3))
     ones = [p for p in info if p[2] == 1]
     twos = [p for p in info if p[2] == 2]
     if len(ones) == 1 and not twos:
@@ -260,10 +256,10 @@ def special_waits(counts: list[int], n_melds: int, shapes: frozenset[str],
                   tileset: TileSet) -> set[int]:
     """Tiles that complete `counts` (one tile short) into 十三幺 or a knitted shape."""
     out: set[int] = set()
-    held = [t for t, n in enumerate(counts) if n]
     # Each of these shapes needs many different tiles: skip the work for ordinary hands.
-    if len(held) < 8:
+    if len(counts) - counts.count(0) < 8:
         return out
+    held = [t for t, n in enumerate(counts) if n]
     if n_melds == 0 and THIRTEEN_ORPHANS in shapes and len(held) >= 12:
         orphans = _orphans(tileset)
         if all(t in orphans for t in held):

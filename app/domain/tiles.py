@@ -142,6 +142,15 @@ class TileSet:
         )
 
     @cached_property
+    def category(self) -> tuple[int, ...]:
+        """`category[t]`: 0, 1, 2 for the numbered suits (as `suit_no`), 3 winds, 4 dragons,
+        5 flowers."""
+        return tuple(
+            self.suit_no[i] if k.is_number else 3 if k.is_wind else 4 if k.is_dragon else 5
+            for i, k in enumerate(self.kinds)
+        )
+
+    @cached_property
     def ranks(self) -> tuple[int, ...]:
         return tuple(k.rank for k in self.kinds)
 

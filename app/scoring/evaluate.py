@@ -31,8 +31,10 @@ BELOW_MINIMUM = "below_minimum"
 
 # One fan in evaluation order, as the hot loop wants it: id, bound check, slot in the
 # per-request cache of hand-scope results (-1 for reading-scope checks), fans it excludes,
-# and the reading features its check needs (a bit mask, see app.scoring.view.FEATURES).
-_Step = tuple[str, Callable[[View, WinContext], int], int, frozenset[str], int]
+# the reading features its check needs (a bit mask, see app.scoring.view.FEATURES), the fan,
+# its value, whether it counts toward the minimum, whether it breaks ties.
+_Step = tuple[str, Callable[[View, WinContext], int], int, frozenset[str], int, FanDef, int,
+              bool, bool]
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,8 @@ def _plan(rs: RuleSet) -> _Plan:
         ]
         steps[name] = tuple(
             (f.id, f.bound, hand_slot.get(f.id, -1), frozenset(f.excludes),  # type: ignore[misc]
-             _mask(CHECKS[f.check].needs))
+             _mask(CHECKS[f.check].needs), f, f.value, f.counts_toward_minimum,
+             f.id in rs.tie_break_fans)
             for f in chosen if not f.when_nothing_else
         )
         last[name] = next((f for f in chosen if f.when_nothing_else), None)
@@ -114,11 +117,14 @@ def _mask(needs: tuple[str, ...]) -> int:
 
 
 def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
-              hand_cache: list[int | None]) -> list[tuple[str, int]]:
-    """The fans one reading counts, in evaluation order, and their ids' counts."""
+              hand_cache: list[int | None]) -> tuple[list[tuple[FanDef, int]], int, bool, bool]:
+    """The fans one reading counts (in evaluation order, with counts), their total, whether
+    any counts toward the minimum, and whether one breaks ties."""
     excluded: set[str] = set()
-    counted: list[tuple[str, int]] = []
-    for fid, fn, slot, excludes, _ in steps:
+    counted: list[tuple[FanDef, int]] = []
+    total = 0
+    toward_min = tie = False
+    for fid, fn, slot, excludes, _, fan, value, min_, tie_ in steps:
         if fid in excluded:
             continue
         if slot >= 0:
@@ -128,10 +134,13 @@ def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
         else:
             n = fn(view, ctx)
         if n:
-            counted.append((fid, n))
+            counted.append((fan, n))
+            total += value * n
+            toward_min = toward_min or min_
+            tie = tie or tie_
             if excludes:
                 excluded |= excludes
-    return counted
+    return counted, total, toward_min, tie
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
@@ -149,24 +158,26 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    by_id = plan.by_id
     win_rank = rs.tileset.kinds[hand.win_tile].rank
     hand_cache: list[int | None] = [None] * plan.hand_slots
     best: tuple[tuple[int, int, int, int], View, list[tuple[FanDef, int]]] | None = None
     for idx, reading in enumerate(readings):
         shape = reading.shape
         view = View(reading, facts, plan.policy)
-        ids = _evaluate(view, ctx, plan.steps_for(shape, view.features), hand_cache)
-        counted = [(by_id[fid], n) for fid, n in ids]
-        for fan in plan.extras[shape].get(win_rank, ()):
-            counted.append((fan, 1))
-        if not any(f.counts_toward_minimum for f, _ in counted):
+        counted, total, toward_min, tie = _evaluate(
+            view, ctx, plan.steps_for(shape, view.features), hand_cache)
+        extras = plan.extras[shape].get(win_rank)
+        if extras:
+            for fan in extras:
+                counted.append((fan, 1))
+                total += fan.value
+                toward_min = toward_min or fan.counts_toward_minimum
+        if not toward_min:
             nothing = plan.last[shape]
             if nothing is not None:
                 counted.append((nothing, 1))
-        total = sum(f.value * n for f, n in counted)
-        tie = 1 if any(f.id in plan.tie_fans for f, _ in counted) else 0
-        key = (total, tie, -plan.priority[shape], -idx)
+                total += nothing.value
+        key = (total, 1 if tie else 0, -plan.priority[shape], -idx)
         if best is None or key > best[0]:
             best = (key, view, counted)
     assert best is not None
@@ -177,20 +188,25 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             flowers.append((plan.flower, n))
     fans = counted + flowers
     fan_total = sum(f.value * n for f, n in fans)
-    toward_min = sum(f.value * n for f, n in fans if f.counts_toward_minimum)
+    min_total = sum(f.value * n for f, n in fans if f.counts_toward_minimum)
     fan_results = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in fans)
     decomposition = describe(view.reading, hand, rs.tileset)
-    if toward_min < rs.min_fan:
+    if min_total < rs.min_fan:
         return ScoreResult(
             ruleset=rs.id, winning=False,
             reason=Reason(BELOW_MINIMUM,
-                          f"the hand scores {toward_min} fan not counting flowers; "
-                          f"{rs.name} needs at least {rs.min_fan} to win"),
+                          f"the hand scores {min_total} fan toward the minimum"
+                          f"{_not_counted(fans)}; {rs.name} needs at least {rs.min_fan} to win"),
             fans=fan_results, fan_total=fan_total, decomposition=decomposition, payments=None,
         )
     payments = pay(rs.payment.scheme, dict(rs.payment.params), fan_total, ctx, rs.players)
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fan_results,
                        fan_total=fan_total, decomposition=decomposition, payments=payments)
+
+
+def _not_counted(fans: list[tuple[FanDef, int]]) -> str:
+    names = [f.name for f, _ in fans if not f.counts_toward_minimum]
+    return f" ({', '.join(names)} not counted)" if names else ""
 
 
 @lru_cache(maxsize=4096)

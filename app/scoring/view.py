@@ -42,7 +42,7 @@ class HandFacts:
 
     __slots__ = (
         "_waits", "counts", "ctx", "exposed_melds", "hand", "has_dragons", "has_honors",
-        "has_winds", "kinds", "kong_tiles", "meld_counts", "ranks", "shapes",
+        "has_winds", "kinds", "kong_tiles", "meld_counts", "shapes",
         "standing_counts", "suits", "tileset", "win_tile",
     )
 
@@ -73,24 +73,13 @@ class HandFacts:
         self.counts = counts
         kinds = frozenset(compress(range(size), counts))
         self.kinds = kinds
-        tk = tileset.kinds
-        suits = set()
-        ranks = set()
-        has_winds = has_dragons = False
-        for t in kinds:
-            k = tk[t]
-            if k.is_number:
-                suits.add(k.suit)
-                ranks.add(k.rank)
-            elif k.is_wind:
-                has_winds = True
-            elif k.is_dragon:
-                has_dragons = True
-        self.suits = frozenset(suits)
-        self.ranks = frozenset(ranks)
-        self.has_winds = has_winds
-        self.has_dragons = has_dragons
-        self.has_honors = has_winds or has_dragons
+        category = tileset.category
+        present = {category[t] for t in kinds}
+        # Numbered suits present, by position in the tile set's suits.
+        self.suits = present & {0, 1, 2}
+        self.has_winds = 3 in present
+        self.has_dragons = 4 in present
+        self.has_honors = self.has_winds or self.has_dragons
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
 
@@ -119,7 +108,8 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     before = standing[:]
     before[win_tile] -= 1
     out = regular_waits(before, tileset) if REGULAR in shapes else set()
-    if SEVEN_PAIRS in shapes and n_melds == 0:
+    # Six pairs and a single hold at most seven kinds.
+    if SEVEN_PAIRS in shapes and n_melds == 0 and len(before) - before.count(0) <= 7:
         odd = [t for t, n in enumerate(before) if n % 2]
         if len(odd) == 1:
             out.add(odd[0])
@@ -131,9 +121,22 @@ class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
-        "_combos", "chows", "combo_policy", "concealed_pungs", "ctx", "facts", "features", "groups",
+        "_combos",
+        "chows",
+        "combo_policy",
+        "concealed_pungs",
+        "ctx",
+        "facts",
+        "features",
+        "groups",
+        "knits",
+        "kongs",
+        "pair",
+        "pairs",
+        "pungs",
         "reading",
-        "knits", "kongs", "pair", "pairs", "pungs", "shape", "wait",
+        "shape",
+        "wait",
     )
 
     def __init__(self, reading: Reading, facts: HandFacts,
