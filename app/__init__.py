@@ -1,0 +1,60 @@
+"""The mahjong scoring service: `create_app()` builds the Flask application.
+
+Every rule set under `rulesets/` is loaded and validated at start-up; a rule-set error
+(`app.rules.loader.RuleSetError`) propagates, so a broken rule set stops the service from
+starting instead of failing requests later.
+
+Flask is imported inside `create_app` so that importing the pure packages (`app.domain`,
+`app.rules`, `app.scoring`) never pulls in the web stack.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_RULESETS_DIR = REPO_ROOT / "rulesets"
+OPENAPI_PATH = REPO_ROOT / "openapi.yaml"
+MAX_CONTENT_LENGTH = 64 * 1024
+RULESETS_ENV = "MAHJONG_RULESETS_DIR"
+
+
+def _rulesets_dir(config: Mapping[str, Any]) -> Path:
+    if config.get("RULESETS_DIR"):
+        return Path(config["RULESETS_DIR"])
+    if os.environ.get(RULESETS_ENV):
+        return Path(os.environ[RULESETS_ENV])
+    return DEFAULT_RULESETS_DIR
+
+
+def create_app(config: dict[str, Any] | None = None) -> Flask:
+    """Build the app. Config keys: RULESETS_DIR (else env MAHJONG_RULESETS_DIR, else
+    `rulesets/` at the repository root), plus any Flask setting. Raises `RuleSetError` when
+    a rule set is invalid."""
+    from flask import Flask
+
+    from app.api import OPENAPI_KEY, RULESETS_KEY, register_api
+    from app.rules.loader import load_rulesets
+
+    config = dict(config or {})
+    app = Flask(__name__, static_folder=None)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_CONTENT_LENGTH
+    app.config.update(config)
+    # Chinese fan names go out as UTF-8, and keys keep the documented order.
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    directory = _rulesets_dir(config)
+    app.config["RULESETS_DIR"] = str(directory)
+    loaded = load_rulesets(directory)
+    app.extensions[RULESETS_KEY] = {rid: loaded[rid] for rid in sorted(loaded)}
+    app.extensions[OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
+
+    register_api(app)
+    return app

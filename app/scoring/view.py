@@ -121,9 +121,8 @@ class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
-        "_combos",
         "chows",
-        "combo_policy",
+        "combos",
         "concealed_pungs",
         "ctx",
         "facts",
@@ -147,8 +146,6 @@ class View:
         self.facts = facts
         ctx = facts.ctx
         self.ctx = ctx
-        self.combo_policy = combo_policy
-        self._combos: dict[str, int] | None = None
         win = facts.win_tile
         chows: list[int] = []
         pungs: list[int] = []
@@ -203,13 +200,12 @@ class View:
             self.wait = SINGLE
         else:
             self.wait = None
+        # Chow combinations (一般高, 清龙 ...) under the rule set's policy: every reading with
+        # two chows or more asks for them, so they are worked out here once.
+        self.combos: dict[str, int] = (
+            combo_policy(self) if combo_policy is not None and len(chows) >= 2 else {}
+        )
         self.features = (
             (PUNGS if pungs else 0) | (KONGS if kongs else 0) | (CHOWS if chows else 0)
             | (CHOW_PAIRS if len(chows) >= 2 else 0) | (WAIT if self.wait else 0)
         )
-
-    def combo(self, kind: str) -> int:
-        """How many times a set-combination fan applies, under the rule set's policy."""
-        if self._combos is None:
-            self._combos = self.combo_policy(self) if self.combo_policy else {}
-        return self._combos.get(kind, 0)

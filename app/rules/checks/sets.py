@@ -124,7 +124,7 @@ def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
 def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
     """顺子组合 (一般高, 喜相逢, 连六, 老少副, 清龙, 花龙, 三同顺, 三步高 ...): counted under
     the rule set's combination policy (MCR: 套算一次)."""
-    return v.combo(kind)
+    return v.combos.get(kind, 0)
 
 
 @check(needs=("pungs",))

@@ -1,0 +1,107 @@
+"""Reading a JSON request body: size, media type, encoding and syntax, before any schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import current_app, request
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
+
+from app.api.problems import ApiError
+
+# Integers longer than this are read as floats, which every integer field refuses; Python's
+# int() would otherwise refuse 4300+ digits with an error that is not a JSON syntax error.
+_MAX_INT_DIGITS = 30
+
+
+_JSON_TYPES: dict[type, str] = {
+    list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
+    type(None): "null",
+}
+
+
+def _parse_int(text: str) -> int | float:
+    if len(text.lstrip("-")) > _MAX_INT_DIGITS:
+        return float(text)
+    return int(text)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _has_lone_surrogate(value: Any) -> bool:
+    """True if any string in the document holds an unpaired UTF-16 surrogate ("\\ud800")."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
+
+
+def _too_large() -> ApiError:
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    return ApiError("payload_too_large", f"The request body is larger than {limit} bytes.")
+
+
+def json_object_body() -> dict[str, Any]:
+    """The request body as a JSON object, or an `ApiError` (413, 415 or 400)."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is not None and request.content_length > limit:
+        raise _too_large()
+    if not request.is_json:
+        found = request.mimetype or "none"
+        raise ApiError(
+            "unsupported_media_type",
+            f"The request body must be JSON (Content-Type: application/json), not {found}.",
+        )
+    try:
+        # Enforces MAX_CONTENT_LENGTH also for chunked bodies (no Content-Length).
+        raw = request.get_data(cache=True)
+    except RequestEntityTooLarge:
+        raise _too_large() from None
+    except BadRequest as exc:  # the client closed before sending Content-Length bytes
+        raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
+                       ) from None
+    # Without a Content-Length (chunked), the stream stops silently at the limit: one more
+    # byte from the server's stream tells a body of exactly the limit from a longer one.
+    if request.content_length is None and len(raw) >= limit and request.input_stream.read(1):
+        raise _too_large()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError(
+            "malformed_json", f"The request body is not valid UTF-8 (byte {exc.start})."
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        body = json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            "malformed_json",
+            f"The request body is not valid JSON: {exc.msg} "
+            f"(line {exc.lineno}, column {exc.colno}).",
+        ) from None
+    except ValueError as exc:  # NaN, Infinity
+        raise ApiError("malformed_json", f"The request body is not valid JSON: {exc}.") from None
+    except RecursionError:
+        raise ApiError("malformed_json", "The request body is nested too deeply.") from None
+    if _has_lone_surrogate(body):
+        raise ApiError(
+            "malformed_json", "The request body holds a string with an unpaired surrogate escape."
+        )
+    if not isinstance(body, dict):
+        found = _JSON_TYPES.get(type(body), "a value")
+        raise ApiError("malformed_json", f"The request body must be a JSON object, not {found}.")
+    return body

@@ -1,0 +1,57 @@
+"""Every error becomes an RFC 9457 problem document; nothing escapes as HTML or a bare 500."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, current_app, request
+from werkzeug.exceptions import HTTPException
+
+from app.api.problems import ApiError, problem_response
+from app.domain.errors import HandError
+
+_HTTP_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
+def _api_error(exc: ApiError) -> Response:
+    return problem_response(exc.code, exc.detail, status=exc.status, errors=exc.errors,
+                            headers=exc.headers)
+
+
+def _hand_error(exc: HandError) -> Response:
+    return problem_response(exc.code, exc.message, status=422, errors=[exc.to_dict()])
+
+
+def _http_error(exc: HTTPException) -> Response:
+    status = exc.code or 500
+    code = _HTTP_CODES.get(status, "http_error")
+    headers: dict[str, str] = {}
+    if status == 404:
+        detail = f"No resource at {request.path}."
+    elif status == 405:
+        allowed = sorted(m for m in (getattr(exc, "valid_methods", None) or ()))
+        headers["Allow"] = ", ".join(allowed)
+        detail = (f"{request.method} is not allowed on {request.path}; "
+                  f"allowed: {', '.join(allowed)}.")
+    elif status == 413:
+        limit = current_app.config["MAX_CONTENT_LENGTH"]
+        detail = f"The request body is larger than {limit} bytes."
+    else:
+        detail = exc.description or exc.name
+    return problem_response(code, detail, status=status,
+                            title=None if code != "http_error" else exc.name, headers=headers)
+
+
+def _unexpected(exc: Exception) -> Response:
+    current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
+    return problem_response("internal_error", "The server failed to handle this request.")
+
+
+def register_error_handlers(app: Flask) -> None:
+    app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(HandError, _hand_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)

@@ -1,0 +1,115 @@
+"""RFC 9457 problem details: the one shape every error response of the API takes.
+
+Each problem carries a stable snake_case `code` that clients switch on; `errors` lists the
+individual faults of a 422 with a JSON pointer (RFC 6901) into the request body.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask import Response
+
+PROBLEM_MEDIA_TYPE = "application/problem+json"
+
+# Problem `type` URIs are tag URIs (RFC 4151): stable identifiers, documented in README.md.
+TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
+
+# code -> (HTTP status, title). The titles are fixed per code; `detail` says what happened.
+REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
+    "malformed_json": (400, "Malformed JSON body"),
+    "not_found": (404, "Not found"),
+    "unknown_ruleset": (404, "Unknown rule set"),
+    "method_not_allowed": (405, "Method not allowed"),
+    "payload_too_large": (413, "Payload too large"),
+    "unsupported_media_type": (415, "Unsupported media type"),
+    "invalid_request": (422, "Invalid request"),
+    "http_error": (400, "HTTP error"),
+    "internal_error": (500, "Internal server error"),
+}
+
+# Codes of `app.domain.errors.HandError`: a well-formed request that cannot be a real hand or
+# win. All are answered 422.
+HAND_ERROR_CODES: tuple[str, ...] = (
+    "invalid_notation",
+    "unknown_tile",
+    "flower_in_hand",
+    "illegal_meld",
+    "too_many_melds",
+    "too_many_copies",
+    "wrong_tile_count",
+    "win_tile_missing",
+    "seat_out_of_range",
+    "flowers_out_of_range",
+    "inconsistent_context",
+    "unknown_option",
+    "invalid_option",
+    "wilds_not_supported",
+    "not_a_flower",
+    # The domain re-checks types for callers that bypass the API schema; through the API these
+    # are normally answered as invalid_request, but `invalid_field` also covers semantic faults
+    # such as a flower given as a wild tile.
+    "invalid_field",
+    "missing_field",
+)
+HAND_ERROR_TITLE = "Not a valid hand or win"
+
+# The `code` of one entry of `errors` for a schema violation (problem code `invalid_request`).
+FIELD_ERROR_CODES: tuple[str, ...] = ("required", "unknown_field", "invalid_type", "invalid_value")
+
+PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES)
+
+# At most this many entries are listed in `errors`; a body of 64 KiB could otherwise hold
+# thousands of unknown fields, each echoed back.
+MAX_LISTED_ERRORS = 50
+
+
+class ApiError(Exception):
+    """An error the API answers with a problem document."""
+
+    def __init__(
+        self,
+        code: str,
+        detail: str,
+        *,
+        status: int | None = None,
+        errors: Iterable[Mapping[str, Any]] = (),
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        self.code = code
+        self.detail = detail
+        self.status = status if status is not None else REQUEST_PROBLEMS[code][0]
+        self.errors = [dict(e) for e in errors]
+        self.headers = dict(headers or {})
+
+
+def problem_response(
+    code: str,
+    detail: str,
+    *,
+    status: int | None = None,
+    title: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> Response:
+    known_status, known_title = REQUEST_PROBLEMS.get(code, (422, HAND_ERROR_TITLE))
+    status = status if status is not None else known_status
+    body: dict[str, Any] = {
+        "type": TYPE_PREFIX + code,
+        "title": title or known_title,
+        "status": status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors[:MAX_LISTED_ERRORS]
+    # Request text can be echoed back (an unknown field's name, a bad tile); anything that is
+    # not encodable is replaced rather than allowed to fail the error response itself.
+    payload = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
+    response = Response(payload, status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response

@@ -1,0 +1,306 @@
+"""Marshmallow schemas for request bodies: strict shape checks before the domain sees a value.
+
+The schemas check JSON types, required and unknown fields, enumerations and size limits; JSON
+null in an optional field means "use the default", as in the domain. What needs the rule set
+(tile codes, tile counts, seat ranges, option names) is checked by `app.domain.request.build`.
+`openapi.yaml` describes exactly these schemas; the API tests generate bodies from it and fail
+if a body the contract allows is refused here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WINDS
+
+# Winds by letter or by Chinese name.
+WIND_NAMES = (*WINDS, "东", "南", "西", "北")
+
+# Size limits. A hand is at most 18 tiles; the limits leave room for sloppy but honest input
+# (the domain then names the exact fault) while bounding the work one request can cause.
+MAX_NOTATION_LENGTH = 200
+MAX_TILE_CODE_LENGTH = 8
+MAX_TILE_LIST = 32
+MAX_MELDS = 8
+MAX_FLOWER_LIST = 16
+MAX_OPTIONS = 32
+MAX_OPTION_NAME_LENGTH = 64
+MAX_OPTION_STRING_LENGTH = 64
+OPTION_INT_MIN = -(2**31)
+OPTION_INT_MAX = 2**31 - 1
+MAX_INT = 2**31 - 1  # seats and flower counts
+
+MSG_REQUIRED = "Missing data for required field."
+MSG_UNKNOWN = "Unknown field."
+MSG_NULL = "Field may not be null."
+MSG_NOT_OBJECT = "Not an object."
+MSG_NOT_BOOL = "Not a boolean: expected true or false."
+MSG_NOT_INT = "Not an integer."
+MSG_NOT_STRING = "Not a string."
+MSG_NOT_TILES = "Not a tile string or a list of tile codes."
+MSG_NOT_HAND = "Not a hand: expected a notation string or an object."
+MSG_NOT_FLOWERS = "Not a flower count, a list of flower codes or a string of flowers."
+MSG_NOT_OPTION_VALUE = "Not an option value: expected a boolean, an integer or a string."
+MSG_NOT_OPTIONS = "Not an object of options."
+
+# Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
+_TYPE_MESSAGES = frozenset({
+    MSG_NULL, MSG_NOT_OBJECT, MSG_NOT_BOOL, MSG_NOT_INT, MSG_NOT_STRING, MSG_NOT_TILES,
+    MSG_NOT_HAND, MSG_NOT_FLOWERS, MSG_NOT_OPTION_VALUE, MSG_NOT_OPTIONS,
+    "Invalid input type.", "Not a valid list.",
+})
+
+
+class StrictBool(fields.Field):
+    """A JSON boolean and nothing else (marshmallow's Boolean also takes "yes", 1, ...)."""
+
+    default_error_messages = {"invalid": MSG_NOT_BOOL}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if type(value) is not bool:
+            raise self.make_error("invalid")
+        return value
+
+
+def as_integer(value: Any) -> int | None:
+    """A JSON integer as JSON Schema defines it (2.0 is the integer 2), else None.
+
+    Booleans and numeric strings are not integers; neither are infinities (1e400).
+    """
+    if type(value) is float and value.is_integer():
+        return int(value)
+    if type(value) is int:
+        return value
+    return None
+
+
+class StrictInt(fields.Field):
+    """A JSON integer: not a boolean, not a fraction, not a numeric string."""
+
+    default_error_messages = {"invalid": MSG_NOT_INT}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        number = as_integer(value)
+        if number is None:
+            raise self.make_error("invalid")
+        return number
+
+
+class StrictStr(fields.Field):
+    default_error_messages = {"invalid": MSG_NOT_STRING}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
+        if type(value) is not str:
+            raise self.make_error("invalid")
+        return value
+
+
+def _check_length(value: str, maximum: int) -> None:
+    if len(value) > maximum:
+        raise ValidationError(f"Longer than {maximum} characters.")
+
+
+def _check_items(value: Sequence[Any], maximum: int) -> None:
+    if len(value) > maximum:
+        raise ValidationError(f"More than {maximum} items.")
+
+
+def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
+    """A list of tile codes; errors are keyed by index like marshmallow's List field."""
+    _check_items(value, maximum)
+    errors: dict[int, list[str]] = {}
+    for i, item in enumerate(value):
+        if type(item) is not str:
+            errors[i] = [MSG_NOT_STRING]
+        elif len(item) > MAX_TILE_CODE_LENGTH:
+            errors[i] = [f"Longer than {MAX_TILE_CODE_LENGTH} characters."]
+    if errors:
+        raise ValidationError(errors)  # type: ignore[arg-type]
+    return list(value)
+
+
+class Tiles(fields.Field):
+    """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
+
+    default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            _check_length(value, MAX_NOTATION_LENGTH)
+            return value
+        if type(value) is list:
+            return _tile_code_list(value, MAX_TILE_LIST)
+        raise self.make_error("invalid")
+
+
+class MeldSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    kind = StrictStr(required=True, validate=validate.OneOf(MELD_KINDS))
+    tiles = Tiles(required=True)
+    concealed = StrictBool(allow_none=True)
+
+
+class HandObjectSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    concealed = Tiles(required=True)
+    melds = fields.List(
+        fields.Nested(MeldSchema), allow_none=True, validate=validate.Length(max=MAX_MELDS)
+    )
+    win_tile = StrictStr(allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH))
+
+
+class HandField(fields.Field):
+    """`hand`: a whole-hand notation string or a hand object."""
+
+    default_error_messages = {"invalid": MSG_NOT_HAND}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            _check_length(value, MAX_NOTATION_LENGTH)
+            return value
+        if type(value) is dict:
+            return HandObjectSchema().load(value)
+        raise self.make_error("invalid")
+
+
+class Flowers(fields.Field):
+    """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
+
+    default_error_messages = {"invalid": MSG_NOT_FLOWERS}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        number = as_integer(value)
+        if number is not None:
+            if not 0 <= number <= MAX_INT:
+                raise ValidationError(f"Must be between 0 and {MAX_INT}.")
+            return number
+        if type(value) is str:
+            _check_length(value, MAX_NOTATION_LENGTH)
+            return value
+        if type(value) is list:
+            return _tile_code_list(value, MAX_FLOWER_LIST)
+        raise self.make_error("invalid")
+
+
+class WildTiles(fields.Field):
+    """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
+
+    default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            _check_length(value, MAX_NOTATION_LENGTH)
+            return value
+        if type(value) is list:
+            return _tile_code_list(value, MAX_FLOWER_LIST)
+        raise self.make_error("invalid")
+
+
+class Options(fields.Field):
+    """`context.options`: option name -> boolean, integer or string; the rule set decides."""
+
+    default_error_messages = {"invalid": MSG_NOT_OPTIONS}  # noqa: RUF012
+
+    def _deserialize(
+        self, value: Any, attr: str | None, data: Any, **kwargs: Any
+    ) -> dict[str, Any]:
+        if type(value) is not dict:
+            raise self.make_error("invalid")
+        if len(value) > MAX_OPTIONS:
+            raise ValidationError(f"More than {MAX_OPTIONS} options.")
+        errors: dict[str, list[str]] = {}
+        for name, item in value.items():
+            if len(name) > MAX_OPTION_NAME_LENGTH:
+                errors[name] = [f"Option name longer than {MAX_OPTION_NAME_LENGTH} characters."]
+            elif type(item) is str:
+                if len(item) > MAX_OPTION_STRING_LENGTH:
+                    errors[name] = [f"Longer than {MAX_OPTION_STRING_LENGTH} characters."]
+            elif type(item) is bool:
+                pass
+            elif (number := as_integer(item)) is not None:
+                if not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
+                    errors[name] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
+                value = {**value, name: number}
+            else:
+                errors[name] = [MSG_NOT_OPTION_VALUE]
+        if errors:
+            raise ValidationError(errors)  # type: ignore[arg-type]
+        return dict(value)
+
+
+def _seat() -> validate.Range:
+    # The upper bound only keeps absurd numbers out; the rule set's player count is checked
+    # by the domain (seat_out_of_range).
+    return validate.Range(min=0, max=MAX_INT)
+
+
+class ContextSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    win_type = StrictStr(required=True, validate=validate.OneOf(WIN_TYPES))
+    kong = StrictStr(allow_none=True, validate=validate.OneOf(KONG_FLAGS))
+    last_tile = StrictBool(allow_none=True)
+    last_of_kind = StrictBool(allow_none=True)
+    seat_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
+    round_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
+    flowers = Flowers(allow_none=True)
+    wild_indicator = StrictStr(
+        allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH)
+    )
+    wilds = WildTiles(allow_none=True)
+    winner = StrictInt(allow_none=True, validate=_seat())
+    discarder = StrictInt(allow_none=True, validate=_seat())
+    dealer = StrictInt(allow_none=True, validate=_seat())
+    options = Options(allow_none=True)
+
+
+class ScoreRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    hand = HandField(required=True)
+    context = fields.Nested(ContextSchema, required=True)
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def _classify(message: str) -> str:
+    if message == MSG_REQUIRED:
+        return "required"
+    if message == MSG_UNKNOWN:
+        return "unknown_field"
+    if message in _TYPE_MESSAGES:
+        return "invalid_type"
+    return "invalid_value"
+
+
+def flatten_errors(messages: Any, pointer: str = "") -> list[dict[str, str]]:
+    """Marshmallow's nested error messages -> [{pointer, code, message}], in field order."""
+    out: list[dict[str, str]] = []
+    if isinstance(messages, Mapping):
+        for key, value in messages.items():
+            child = pointer if key == "_schema" else f"{pointer}/{_escape(str(key))}"
+            out.extend(flatten_errors(value, child))
+    elif isinstance(messages, list | tuple):
+        for item in messages:
+            out.extend(flatten_errors(item, pointer))
+    else:
+        message = str(messages)
+        out.append({"pointer": pointer, "code": _classify(message), "message": message})
+    return out
+
+
+def load_score_request(body: dict[str, Any]) -> dict[str, Any]:
+    """Validate a score request body; raises `ValidationError`."""
+    result: dict[str, Any] = ScoreRequestSchema().load(body)
+    return result

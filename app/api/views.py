@@ -1,0 +1,129 @@
+"""The HTTP endpoints: parse, hand over to the domain and the engine, serialise. Nothing else."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify
+from marshmallow import ValidationError
+
+from app.api.body import json_object_body
+from app.api.problems import ApiError
+from app.api.schemas import flatten_errors, load_score_request
+from app.domain import request as domain_request
+from app.rules.model import FanDef, OptionDef, RuleSet
+from app.scoring import evaluate
+
+api = Blueprint("api", __name__)
+
+RULESETS_KEY = "mahjong_rulesets"
+OPENAPI_KEY = "mahjong_openapi"
+
+
+def rulesets() -> Mapping[str, RuleSet]:
+    loaded: Mapping[str, RuleSet] = current_app.extensions[RULESETS_KEY]
+    return loaded
+
+
+def _ruleset(ruleset_id: str) -> RuleSet:
+    found = rulesets().get(ruleset_id)
+    if found is None:
+        known = ", ".join(rulesets()) or "none"
+        raise ApiError("unknown_ruleset", f"No rule set {ruleset_id!r}; known: {known}.")
+    return found
+
+
+def _plain(value: Any) -> Any:
+    """Rule-set data (mappings, tuples) as plain JSON values."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _fan(fan: FanDef) -> dict[str, Any]:
+    return {
+        "id": fan.id,
+        "name": fan.name,
+        "name_en": fan.name_en,
+        "value": fan.value,
+        # Every exclusion of the current model removes all occurrences (count null).
+        "excludes": [{"fan": excluded, "count": None} for excluded in fan.excludes],
+        "description": fan.description,
+    }
+
+
+def _option(option: OptionDef) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": option.name,
+        "type": option.type,
+        "default": _plain(option.default),
+        "description": option.description,
+    }
+    if option.choices:
+        out["choices"] = _plain(option.choices)
+    if option.minimum is not None:
+        out["minimum"] = option.minimum
+    if option.maximum is not None:
+        out["maximum"] = option.maximum
+    return out
+
+
+def _summary(rs: RuleSet) -> dict[str, Any]:
+    return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
+            "description": rs.description}
+
+
+@api.get("/v1/rulesets")
+def list_rulesets() -> Response:
+    return jsonify({"rulesets": [_summary(rs) for rs in rulesets().values()]})
+
+
+@api.get("/v1/rulesets/<ruleset>")
+def get_ruleset(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    return jsonify({
+        **_summary(rs),
+        "tiles": rs.tileset.name,
+        "min_fan": rs.min_fan,
+        "max_flowers": rs.max_flowers,
+        "fans": [_fan(f) for f in rs.fans],
+        "options": [_option(o) for o in rs.options],
+        "payment": {
+            "scheme": rs.payment.scheme,
+            "params": _plain(rs.payment.params),
+            "description": rs.payment.description,
+        },
+    })
+
+
+@api.post("/v1/rulesets/<ruleset>/score")
+def score_hand(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    body = json_object_body()
+    try:
+        data = load_score_request(body)
+    except ValidationError as exc:
+        errors = flatten_errors(exc.messages)
+        raise ApiError(
+            "invalid_request",
+            f"The request does not match the schema ({len(errors)} error(s)).",
+            errors=errors,
+        ) from None
+    # HandError propagates to its handler (422 with the domain's code and pointer).
+    hand, ctx = domain_request.build(data["hand"], data["context"], rs)
+    result = evaluate.score(hand, ctx, rs)
+    return jsonify(result.to_dict())
+
+
+@api.get("/healthz")
+def healthz() -> Response:
+    return jsonify({"status": "ok", "rulesets": list(rulesets())})
+
+
+@api.get("/openapi.yaml")
+def openapi_document() -> Response:
+    document: bytes = current_app.extensions[OPENAPI_KEY]
+    return Response(document, mimetype="application/yaml")
