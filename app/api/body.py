@@ -73,6 +73,14 @@ def json_object_body() -> dict[str, Any]:
     except BadRequest as exc:  # the client closed before sending Content-Length bytes
         raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
                        ) from None
+    if request.content_length is not None and len(raw) < request.content_length:
+        # The client stopped before sending what it announced (gunicorn hands over what
+        # arrived); a cut body is not trusted even when what arrived happens to parse.
+        raise ApiError(
+            "malformed_json",
+            f"The request body ended after {len(raw)} of the {request.content_length} bytes "
+            "announced by Content-Length.",
+        )
     # Without a Content-Length (chunked), the stream stops silently at the limit: one more
     # byte from the server's stream tells a body of exactly the limit from a longer one.
     if request.content_length is None and len(raw) >= limit and request.input_stream.read(1):

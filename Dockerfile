@@ -1,0 +1,21 @@
+# The container runs exactly the README's serve command (`./run serve`), so the path the tests
+# exercise is the path that ships.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PORT=8000
+
+RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin mahjong
+WORKDIR /srv/mahjong
+COPY --chown=mahjong:mahjong . .
+USER mahjong
+
+# Runtime dependencies into .venv at build time; `./run serve` then finds them installed.
+RUN ./run install
+
+EXPOSE 8000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["python", "-c", "import os, sys, urllib.request; r = urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('PORT', '8000'), timeout=4); sys.exit(0 if r.status == 200 else 1)"]
+CMD ["./run", "serve"]

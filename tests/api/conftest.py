@@ -1,0 +1,58 @@
+"""Fixtures for the HTTP API tests: the real app with the real rule sets."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import yaml
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import create_app
+from tests.api.helpers import OPENAPI_FILE, REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def app() -> Flask:
+    return create_app()
+
+
+@pytest.fixture()
+def client(app: Flask) -> Iterator[FlaskClient]:
+    with app.test_client() as c:
+        yield c
+
+
+@pytest.fixture(scope="session")
+def spec() -> dict[str, Any]:
+    loaded: dict[str, Any] = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))
+    return loaded
+
+
+# A variant of the real mcr rule set that declares one option of each type, to exercise
+# option rendering and the unknown_option / invalid_option paths through the real loader.
+TEST_OPTIONS: list[dict[str, Any]] = [
+    {"name": "cap", "type": "int", "default": 0, "minimum": 0, "maximum": 3,
+     "description": "A test option: an integer from 0 to 3."},
+    {"name": "strict", "type": "bool", "default": False, "description": "A test switch."},
+    {"name": "style", "type": "enum", "default": "a", "choices": ["a", "b"],
+     "description": "A test choice."},
+]
+
+
+@pytest.fixture(scope="session")
+def options_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
+    directory = tmp_path_factory.mktemp("rulesets")
+    data = yaml.safe_load((REPO_ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
+    data["options"] = TEST_OPTIONS
+    (directory / "mcr.yaml").write_text(yaml.safe_dump(data, allow_unicode=True),
+                                        encoding="utf-8")
+    return create_app({"RULESETS_DIR": str(directory)})
+
+
+@pytest.fixture()
+def options_client(options_app: Flask) -> Iterator[FlaskClient]:
+    with options_app.test_client() as c:
+        yield c

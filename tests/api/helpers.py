@@ -1,0 +1,101 @@
+"""Shared constants and assertions for the HTTP API tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+OPENAPI_FILE = REPO_ROOT / "openapi.yaml"
+SCORE_URL = "/v1/rulesets/mcr/score"
+SPEC_URI = "urn:mahjong-scoring:openapi"
+
+NINE_GATES_REQUEST: dict[str, Any] = {
+    "hand": {"concealed": "1112345678999m5m", "melds": [], "win_tile": "5m"},
+    "context": {
+        "win_type": "discard", "kong": None, "last_tile": False, "last_of_kind": False,
+        "seat_wind": "E", "round_wind": "E", "flowers": 0, "wild_indicator": None,
+        "winner": 0, "discarder": 2, "dealer": 0, "options": {},
+    },
+}
+
+# DESIGN.md §3, verbatim.
+NINE_GATES_RESPONSE: dict[str, Any] = {
+    "ruleset": "mcr",
+    "winning": True,
+    "reason": None,
+    "fans": [
+        {"id": "nine_gates", "name": "九莲宝灯", "name_en": "Nine Gates", "value": 88,
+         "count": 1},
+        {"id": "two_concealed_pungs", "name": "双暗刻", "name_en": "Two Concealed Pungs",
+         "value": 2, "count": 1},
+        {"id": "pung_of_terminals_or_honors", "name": "幺九刻",
+         "name_en": "Pung of Terminals or Honors", "value": 1, "count": 1},
+    ],
+    "fan_total": 91,
+    "decomposition": {"shape": "nine_gates", "melds": ["111m", "234m", "55m", "678m", "999m"]},
+    "payments": {"net": [115, -8, -99, -8],
+                 "transfers": [{"from": 2, "to": 0, "amount": 99, "reason": "discarder"},
+                               {"from": 1, "to": 0, "amount": 8, "reason": "base"},
+                               {"from": 3, "to": 0, "amount": 8, "reason": "base"}]},
+}
+
+
+def problem(response: Any, status: int, code: str) -> dict[str, Any]:
+    """Assert an RFC 9457 problem response with this status and code; return its body."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body: dict[str, Any] = response.get_json(force=True)
+    assert body["code"] == code, body
+    assert body["status"] == status
+    assert body["type"] == f"tag:mahjong-scoring,2025:problem:{code}"
+    assert isinstance(body["title"], str) and body["title"]
+    assert isinstance(body["detail"], str) and body["detail"]
+    return body
+
+
+# --- openapi.yaml as JSON Schema ---------------------------------------------------------
+
+def validator_for(spec: dict[str, Any], pointer: str) -> Draft202012Validator:
+    """A JSON Schema 2020-12 validator for the schema at `pointer` inside the document."""
+    resource = Resource.from_contents(spec, default_specification=DRAFT202012)
+    registry: Registry[Any] = Registry().with_resource(SPEC_URI, resource)
+    return Draft202012Validator({"$ref": f"{SPEC_URI}#{pointer}"}, registry=registry)
+
+
+def escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")
+
+
+def resolve(spec: dict[str, Any], node: dict[str, Any]) -> dict[str, Any]:
+    """Follow a local $ref (components/responses etc.) to the node it names."""
+    while "$ref" in node:
+        target: Any = spec
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target[part.replace("~1", "/").replace("~0", "~")]
+        node = target
+    return node
+
+
+def response_pointer(spec: dict[str, Any], path: str, method: str, status: int) -> str:
+    """JSON pointer to the documented response of this status (following a $ref)."""
+    response = spec["paths"][path][method]["responses"].get(str(status))
+    assert response is not None, f"{method.upper()} {path} answered undocumented {status}"
+    if "$ref" in response:
+        return str(response["$ref"]).removeprefix("#")
+    return f"/paths/{escape(path)}/{method}/responses/{status}"
+
+
+def validate_live(spec: dict[str, Any], path: str, method: str, response: Any) -> None:
+    """The live response has a documented status, its media type and its body schema."""
+    pointer = response_pointer(spec, path, method, response.status_code)
+    content = resolve(spec, {"$ref": "#" + pointer})["content"]
+    assert response.mimetype in content, (response.mimetype, list(content))
+    if response.mimetype.endswith("json"):
+        schema_pointer = f"{pointer}/content/{escape(response.mimetype)}/schema"
+        errors = list(validator_for(spec, schema_pointer).iter_errors(response.get_json()))
+        assert not errors, errors[0]

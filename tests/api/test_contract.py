@@ -1,0 +1,276 @@
+"""Drift tests: openapi.yaml is the contract the app actually serves.
+
+- the document is valid OpenAPI 3.1 and is served byte for byte;
+- the app's routes and the document's operations are the same set of (path, method);
+- every operation has an operationId, tags, a summary and examples, and every example is
+  valid against its own schema;
+- the live responses to the example requests validate against the documented schemas, and
+  each score example request answers exactly the response example of the same name;
+- the problem codes and field-error codes listed in the document are the ones the app uses;
+- the request schema agrees with the marshmallow schema: bodies generated from the document
+  are all accepted by marshmallow, and the bodies marshmallow refuses the document refuses.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis_jsonschema import from_schema
+from jsonschema import Draft202012Validator
+from marshmallow import ValidationError
+from openapi_spec_validator import validate
+
+from app.api.problems import FIELD_ERROR_CODES, PROBLEM_CODES
+from app.api.schemas import load_score_request
+from tests.api.helpers import OPENAPI_FILE, escape, resolve, validate_live, validator_for
+from tests.api.test_errors import INVALID
+
+HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
+SCORE_OPERATION = ("/v1/rulesets/{ruleset}/score", "post")
+
+
+def operations(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
+    for path, item in spec["paths"].items():
+        for method in HTTP_METHODS:
+            if method in item:
+                yield path, method, item[method]
+
+
+# --- the document itself --------------------------------------------------------------------
+
+def test_document_is_valid_openapi_3_1(spec: dict[str, Any]) -> None:
+    assert spec["openapi"] == "3.1.0"
+    validate(spec)
+
+
+def test_served_document_is_the_file(client: FlaskClient) -> None:
+    response = client.get("/openapi.yaml")
+    assert response.get_data() == OPENAPI_FILE.read_bytes()
+    assert response.mimetype in ("application/yaml", "text/yaml")
+
+
+def _flask_routes(app: Flask) -> set[tuple[str, str]]:
+    routes = set()
+    for rule in app.url_map.iter_rules():
+        path = re.sub(r"<(?:[a-z_]+:)?([a-z_]+)>", r"{\1}", rule.rule)
+        for method in rule.methods or ():
+            if method not in ("HEAD", "OPTIONS"):
+                routes.add((path, method.lower()))
+    return routes
+
+
+def test_routes_and_operations_are_the_same(app: Flask, spec: dict[str, Any]) -> None:
+    served = _flask_routes(app)
+    documented = {(path, method) for path, method, _ in operations(spec)}
+    assert served == documented
+    # The API's own routes, at least these, are there.
+    assert {("/v1/rulesets", "get"), ("/v1/rulesets/{ruleset}", "get"), SCORE_OPERATION,
+            ("/healthz", "get"), ("/openapi.yaml", "get")} <= served
+
+
+def test_every_operation_is_described(spec: dict[str, Any]) -> None:
+    tag_names = {t["name"] for t in spec["tags"]}
+    ids = []
+    for path, method, op in operations(spec):
+        where = f"{method.upper()} {path}"
+        assert op.get("operationId"), where
+        ids.append(op["operationId"])
+        assert op.get("summary"), where
+        assert op.get("tags") and set(op["tags"]) <= tag_names, where
+        if "requestBody" in op:
+            for media, content in op["requestBody"]["content"].items():
+                assert content.get("examples"), f"{where} request {media}"
+        for status, response in op["responses"].items():
+            for media, content in resolve(spec, response).get("content", {}).items():
+                assert content.get("examples"), f"{where} {status} {media}"
+    assert len(ids) == len(set(ids))
+
+
+def _examples(spec: dict[str, Any]) -> Iterator[tuple[str, str, Any]]:
+    """(where, schema pointer, example value) for every example in the document."""
+    for path, method, op in operations(spec):
+        base = f"/paths/{escape(path)}/{method}"
+        for media, content in op.get("requestBody", {}).get("content", {}).items():
+            for name, example in content.get("examples", {}).items():
+                yield (f"{method} {path} request {name}",
+                       f"{base}/requestBody/content/{escape(media)}/schema", example["value"])
+        for status, response in op["responses"].items():
+            if "$ref" in response:
+                base_r = response["$ref"].removeprefix("#")
+            else:
+                base_r = f"{base}/responses/{status}"
+            for media, content in resolve(spec, response).get("content", {}).items():
+                for name, example in content.get("examples", {}).items():
+                    yield (f"{method} {path} {status} {name}",
+                           f"{base_r}/content/{escape(media)}/schema", example["value"])
+
+
+def test_every_example_matches_its_schema(spec: dict[str, Any]) -> None:
+    count = 0
+    for where, pointer, value in _examples(spec):
+        errors = list(validator_for(spec, pointer).iter_errors(value))
+        assert not errors, f"{where}: {errors[0].message}"
+        count += 1
+    assert count >= 20
+
+
+def test_problem_codes_are_the_apps(spec: dict[str, Any]) -> None:
+    schemas = spec["components"]["schemas"]
+    assert set(schemas["ProblemCode"]["enum"]) == set(PROBLEM_CODES)
+    field_codes = schemas["FieldError"]["properties"]["code"]["anyOf"][0]["enum"]
+    assert set(field_codes) == set(FIELD_ERROR_CODES)
+
+
+# --- live responses ------------------------------------------------------------------------
+
+def _request_examples(spec: dict[str, Any]) -> dict[str, Any]:
+    path, method = SCORE_OPERATION
+    content = spec["paths"][path][method]["requestBody"]["content"]["application/json"]
+    return {name: ex["value"] for name, ex in content["examples"].items()}
+
+
+def _response_examples(spec: dict[str, Any]) -> dict[str, tuple[int, Any]]:
+    path, method = SCORE_OPERATION
+    out = {}
+    for status, response in spec["paths"][path][method]["responses"].items():
+        for content in resolve(spec, response).get("content", {}).values():
+            for name, ex in content.get("examples", {}).items():
+                out[name] = (int(status), ex["value"])
+    return out
+
+
+def _comparable(status: int, body: dict[str, Any]) -> dict[str, Any]:
+    """Bodies compared without their prose (detail, messages), which may be reworded."""
+    if status < 400:
+        if body.get("reason"):
+            return {**body, "reason": {"code": body["reason"]["code"]}}
+        return body
+    out = {k: v for k, v in body.items() if k != "detail"}
+    if "errors" in out:
+        out["errors"] = [{k: v for k, v in e.items() if k != "message"} for e in out["errors"]]
+    return out
+
+
+def test_score_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> None:
+    """Each request example answers the response example of the same name, exactly."""
+    requests = _request_examples(spec)
+    responses = _response_examples(spec)
+    path, method = SCORE_OPERATION
+    paired = 0
+    for name, body in requests.items():
+        response = client.post("/v1/rulesets/mcr/score", json=body)
+        validate_live(spec, path, method, response)
+        if name == "notation":  # the same hand as with_melds, written as one string
+            name = "with_melds"
+        assert name in responses, f"request example {name} has no response example"
+        status, expected = responses[name]
+        assert response.status_code == status, (name, response.get_json())
+        assert _comparable(status, response.get_json()) == _comparable(status, expected), name
+        paired += 1
+    assert paired == len(requests) >= 6
+
+
+@pytest.mark.parametrize("name,request_line", [
+    ("malformed_json", ("POST", "/v1/rulesets/mcr/score", b"{", "application/json")),
+    ("unknown_ruleset", ("POST", "/v1/rulesets/riichi/score", b"{}", "application/json")),
+    ("unsupported_media_type", ("POST", "/v1/rulesets/mcr/score", b"a=1",
+                                "application/x-www-form-urlencoded")),
+    ("payload_too_large", ("POST", "/v1/rulesets/mcr/score", b" " * 70000, "application/json")),
+    ("bad_type", ("POST", "/v1/rulesets/mcr/score", json.dumps(
+        {"hand": "1112345678999m5m", "context": {"win_type": "tsumo", "winner": "0", "extra": 1}}
+    ).encode(), "application/json")),
+])
+def test_problem_examples_are_real(client: FlaskClient, spec: dict[str, Any], name: str,
+                                   request_line: tuple[str, str, bytes, str]) -> None:
+    method, url, data, content_type = request_line
+    response = client.open(url, method=method, data=data, content_type=content_type)
+    validate_live(spec, *SCORE_OPERATION, response)
+    status, expected = _response_examples(spec)[name]
+    assert response.status_code == status
+    assert _comparable(status, response.get_json()) == _comparable(status, expected)
+
+
+def test_get_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> None:
+    def example(path: str) -> Any:
+        content = spec["paths"][path]["get"]["responses"]["200"]["content"]
+        return next(iter(next(iter(content.values()))["examples"].values()))["value"]
+
+    for path, url in (("/v1/rulesets", "/v1/rulesets"), ("/v1/rulesets/{ruleset}",
+                                                         "/v1/rulesets/mcr"),
+                      ("/healthz", "/healthz")):
+        response = client.get(url)
+        validate_live(spec, path, "get", response)
+        live = response.get_json()
+        expected = example(path)
+        if path == "/v1/rulesets":
+            assert all(r in live["rulesets"] for r in expected["rulesets"])
+        elif path == "/v1/rulesets/{ruleset}":
+            # The example lists a few of the fans; each is exactly the live one.
+            live_fans = {f["id"]: f for f in live.pop("fans")}
+            for fan in expected.pop("fans"):
+                assert live_fans[fan["id"]] == fan
+            assert live == expected
+        else:
+            assert live == expected
+    unknown = client.get("/v1/rulesets/riichi")
+    validate_live(spec, "/v1/rulesets/{ruleset}", "get", unknown)
+    openapi = client.get("/openapi.yaml")
+    assert openapi.get_data().startswith(example("/openapi.yaml").encode())
+
+
+# --- the request schema: openapi.yaml and marshmallow agree -------------------------------
+
+def _score_request_schema(spec: dict[str, Any]) -> dict[str, Any]:
+    return {"$ref": "#/components/schemas/ScoreRequest", "components": spec["components"]}
+
+
+@pytest.fixture(scope="module")
+def request_validator(spec: dict[str, Any]) -> Draft202012Validator:
+    return validator_for(spec, "/components/schemas/ScoreRequest")
+
+
+def test_refused_bodies_are_refused_by_the_document(
+    request_validator: Draft202012Validator,
+) -> None:
+    for name, body, _ in INVALID:
+        assert not request_validator.is_valid(body), name
+
+
+@pytest.mark.parametrize("body", [
+    {"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}},
+    {"hand": {"concealed": ["1m", "1m"], "melds": None, "win_tile": None},
+     "context": {"win_type": "discard", "discarder": 2, "kong": "robbed", "flowers": ["1f"],
+                 "seat_wind": "南", "wilds": "5m", "options": {"a": True, "b": -3, "c": "x"}}},
+    {"hand": "x", "context": {"win_type": "discard", "winner": 2**31 - 1, "dealer": 2.0,
+                              "flowers": "春夏"}},
+])
+def test_accepted_bodies_are_accepted_by_the_document(
+    request_validator: Draft202012Validator, body: dict[str, Any]
+) -> None:
+    assert request_validator.is_valid(body)
+    load_score_request(body)
+
+
+def test_every_body_the_document_allows_passes_the_schema(spec: dict[str, Any]) -> None:
+    """Generated from openapi.yaml; marshmallow must accept every one (after a JSON round
+    trip, as on the wire)."""
+
+    @settings(max_examples=150, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(from_schema(_score_request_schema(spec)))
+    def check(body: dict[str, Any]) -> None:
+        wire = json.loads(json.dumps(body))
+        try:
+            load_score_request(wire)
+        except ValidationError as exc:  # pragma: no cover - the failure report
+            raise AssertionError(
+                f"document allows {wire!r}, schema refuses: {exc.messages}") from exc
+
+    check()

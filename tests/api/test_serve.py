@@ -1,0 +1,220 @@
+"""The shipped path: `./run serve` (gunicorn, as in README and the Dockerfile) on a real socket,
+start-up refusal on a broken rule set, the rule-set directory settings, and `./run test`
+failing when it collects nothing."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import RULESETS_ENV, create_app
+from app.api.views import RULESETS_KEY
+from app.rules.loader import RuleSetError
+from tests.api.helpers import NINE_GATES_REQUEST, NINE_GATES_RESPONSE, REPO_ROOT, SCORE_URL
+
+RUN = REPO_ROOT / "run"
+BROKEN_FAN = "big_four_winds"
+
+
+def _broken_rulesets(directory: Path) -> Path:
+    """A copy of the real rule sets where one fan has a misspelt field."""
+    for path in (REPO_ROOT / "rulesets").glob("*.yaml"):
+        shutil.copy(path, directory / path.name)
+    mcr = directory / "mcr.yaml"
+    text = mcr.read_text(encoding="utf-8")
+    assert "    value: 88\n" in text
+    mcr.write_text(text.replace("    value: 88\n", "    valeu: 88\n", 1), encoding="utf-8")
+    return directory
+
+
+# --- create_app settings ---------------------------------------------------------------------
+
+def test_rulesets_dir_from_config(tmp_path: Path) -> None:
+    shutil.copy(REPO_ROOT / "rulesets" / "mcr.yaml", tmp_path / "mcr.yaml")
+    app = create_app({"RULESETS_DIR": str(tmp_path)})
+    assert list(app.extensions[RULESETS_KEY]) == ["mcr"]
+    assert app.config["RULESETS_DIR"] == str(tmp_path)
+
+
+def test_rulesets_dir_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copy(REPO_ROOT / "rulesets" / "mcr.yaml", tmp_path / "mcr.yaml")
+    monkeypatch.setenv(RULESETS_ENV, str(tmp_path))
+    assert create_app().config["RULESETS_DIR"] == str(tmp_path)
+    # The config key wins over the environment.
+    assert create_app({"RULESETS_DIR": str(REPO_ROOT / "rulesets")}).config[
+        "RULESETS_DIR"] == str(REPO_ROOT / "rulesets")
+
+
+def test_default_rulesets_dir(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(RULESETS_ENV, raising=False)
+    app = create_app()
+    assert Path(app.config["RULESETS_DIR"]) == REPO_ROOT / "rulesets"
+    assert app.config["MAX_CONTENT_LENGTH"] == 64 * 1024
+
+
+def test_broken_ruleset_refuses_to_start(tmp_path: Path) -> None:
+    with pytest.raises(RuleSetError) as raised:
+        create_app({"RULESETS_DIR": str(_broken_rulesets(tmp_path))})
+    message = str(raised.value)
+    assert "mcr.yaml" in message and BROKEN_FAN in message and "valeu" in message
+
+
+def test_no_rulesets_refuses_to_start(tmp_path: Path) -> None:
+    with pytest.raises(RuleSetError):
+        create_app({"RULESETS_DIR": str(tmp_path)})
+
+
+# --- ./run serve under gunicorn ---------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve_env(port: int, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != RULESETS_ENV}
+    env.update({"PORT": str(port), "WEB_CONCURRENCY": "1", **extra})
+    return env
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    port = _free_port()
+    log = tmp_path_factory.mktemp("serve") / "stdout.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(RUN), "serve"], cwd=REPO_ROOT, env=_serve_env(port),
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120  # the first run may install dependencies
+        while True:
+            assert proc.poll() is None, log.read_text(errors="replace")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline, log.read_text(errors="replace")
+                time.sleep(0.2)
+        yield port, log
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
+def _request(port: int, method: str, url: str, body: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        conn.request(method, url, body=body, headers=headers or {})
+        response = conn.getresponse()
+        data = response.read()
+        content_type = response.getheader("Content-Type", "")
+        parsed = json.loads(data) if "json" in content_type else data
+        return response.status, content_type, parsed
+    finally:
+        conn.close()
+
+
+def _raw(port: int, head: bytes, body: bytes, half_close: bool = False) -> tuple[int, Any]:
+    """Send bytes as they are (lying headers, chunks) and read the first response."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(head + body)
+        if half_close:
+            sock.shutdown(socket.SHUT_WR)
+        response = http.client.HTTPResponse(sock)
+        response.begin()
+        return response.status, json.loads(response.read())
+
+
+def _head(extra: str) -> bytes:
+    return (f"POST {SCORE_URL} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\n{extra}\r\n").encode()
+
+
+def _chunked(data: bytes, size: int = 4096) -> bytes:
+    out = b""
+    for i in range(0, len(data), size):
+        part = data[i:i + size]
+        out += f"{len(part):x}\r\n".encode() + part + b"\r\n"
+    return out + b"0\r\n\r\n"
+
+
+def test_served_health_and_score(server: tuple[int, Path]) -> None:
+    port, log = server
+    assert _request(port, "GET", "/healthz")[0] == 200
+    status, content_type, body = _request(port, "POST", SCORE_URL,
+                                          json.dumps(NINE_GATES_REQUEST).encode(),
+                                          {"Content-Type": "application/json"})
+    assert (status, body) == (200, NINE_GATES_RESPONSE)
+    assert content_type.startswith("application/json")
+    time.sleep(0.3)
+    assert "GET /healthz" in log.read_text(errors="replace")  # the access log, on stdout
+
+
+def test_served_openapi(server: tuple[int, Path]) -> None:
+    status, content_type, body = _request(server[0], "GET", "/openapi.yaml")
+    assert status == 200 and content_type.startswith("application/yaml")
+    assert body == (REPO_ROOT / "openapi.yaml").read_bytes()
+
+
+def test_served_chunked_body(server: tuple[int, Path]) -> None:
+    data = json.dumps(NINE_GATES_REQUEST).encode()
+    status, body = _raw(server[0], _head("Transfer-Encoding: chunked\r\n"), _chunked(data))
+    assert (status, body) == (200, NINE_GATES_RESPONSE)
+
+
+def test_served_chunked_body_too_large(server: tuple[int, Path]) -> None:
+    data = json.dumps(NINE_GATES_REQUEST).encode().ljust(100 * 1024)
+    status, body = _raw(server[0], _head("Transfer-Encoding: chunked\r\n"), _chunked(data))
+    assert (status, body["code"]) == (413, "payload_too_large")
+
+
+def test_served_content_length_over_the_limit(server: tuple[int, Path]) -> None:
+    status, body = _raw(server[0], _head(f"Content-Length: {2**30}\r\n"), b"{}")
+    assert (status, body["code"]) == (413, "payload_too_large")
+
+
+def test_served_content_length_shorter_than_body(server: tuple[int, Path]) -> None:
+    data = json.dumps(NINE_GATES_REQUEST).encode()
+    status, body = _raw(server[0], _head("Content-Length: 10\r\n"), data)
+    assert (status, body["code"]) == (400, "malformed_json")
+
+
+def test_served_content_length_longer_than_body(server: tuple[int, Path]) -> None:
+    data = json.dumps(NINE_GATES_REQUEST).encode()
+    status, body = _raw(server[0], _head(f"Content-Length: {len(data) + 100}\r\n"), data,
+                        half_close=True)
+    assert (status, body["code"]) == (400, "malformed_json")
+
+
+def test_serve_refuses_to_start_on_a_broken_ruleset(tmp_path: Path) -> None:
+    env = _serve_env(_free_port(), **{RULESETS_ENV: str(_broken_rulesets(tmp_path))})
+    done = subprocess.run([str(RUN), "serve"], cwd=REPO_ROOT, env=env, capture_output=True,
+                          timeout=120, start_new_session=True)
+    output = (done.stdout + done.stderr).decode(errors="replace")
+    assert done.returncode != 0, output
+    assert "RuleSetError" in output and "mcr.yaml" in output and BROKEN_FAN in output
+
+
+# --- ./run test ---------------------------------------------------------------------------------
+
+def test_run_test_fails_when_nothing_is_collected(tmp_path: Path) -> None:
+    done = subprocess.run([str(RUN), "test", str(tmp_path), "-p", "no:cacheprovider"],
+                          cwd=REPO_ROOT, capture_output=True, timeout=120)
+    assert done.returncode == 1, done.stdout.decode() + done.stderr.decode()
+    assert b"collected no tests" in done.stderr
