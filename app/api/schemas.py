@@ -36,7 +36,6 @@ MAX_INT = 2**31 - 1  # seats and flower counts
 MSG_REQUIRED = "Missing data for required field."
 MSG_UNKNOWN = "Unknown field."
 MSG_NULL = "Field may not be null."
-MSG_NOT_OBJECT = "Not an object."
 MSG_NOT_BOOL = "Not a boolean: expected true or false."
 MSG_NOT_INT = "Not an integer."
 MSG_NOT_STRING = "Not a string."
@@ -48,13 +47,13 @@ MSG_NOT_OPTIONS = "Not an object of options."
 
 # Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
 _TYPE_MESSAGES = frozenset({
-    MSG_NULL, MSG_NOT_OBJECT, MSG_NOT_BOOL, MSG_NOT_INT, MSG_NOT_STRING, MSG_NOT_TILES,
+    MSG_NULL, MSG_NOT_BOOL, MSG_NOT_INT, MSG_NOT_STRING, MSG_NOT_TILES,
     MSG_NOT_HAND, MSG_NOT_FLOWERS, MSG_NOT_OPTION_VALUE, MSG_NOT_OPTIONS,
     "Invalid input type.", "Not a valid list.",
 })
 
 
-class StrictBool(fields.Field):
+class StrictBool(fields.Field[bool]):
     """A JSON boolean and nothing else (marshmallow's Boolean also takes "yes", 1, ...)."""
 
     default_error_messages = {"invalid": MSG_NOT_BOOL}  # noqa: RUF012
@@ -77,7 +76,7 @@ def as_integer(value: Any) -> int | None:
     return None
 
 
-class StrictInt(fields.Field):
+class StrictInt(fields.Field[int]):
     """A JSON integer: not a boolean, not a fraction, not a numeric string."""
 
     default_error_messages = {"invalid": MSG_NOT_INT}  # noqa: RUF012
@@ -89,7 +88,7 @@ class StrictInt(fields.Field):
         return number
 
 
-class StrictStr(fields.Field):
+class StrictStr(fields.Field[str]):
     default_error_messages = {"invalid": MSG_NOT_STRING}  # noqa: RUF012
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
@@ -118,11 +117,11 @@ def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
         elif len(item) > MAX_TILE_CODE_LENGTH:
             errors[i] = [f"Longer than {MAX_TILE_CODE_LENGTH} characters."]
     if errors:
-        raise ValidationError(errors)  # type: ignore[arg-type]
+        raise ValidationError(errors)
     return list(value)
 
 
-class Tiles(fields.Field):
+class Tiles(fields.Field[Any]):
     """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
 
     default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
@@ -156,7 +155,7 @@ class HandObjectSchema(Schema):
     win_tile = StrictStr(allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH))
 
 
-class HandField(fields.Field):
+class HandField(fields.Field[Any]):
     """`hand`: a whole-hand notation string or a hand object."""
 
     default_error_messages = {"invalid": MSG_NOT_HAND}  # noqa: RUF012
@@ -170,7 +169,7 @@ class HandField(fields.Field):
         raise self.make_error("invalid")
 
 
-class Flowers(fields.Field):
+class Flowers(fields.Field[Any]):
     """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
 
     default_error_messages = {"invalid": MSG_NOT_FLOWERS}  # noqa: RUF012
@@ -189,7 +188,7 @@ class Flowers(fields.Field):
         raise self.make_error("invalid")
 
 
-class WildTiles(fields.Field):
+class WildTiles(fields.Field[Any]):
     """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
 
     default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
@@ -203,7 +202,7 @@ class WildTiles(fields.Field):
         raise self.make_error("invalid")
 
 
-class Options(fields.Field):
+class Options(fields.Field[dict[str, Any]]):
     """`context.options`: option name -> boolean, integer or string; the rule set decides."""
 
     default_error_messages = {"invalid": MSG_NOT_OPTIONS}  # noqa: RUF012
@@ -215,6 +214,7 @@ class Options(fields.Field):
             raise self.make_error("invalid")
         if len(value) > MAX_OPTIONS:
             raise ValidationError(f"More than {MAX_OPTIONS} options.")
+        out = dict(value)
         errors: dict[str, list[str]] = {}
         for name, item in value.items():
             if len(name) > MAX_OPTION_NAME_LENGTH:
@@ -227,12 +227,12 @@ class Options(fields.Field):
             elif (number := as_integer(item)) is not None:
                 if not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
                     errors[name] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
-                value = {**value, name: number}
+                out[name] = number
             else:
                 errors[name] = [MSG_NOT_OPTION_VALUE]
         if errors:
-            raise ValidationError(errors)  # type: ignore[arg-type]
-        return dict(value)
+            raise ValidationError(errors)
+        return out
 
 
 def _seat() -> validate.Range:
