@@ -50,7 +50,7 @@ def _fan(fan: FanDef) -> dict[str, Any]:
         "name_en": fan.name_en,
         "value": fan.value,
         # Every exclusion of the current model removes all occurrences (count null).
-        "excludes": [{"fan": excluded, "count": None} for excluded in fan.excludes],
+        "excludes": list(fan.excludes),
         "description": fan.description,
     }
 

@@ -28,9 +28,10 @@ from app.domain.hand import Hand, WinContext
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`).
-PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT = 1, 2, 4, 8, 16
+# The last two come from the win context: the request said last_tile, or named a kong win.
+PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
-            "wait": WAIT}
+            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN}
 
 EDGE = "edge"
 CLOSED = "closed"
@@ -208,4 +209,5 @@ class View:
         self.features = (
             (PUNGS if pungs else 0) | (KONGS if kongs else 0) | (CHOWS if chows else 0)
             | (CHOW_PAIRS if len(chows) >= 2 else 0) | (WAIT if self.wait else 0)
+            | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
         )

@@ -14,7 +14,8 @@ Parameter types a check may declare (the loader converts and validates YAML valu
 reading: the engine computes it once per request instead of once per reading.
 
 `needs=(...)` names features of a reading without which the check is always 0 (see
-`app.scoring.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait"); the engine
+`app.scoring.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait", and from the
+context "last_tile", "kong_win"); the engine
 then skips the check for readings that lack them. It is a promise about the function, kept
 by its own first lines, and tested for every check.
 """

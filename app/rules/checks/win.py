@@ -29,13 +29,13 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
     return 1
 
 
-@check(scope="hand")
+@check(scope="hand", needs=("last_tile",))
 def last_tile(v: View, ctx: WinContext, *, win_type: WinType) -> int:
     """妙手回春 / 海底捞月: won with the last tile of the wall, self-drawn or on its discard."""
     return 1 if ctx.last_tile and ctx.win_type == win_type else 0
 
 
-@check(scope="hand")
+@check(scope="hand", needs=("kong_win",))
 def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
                                                          "after_kong_discard"]) -> int:
     """杠上开花 / 抢杠和 / 杠上炮: won on a kong's replacement tile, by robbing a kong, or on the
