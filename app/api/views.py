@@ -49,7 +49,6 @@ def _fan(fan: FanDef) -> dict[str, Any]:
         "name": fan.name,
         "name_en": fan.name_en,
         "value": fan.value,
-        # Every exclusion of the current model removes all occurrences (count null).
         "excludes": list(fan.excludes),
         "description": fan.description,
     }

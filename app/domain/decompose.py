@@ -310,12 +310,17 @@ def _knitted(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def decompose(hand: Hand, shapes: frozenset[str], tileset: TileSet) -> list[Reading]:
-    """Every reading of a complete hand in the given shapes, special shapes first."""
+def decompose(hand: Hand, shapes: frozenset[str], tileset: TileSet,
+              counts: list[int] | None = None) -> list[Reading]:
+    """Every reading of a complete hand in the given shapes, special shapes first.
+
+    `counts` may pass the standing tiles' counts when the caller has them already.
+    """
     declared = tuple(
         Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG) for m in hand.melds
     )
-    counts = counts_of(hand.concealed, tileset.size)
+    if counts is None:
+        counts = counts_of(hand.concealed, tileset.size)
     out: list[Reading] = []
     # Distinct kinds held: a cheap filter, since every special shape but 七对 needs many.
     distinct = len(counts) - counts.count(0)
@@ -370,8 +375,9 @@ def _knitted_straight(
     counts: list[int], declared: tuple[Group, ...], tileset: TileSet
 ) -> list[Reading]:
     out = []
+    held = counts.__getitem__
     for arr in knitted_arrangements(tileset):
-        if not all(counts[t] for t in arr):
+        if 0 in map(held, arr):
             continue
         rest = counts[:]
         for t in arr:

@@ -145,11 +145,11 @@ def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     plan = _plan(rs)
-    readings = decompose(hand, plan.shapes, rs.tileset)
+    facts = HandFacts(hand, ctx, rs.tileset, plan.shapes)
+    readings = decompose(hand, plan.shapes, rs.tileset, facts.standing_counts)
     if plan.finals and any(r.shape in plan.finals for r in readings):
         readings = [r for r in readings if r.shape in plan.finals]
     flowers: list[tuple[FanDef, int]] = []
-    facts = HandFacts(hand, ctx, rs.tileset, plan.shapes)
     if not readings:
         return ScoreResult(
             ruleset=rs.id, winning=False,
