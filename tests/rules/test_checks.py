@@ -1,0 +1,476 @@
+"""The check vocabulary: docstrings, the `needs` promise, and each check on hand-picked hands.
+
+The `needs` promise: a check that declares `needs=(...)` returns 0 on every reading that lacks
+one of those features. The engine relies on it to skip such checks; here it is tested for every
+fan of the mcr rule set (its own params) on random decomposed hands.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.domain.decompose import (
+    HONORS_AND_KNITTED,
+    KNITTED_STRAIGHT,
+    REGULAR,
+    SEVEN_PAIRS,
+    Reading,
+    decompose,
+)
+from app.domain.hand import Hand, WinContext
+from app.domain.notation import parse_tiles
+from app.domain.request import build
+from app.rules.checks import CHECKS, TileGroup, run
+from app.rules.loader import load_rulesets
+from app.rules.model import RuleSet
+from app.scoring.policies import mcr_account_once
+from app.scoring.view import FEATURES, HandFacts, View
+from tests.mcr_reference.generator import generate
+
+ROOT = Path(__file__).resolve().parents[2]
+MCR: RuleSet = load_rulesets(ROOT / "rulesets")["mcr"]
+T = MCR.tileset
+SHAPES = frozenset(MCR.shapes)
+
+
+def tg(text: str) -> frozenset[int]:
+    return frozenset(parse_tiles(text, T))
+
+
+def views(text: str, **ctx: Any) -> list[View]:
+    """Every reading of a hand (whole-hand notation) as a View; context as in a request."""
+    ctx.setdefault("win_type", "discard")
+    if ctx["win_type"] == "discard":
+        ctx.setdefault("discarder", 1)
+    hand, context = build(text, ctx, MCR)
+    facts = HandFacts(hand, context, T, SHAPES)
+    return [View(r, facts, mcr_account_once) for r in decompose(hand, SHAPES, T)]
+
+
+def view(text: str, pick: Callable[[Reading], bool] | None = None, **ctx: Any) -> View:
+    """The one reading of the hand (or the one `pick` selects)."""
+    found = [v for v in views(text, **ctx) if pick is None or pick(v.reading)]
+    assert len(found) == 1, f"{text}: {len(found)} readings"
+    return found[0]
+
+
+def call(name: str, v: View, **params: Any) -> int:
+    return run(CHECKS[name], v, v.ctx, params)
+
+
+def is_shape(shape: str) -> Callable[[Reading], bool]:
+    return lambda r: r.shape == shape
+
+
+# ---------------------------------------------------------------------------------------------
+# Registry
+
+
+def test_every_check_has_a_docstring_starting_with_its_chinese_name() -> None:
+    assert len(CHECKS) >= 25
+    for name, spec in CHECKS.items():
+        doc = (spec.func.__doc__ or "").strip()
+        assert doc, name
+        assert "CJK" in unicodedata.name(doc[0], ""), f"{name}: {doc[:20]!r}"
+
+
+def test_every_check_is_pure_keyword_parameters_after_view_and_ctx() -> None:
+    for name, spec in CHECKS.items():
+        params = list(spec.signature.parameters.values())
+        assert [p.kind for p in params[:2]] == [params[0].POSITIONAL_OR_KEYWORD] * 2, name
+        assert all(p.kind is p.KEYWORD_ONLY for p in params[2:]), name
+        assert set(spec.needs) <= set(FEATURES), name
+        assert spec.scope in ("reading", "hand"), name
+
+
+# Features that come from the win context, the same for every reading of a hand.
+CONTEXT_FEATURES = {"last_tile", "kong_win"}
+
+
+def test_hand_scope_checks_need_only_context_features() -> None:
+    # A hand-scope result is computed once and shared by every reading, so what it needs must
+    # not differ from one reading to the next.
+    for name, spec in CHECKS.items():
+        if spec.scope == "hand":
+            assert set(spec.needs) <= CONTEXT_FEATURES, name
+
+
+def test_context_features_are_the_same_in_every_reading() -> None:
+    masks = [FEATURES[n] for n in CONTEXT_FEATURES if n in FEATURES]
+    for case in generate(300, 5).cases:
+        facts = HandFacts(case.hand, case.ctx, T, SHAPES)
+        seen = {tuple(View(r, facts, mcr_account_once).features & m for m in masks)
+                for r in decompose(case.hand, SHAPES, T)}
+        assert len(seen) <= 1, case.notation
+
+
+def test_every_mcr_fan_uses_a_registered_check() -> None:
+    for f in MCR.fans:
+        assert f.check in CHECKS, f.id
+
+
+# ---------------------------------------------------------------------------------------------
+# The needs promise
+
+
+def _params(fan_params: Any, check: str) -> dict[str, Any]:
+    sig = CHECKS[check].signature
+    out = {}
+    for name, value in fan_params.items():
+        ann = sig.parameters[name].annotation
+        if isinstance(value, str) and (ann is TileGroup or TileGroup in getattr(ann, "__args__",
+                                                                                ())):
+            out[name] = tg(value)
+        else:
+            out[name] = value
+    return out
+
+
+NEEDY = [(f, _params(f.params, f.check)) for f in MCR.fans if CHECKS[f.check].needs]
+
+
+def test_needs_promise_on_random_hands() -> None:
+    """A check whose needed features a reading lacks returns 0, for every mcr fan using it."""
+    assert NEEDY
+    lacking: dict[str, int] = {}
+    for case in generate(1500, 77).cases:
+        facts = HandFacts(case.hand, case.ctx, T, SHAPES)
+        for reading in decompose(case.hand, SHAPES, T):
+            v = View(reading, facts, mcr_account_once)
+            for f, params in NEEDY:
+                missing = [n for n in CHECKS[f.check].needs if not v.features & FEATURES[n]]
+                if missing:
+                    lacking[f.id] = lacking.get(f.id, 0) + 1
+                    got = CHECKS[f.check].func(v, case.ctx, **params)
+                    assert got == 0, (f.id, missing, case.notation, case.context)
+    # Every needy fan met readings that lack what it needs.
+    assert set(lacking) == {f.id for f, _ in NEEDY}
+
+
+def test_features_describe_the_reading() -> None:
+    from app.scoring.view import CHOW_PAIRS, CHOWS, KONGS, PUNGS, WAIT
+
+    v = view("[123m]{5555s}456m89pEE7p", win_type="self_draw")  # 89-7: edge
+    assert v.features == CHOWS | CHOW_PAIRS | KONGS | PUNGS | WAIT
+    v = view("19m19p19sESWNCFPC")
+    assert v.features == 0
+    v = view("123m456m11p789pEEE")
+    assert v.features == CHOWS | CHOW_PAIRS | PUNGS
+    if "last_tile" in FEATURES:
+        v = view("123m456m11p789pEEE", last_tile=True)
+        assert v.features == CHOWS | CHOW_PAIRS | PUNGS | FEATURES["last_tile"]
+
+
+# ---------------------------------------------------------------------------------------------
+# traits (whole-hand checks)
+
+
+def test_tiles_within_counts_the_melds_too() -> None:
+    green = view("[234s][666s]888sFF2s3s4s")
+    assert call("tiles_within", green, tiles=tg("23468sF")) == 1
+    assert call("tiles_within", view("[123s][666s]888sFF2s3s4s"), tiles=tg("23468sF")) == 0
+
+
+def test_one_suit_with_and_without_honours() -> None:
+    full = view("123456789m11m234m")
+    half = view("123456789mEE234m")
+    assert (call("one_suit", full, honors=False), call("one_suit", full, honors=True)) == (1, 0)
+    assert (call("one_suit", half, honors=False), call("one_suit", half, honors=True)) == (0, 1)
+    assert call("one_suit", view("123456789m11p234m"), honors=False) == 0
+
+
+def test_voided_suit_no_honors_all_types() -> None:
+    two_suits = view("123456789m11p234m")
+    assert call("voided_suit", two_suits) == 1
+    assert call("no_honors", two_suits) == 1
+    five = view("123m456p789sEEECC")
+    assert (call("voided_suit", five), call("no_honors", five), call("all_types", five)) == (
+        0, 0, 1)
+    assert call("all_types", view("123m456p789sEEESS")) == 0  # no dragon
+
+
+def test_tile_hog_counts_each_and_never_a_kong() -> None:
+    v = view("[1111m]234m123p55p1p2p3p", win_type="self_draw")
+    assert call("tile_hog", v) == 0  # the four 1m are a kong: no 四归一
+    v = view("111m123m222p33p345p")
+    assert call("tile_hog", v) == 1  # 1m four times (pung + chow), not a kong
+    v = view("11112222m334455p")
+    assert call("tile_hog", v) == 2
+
+
+def test_flowers_is_the_context_count() -> None:
+    v = view("123m456p789s111sEE", flowers=3)
+    assert call("flowers", v) == 3
+
+
+# ---------------------------------------------------------------------------------------------
+# sets
+
+
+def test_pungs_among_exactly_and_pair_among() -> None:
+    v = view("EEESSSWWWNN123m", win_type="self_draw")
+    winds = tg("ESWN")
+    assert call("pungs_among", v, tiles=winds) == 3
+    assert call("pungs_among", v, tiles=winds, exactly=3) == 1
+    assert call("pungs_among", v, tiles=winds, exactly=3, pair_among=True) == 1
+    assert call("pungs_among", v, tiles=winds, exactly=4) == 0
+    v = view("EEESSSWWW11m123m")
+    assert call("pungs_among", v, tiles=winds, exactly=3, pair_among=True) == 0
+    # A kong is a pung here.
+    v = view("[CCCC]FFFPP123m456m")
+    assert call("pungs_among", v, tiles=tg("CFP"), exactly=2, pair_among=True) == 1
+
+
+def test_wind_pung_seat_and_round() -> None:
+    v = view("SSS123m456p789s11s", seat_wind="S", round_wind="E")
+    assert call("wind_pung", v, wind="seat") == 1
+    assert call("wind_pung", v, wind="round") == 0
+    v = view("SSS123m456p789s11s", seat_wind="E", round_wind="S")
+    assert (call("wind_pung", v, wind="seat"), call("wind_pung", v, wind="round")) == (0, 1)
+
+
+@pytest.mark.parametrize(
+    ("text", "seat", "rnd", "expected"),
+    [
+        ("111m999pEEE123s55s", "S", "S", 3),  # E scores no wind fan of its own: counted
+        ("111m999pEEE123s55s", "E", "S", 2),  # seat wind: 门风刻 instead
+        ("111m999pEEE123s55s", "S", "E", 2),  # round wind: 圈风刻 instead
+        ("111mCCCEEE123s55s", "S", "S", 2),  # a dragon pung is 箭刻, never 幺九刻
+        ("EEESSSWWW999m55s", "N", "N", 1),  # three wind pungs: only the terminal counts
+        ("EEESSSWWWNNN55s", "N", "N", 0),
+    ],
+)
+def test_terminal_and_wind_pungs(text: str, seat: str, rnd: str, expected: int) -> None:
+    v = view(text, seat_wind=seat, round_wind=rnd, win_type="self_draw")
+    assert call("terminal_and_wind_pungs", v) == expected
+
+
+def test_all_pungs_and_within() -> None:
+    v = view("[222m]444p666s888s88p", win_type="self_draw")
+    assert call("all_pungs", v) == 1
+    assert call("all_pungs", v, within=tg("2468m2468p2468s")) == 1
+    v = view("[222m]444p666s888s55p", win_type="self_draw")
+    assert call("all_pungs", v) == 1
+    assert call("all_pungs", v, within=tg("2468m2468p2468s")) == 0
+    assert call("all_pungs", view("123m444p666s888s55p")) == 0
+
+
+def test_all_chows_needs_a_numbered_pair_and_counts_knits() -> None:
+    assert call("all_chows", view("123m456p789s234s55m")) == 1
+    assert call("all_chows", view("123m456p789s234sEE")) == 0
+    assert call("all_chows", view("123m456p789s222s55m")) == 0
+    knitted = view("147m258p369s123m55s", is_shape(KNITTED_STRAIGHT))
+    assert call("all_chows", knitted) == 1
+    assert call("all_chows", view("147m258p369sEEE55s", is_shape(KNITTED_STRAIGHT))) == 0
+
+
+def test_every_group_has() -> None:
+    outside = tg("19m19p19sESWNCFP")
+    assert call("every_group_has", view("123m789p123s999sEE"), tiles=outside) == 1
+    assert call("every_group_has", view("123m789p234s999sEE"), tiles=outside) == 0
+    fives = tg("5m5p5s")
+    assert call("every_group_has", view("345m456p567s555s55m"), tiles=fives) == 1
+    # Special shapes without groups have no sets at all: never.
+    assert call("every_group_has", view("19m19p19sESWNCFPP"), tiles=outside) == 0
+    # A knit holds one of three tiles: 147m holds no 5.
+    ks = view("147m258p369s456m55s", is_shape(KNITTED_STRAIGHT))
+    assert call("every_group_has", ks, tiles=fives) == 0
+
+
+def test_kongs_total_and_concealed() -> None:
+    v = view("{1111m}[2222p]123s456s9m9m", win_type="self_draw")
+    assert call("kongs", v, total=2) == 1
+    assert call("kongs", v, total=2, concealed=1) == 1
+    assert call("kongs", v, total=2, concealed=2) == 0
+    assert call("kongs", v, total=1) == 0
+
+
+def test_concealed_pungs_on_a_discard() -> None:
+    # 555p completed by the discarded 5p: a claimed pung, so one concealed pung left.
+    assert call("concealed_pungs", view("111m55p123s789sEE5p"), exactly=1) == 1
+    # Self-drawn, both are concealed.
+    v = view("111m55p123s789sEE5p", win_type="self_draw")
+    assert call("concealed_pungs", v, exactly=2) == 1
+    # A concealed kong counts; a claimed kong does not.
+    v = view("{1111m}[2222p]333s46sEE5s")
+    assert call("concealed_pungs", v, exactly=2) == 1
+
+
+def test_chow_combination_reads_the_policy() -> None:
+    v = view("112233456789mEE")
+    assert call("chow_combination", v, kind="pure_straight") == 1
+    assert call("chow_combination", v, kind="identical") == 1
+    assert call("chow_combination", v, kind="shift_3") == 0
+
+
+def test_shifted_pungs_same_and_mixed() -> None:
+    v = view("222333444m55p789s", lambda r: sum(g.kind == "pung" for g in r.groups) == 3)
+    assert call("shifted_pungs", v, count=3, suits="same") == 1
+    assert call("shifted_pungs", v, count=4, suits="same") == 0
+    assert call("shifted_pungs", v, count=3, suits="mixed") == 0
+    v = view("222m333p444s789s55p")
+    assert call("shifted_pungs", v, count=3, suits="mixed") == 1
+    assert call("shifted_pungs", v, count=3, suits="same") == 0
+    # Two pungs in one suit and one in another: no three suits.
+    assert call("shifted_pungs", view("222m333m444s789s55p"), count=3, suits="mixed") == 0
+    # Honours are no ranks.
+    assert call("shifted_pungs", view("EEESSSWWW789s55p"), count=3, suits="same") == 0
+
+
+def test_same_rank_pungs() -> None:
+    v = view("111m111p111s789s55p")
+    assert call("same_rank_pungs", v, count=3) == 1
+    v = view("111m111p999m999s55p")
+    assert call("same_rank_pungs", v, count=2) == 2
+    assert call("same_rank_pungs", v, count=3) == 0
+    assert call("same_rank_pungs", view("111m222p999m789s55p"), count=2) == 0
+
+
+def test_terminal_chows_pure_and_mixed() -> None:
+    pure = view("12378912378955m", lambda r: len([g for g in r.groups if g.kind == "chow"]) == 4)
+    assert call("terminal_chows", pure, mixed=False) == 1
+    assert call("terminal_chows", pure, mixed=True) == 0
+    mixed = view("123789m123789s55p")
+    assert call("terminal_chows", mixed, mixed=True) == 1
+    assert call("terminal_chows", mixed, mixed=False) == 0
+    # The 5s pair in a suit holding chows: not 三色双龙会.
+    assert call("terminal_chows", view("123789m123789s55s"), mixed=True) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# shapes
+
+
+def test_shape_is() -> None:
+    v = view("19m19p19sESWNCFPP")
+    assert call("shape_is", v, shape="thirteen_orphans") == 1
+    assert call("shape_is", v, shape="seven_pairs") == 0
+    sp = view("1133557799m1133p", is_shape(SEVEN_PAIRS))
+    assert call("shape_is", sp, shape="seven_pairs") == 1
+
+
+def test_shifted_pairs() -> None:
+    assert call("shifted_pairs", view("22334455667788s", is_shape(SEVEN_PAIRS))) == 1
+    # Four of a kind is two pairs, not seven different ones.
+    assert call("shifted_pairs", view("11112233445566s", is_shape(SEVEN_PAIRS))) == 0
+    assert call("shifted_pairs", view("1133557799m1133p")) == 0
+    # Not a seven-pairs reading.
+    for v in views("22334455667788s"):
+        if v.shape == REGULAR:
+            assert call("shifted_pairs", v) == 0
+
+
+def test_greater_knitted_and_knitted_straight() -> None:
+    greater = view("147m25p36sESWNCFP")
+    assert greater.shape == HONORS_AND_KNITTED
+    assert call("greater_knitted", greater) == 1
+    assert call("knitted_straight", greater) == 0  # only 7 numbered tiles
+    lesser = view("147m258p369sESWNC")
+    assert call("greater_knitted", lesser) == 0
+    assert call("knitted_straight", lesser) == 1  # all 9 knitted tiles
+    ks = view("147m258p369s123m55s")
+    assert call("knitted_straight", ks) == 1
+    assert call("knitted_straight", view("123m456p789s111sEE")) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# win
+
+
+def test_self_drawn_and_last_tile() -> None:
+    v = view("123m456p789s111sEE", win_type="self_draw", last_tile=True)
+    assert call("self_drawn", v) == 1
+    assert call("last_tile", v, win_type="self_draw") == 1
+    assert call("last_tile", v, win_type="discard") == 0
+    v = view("123m456p789s111sEE", last_tile=True)
+    assert (call("self_drawn", v), call("last_tile", v, win_type="discard")) == (0, 1)
+
+
+def test_exposed_melds_concealed_kong_is_not_claimed() -> None:
+    v = view("{1111m}234m456p789sEE", win_type="self_draw")
+    assert call("exposed_melds", v, exactly=0) == 1
+    assert call("exposed_melds", v, exactly=0, win_type="self_draw") == 1
+    assert call("exposed_melds", v, exactly=0, win_type="discard") == 0
+    v = view("[123m][456m][789m][111s]EE")
+    assert call("exposed_melds", v, exactly=4, win_type="discard") == 1
+
+
+def test_kong_win() -> None:
+    v = view("[1111m]234m456p78sEE9s", win_type="self_draw", kong="replacement")
+    assert call("kong_win", v, kind="replacement") == 1
+    assert call("kong_win", v, kind="robbed") == 0
+    # The robbed tile is the fourth of a pung someone else holds: the winner holds no other.
+    v = view("123m456p111s78sEE9s", kong="robbed")
+    assert call("kong_win", v, kind="robbed") == 1
+    v = view("123m456p789s789sEE", kong="after_kong_discard")
+    assert call("kong_win", v, kind="after_kong_discard") == 1
+
+
+def test_kong_win_impossible_flags_score_nothing() -> None:
+    # The check is the last line of defence when the request layer lets a flag through:
+    # a replacement win without a kong, or a robbed tile the winner also holds.
+    hand, _ = build("123m456p789s111sEE", {"win_type": "self_draw"}, MCR)
+    facts = HandFacts(hand, WinContext("self_draw", kong="replacement"), T, SHAPES)
+    (r,) = decompose(hand, SHAPES, T)
+    v = View(r, facts, mcr_account_once)
+    assert CHECKS["kong_win"].func(v, facts.ctx, kind="replacement") == 0
+    ctx2 = WinContext("discard", kong="robbed", discarder=1)
+    # Won on 9s while holding two more.
+    h = Hand(tuple(sorted(parse_tiles("123m456p789s99sEEE", T))), (), parse_tiles("9s", T)[0])
+    facts = HandFacts(h, ctx2, T, SHAPES)
+    v = View(decompose(h, SHAPES, T)[0], facts, mcr_account_once)
+    assert CHECKS["kong_win"].func(v, ctx2, kind="robbed") == 0
+
+
+def test_last_of_kind() -> None:
+    assert call("last_of_kind", view("123m456p111s78sEE9s", last_of_kind=True)) == 1
+    assert call("last_of_kind", view("123m456p111s78sEE9s")) == 0
+    # The winner's own melds hold the other three: always the last of its kind.
+    assert call("last_of_kind", view("[999s]123m456p78sEE9s")) == 1
+    # Holding another copy among the standing tiles: never.
+    v = view("123m456p111s78s99s9s", last_of_kind=True)
+    assert call("last_of_kind", v) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "position"),
+    [
+        ("12m456p789s111sEE3m", "edge"),  # 12-3
+        ("89m456p789s111sEE7m", "edge"),  # 7-89
+        ("13m456p789s111sEE2m", "closed"),  # 1-3
+        ("123m456p789s111sEE", "single"),
+        ("4556m123p789s111s5m", "closed"),  # 4556 -> 5: closed beats single (1998 example)
+    ],
+)
+def test_wait_unique(text: str, position: str) -> None:
+    v = view(text)
+    assert v.wait == position
+    assert call("wait", v, position=position) == 1
+    others = {"edge", "closed", "single"} - {position}
+    assert all(call("wait", v, position=p) == 0 for p in others)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "12345m789s111sEE3m",  # 12345 -> 3: also waits on 6m
+        "45567m789s111sEE6m",  # 45567 -> 6: also waits on 3m
+        "4444s666s[123m][456m]5s",  # 4444666 -> 5: a fifth 4s is a formal wait too
+    ],
+)
+def test_wait_not_unique_scores_nothing(text: str) -> None:
+    for v in views(text):
+        assert call("wait", v, position="edge") == 0
+        assert call("wait", v, position="closed") == 0
+        assert call("wait", v, position="single") == 0
+
+
+def test_nothing_else_is_always_one() -> None:
+    assert call("nothing_else", view("123m456p789s111sEE")) == 1
+    assert CHECKS["nothing_else"].last
+    assert sum(1 for s in CHECKS.values() if s.last) == 1
