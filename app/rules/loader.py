@@ -35,6 +35,24 @@ class RuleSetError(Exception):
     """A rule set that cannot be served; the message names file, fan and field."""
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """yaml.safe_load that refuses a key given twice in one mapping (PyYAML keeps the last)."""
+
+
+def _no_duplicates(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: set[Any] = set()
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"key {key!r} is given twice", key_node.start_mark)
+        seen.add(key)
+    return loader.construct_mapping(node, deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _no_duplicates)
+
+
 TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
@@ -56,7 +74,7 @@ def load_rulesets(directory: Path) -> dict[str, RuleSet]:
     for path in sorted(directory.glob("*.yaml")):
         try:
             with path.open(encoding="utf-8") as fh:
-                data = yaml.safe_load(fh)
+                data = yaml.load(fh, Loader=_StrictLoader)  # a SafeLoader: no arbitrary objects
         except yaml.YAMLError as exc:
             raise RuleSetError(f"{path.name}: not valid YAML: {exc}") from exc
         if not isinstance(data, dict):
@@ -67,24 +85,44 @@ def load_rulesets(directory: Path) -> dict[str, RuleSet]:
         raw[rid] = (path, data)
     if not raw:
         raise RuleSetError(f"no rule sets (*.yaml) found in {directory}")
-    out: dict[str, RuleSet] = {}
-    for rid, (path, _) in raw.items():
-        merged = _resolve(rid, raw, ())
-        out[rid] = build_ruleset(merged, path.name)
-    return out
+    # Parents first, so that a mistake in a parent is reported against the parent's file.
+    order: list[str] = []
+    for rid in raw:
+        _, origins = _resolve(rid, raw, ())  # also rejects unknown parents and cycles
+        chain = [rid]
+        parent = raw[rid][1].get("extends")
+        while isinstance(parent, str):
+            chain.append(parent)
+            parent = raw[parent][1].get("extends")
+        order.extend(r for r in reversed(chain) if r not in order)
+    built: dict[str, RuleSet] = {}
+    for rid in order:
+        merged, origins = _resolve(rid, raw, ())
+        built[rid] = build_ruleset(merged, raw[rid][0].name, origins)
+    return {rid: built[rid] for rid in raw}
 
 
 def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
-             chain: tuple[str, ...]) -> dict[str, Any]:
+             chain: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, str]]:
+    """The rule set with its parents merged in, and the file each fan comes from."""
     path, data = raw[rid]
     parent = data.get("extends")
+    own = {f["id"]: path.name for f in data.get("fans") or []
+           if isinstance(f, dict) and isinstance(f.get("id"), str)}
     if parent is None:
-        return dict(data)
+        if "remove_fans" in data:
+            raise RuleSetError(f"{path.name}: field 'remove_fans': only a rule set that "
+                               "`extends` another can remove fans")
+        return dict(data), own
+    if not isinstance(parent, str):
+        raise RuleSetError(f"{path.name}: field 'extends' must be a rule set id")
     if parent in chain or parent == rid:
-        raise RuleSetError(f"{path.name}: field 'extends': cycle {' -> '.join((*chain, rid))}")
+        start = chain.index(parent) if parent in chain else len(chain)
+        loop = (*chain[start:], rid, parent)
+        raise RuleSetError(f"{path.name}: field 'extends': cycle {' -> '.join(loop)}")
     if parent not in raw:
         raise RuleSetError(f"{path.name}: field 'extends': unknown rule set {parent!r}")
-    base = _resolve(parent, raw, (*chain, rid))
+    base, origins = _resolve(parent, raw, (*chain, rid))
     merged = {k: v for k, v in base.items() if k not in ("fans", "remove_fans", "extends")}
     merged.update({k: v for k, v in data.items() if k not in ("fans", "remove_fans")})
     fans = list(base.get("fans") or [])
@@ -93,7 +131,7 @@ def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
         raise RuleSetError(f"{path.name}: field 'remove_fans' must be a list of fan ids")
     known = {f.get("id") for f in fans if isinstance(f, dict)}
     for fid in removed:
-        if fid not in known:
+        if not isinstance(fid, str) or fid not in known:
             raise RuleSetError(f"{path.name}: field 'remove_fans': unknown fan {fid!r}")
     fans = [f for f in fans if not (isinstance(f, dict) and f.get("id") in removed)]
     index = {f.get("id"): i for i, f in enumerate(fans) if isinstance(f, dict)}
@@ -104,15 +142,23 @@ def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
         else:
             fans.append(fan)
     merged["fans"] = fans
-    return merged
+    return merged, {**origins, **own}
 
 
-def build_ruleset(data: Mapping[str, Any], source: str) -> RuleSet:
-    """Validate one (already merged) rule-set mapping and build the frozen model."""
+def build_ruleset(data: Mapping[str, Any], source: str,
+                  origins: Mapping[str, str] | None = None) -> RuleSet:
+    """Validate one (already merged) rule-set mapping and build the frozen model.
+
+    `origins` maps fan ids to the file that defines them (a parent's, for inherited fans): an
+    error in an inherited fan names both files.
+    """
 
     def err(field: str, msg: str, fan: str | None = None) -> RuleSetError:
-        where = f"fan {fan!r}: " if fan else ""
-        return RuleSetError(f"{source}: {where}field {field!r}: {msg}")
+        if fan:
+            origin = (origins or {}).get(fan, source)
+            from_ = f" (from {origin})" if origin != source else ""
+            return RuleSetError(f"{source}: fan {fan!r}{from_}: field {field!r}: {msg}")
+        return RuleSetError(f"{source}: field {field!r}: {msg}")
 
     unknown = set(data) - TOP_KEYS
     if unknown:
@@ -149,21 +195,25 @@ def build_ruleset(data: Mapping[str, Any], source: str) -> RuleSet:
     fans = _order(fans, err)
 
     flower_fan = data.get("flower_fan")
-    if flower_fan is not None and flower_fan not in id_set:
-        raise err("flower_fan", f"unknown fan {flower_fan!r}")
+    if flower_fan is not None and (not isinstance(flower_fan, str) or flower_fan not in id_set):
+        raise err("flower_fan", f"must be a fan id of this rule set (got {flower_fan!r})")
     policy = data.get("combination_policy")
-    if policy is not None and policy not in POLICIES:
-        raise err("combination_policy", f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    if policy is not None and (not isinstance(policy, str) or policy not in POLICIES):
+        raise err("combination_policy",
+                  f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
     tie = data.get("tie_break_fans") or []
-    if not isinstance(tie, list) or any(t not in id_set for t in tie):
+    if not isinstance(tie, list) or any(not isinstance(t, str) or t not in id_set for t in tie):
         raise err("tie_break_fans", "must be a list of fan ids of this rule set")
+    last = [f.id for f in fans if f.when_nothing_else]
+    if len(last) > 1:
+        raise err("check", "only one fan may use a check decided when nothing else counts "
+                  f"(also {', '.join(last[:-1])})", last[-1])
 
     return RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, tileset=tileset,
         fans=tuple(fans), shapes=MappingProxyType(shapes),
-        options=tuple(_option(o, i, err) for i, o in enumerate(_list(data.get("options"),
-                                                                       "options", err))),
+        options=_options(data.get("options"), err),
         payment=_payment(data["payment"], err), min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
         source=source,
@@ -207,11 +257,16 @@ def _shapes(value: Any, fan_ids: set[str], err: Any) -> dict[str, ShapeDef]:
                     only, list) else only
                 raise err(f"shapes.{name}.only_fans", f"unknown fan ids {missing!r}")
         extras: dict[int, tuple[str, ...]] = {}
-        for rank, fans in (conf.get("extras_by_win_rank") or {}).items():
-            if not isinstance(rank, int) or not isinstance(fans, list) or any(
-                    f not in fan_ids for f in fans):
+        extras_raw = conf.get("extras_by_win_rank") or {}
+        if not isinstance(extras_raw, dict):
+            raise err(f"shapes.{name}.extras_by_win_rank",
+                      "must map a rank (1 to 9) to a list of fan ids")
+        for rank, fans in extras_raw.items():
+            if (not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 9
+                    or not isinstance(fans, list)
+                    or any(not isinstance(f, str) or f not in fan_ids for f in fans)):
                 raise err(f"shapes.{name}.extras_by_win_rank",
-                          "must map a rank to a list of fan ids of this rule set")
+                          "must map a rank (1 to 9) to a list of fan ids of this rule set")
             extras[rank] = tuple(fans)
         final = conf.get("final", False)
         if not isinstance(final, bool):
@@ -253,9 +308,13 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
             raise err("excludes", f"unknown fan id {x!r}", fid)
         if x == fid:
             raise err("excludes", "a fan cannot exclude itself", fid)
+    if excludes and spec.last:
+        raise err("excludes", "a fan decided only when nothing else counts cannot exclude "
+                  "anything", fid)
     shapes = f.get("shapes")
     if shapes is not None:
-        if not isinstance(shapes, list) or any(s not in shape_ids for s in shapes):
+        if not isinstance(shapes, list) or any(
+                not isinstance(s, str) or s not in shape_ids for s in shapes):
             raise err("shapes", f"must list shapes of this rule set ({', '.join(shape_ids)})", fid)
     ctm = f.get("counts_toward_minimum", True)
     if not isinstance(ctm, bool):
@@ -317,9 +376,15 @@ def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: 
         if not isinstance(value, str):
             raise err(field, "must be a tile notation string such as '19m19p19sESWNCFP'", fid)
         try:
-            return frozenset(parse_tiles(value, tileset))
+            tiles = frozenset(parse_tiles(value, tileset))
         except HandError as exc:
             raise err(field, f"bad tile notation: {exc.message}", fid) from exc
+        if not tiles:
+            raise err(field, "names no tile", fid)
+        flowers = [tileset.code(t) for t in tiles if tileset.kinds[t].is_flower]
+        if flowers:
+            raise err(field, f"flowers are not hand tiles ({', '.join(flowers)})", fid)
+        return tiles
     if origin is typing.Literal:
         choices = typing.get_args(ann)
         if value not in choices:
@@ -392,6 +457,15 @@ def _find_cycle(ids: list[str], by_id: Mapping[str, FanDef]) -> list[str]:
     return ids[:1]
 
 
+def _options(value: Any, err: Any) -> tuple[OptionDef, ...]:
+    options = tuple(_option(o, i, err) for i, o in enumerate(_list(value, "options", err)))
+    names = [o.name for o in options]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise err(f"options[{i}].name", f"option {name!r} is declared twice")
+    return options
+
+
 def _option(o: Any, i: int, err: Any) -> OptionDef:
     if not isinstance(o, dict):
         raise err(f"options[{i}]", "must be a mapping")
@@ -404,18 +478,32 @@ def _option(o: Any, i: int, err: Any) -> OptionDef:
     typ = o["type"]
     if typ not in ("bool", "int", "enum"):
         raise err(f"options[{i}].type", "must be bool, int or enum")
-    choices = tuple(o.get("choices") or ())
+    choices_raw = o.get("choices")
+    if choices_raw is not None and (typ != "enum" or not isinstance(choices_raw, list)):
+        raise err(f"options[{i}].choices", "only an enum option has choices: a list")
+    choices = tuple(choices_raw or ())
     if typ == "enum" and not choices:
         raise err(f"options[{i}].choices", "an enum option needs choices")
+    bounds: dict[str, int | None] = {}
+    for key in ("minimum", "maximum"):
+        value = o.get(key)
+        if value is not None and (typ != "int" or not isinstance(value, int)
+                                  or isinstance(value, bool)):
+            raise err(f"options[{i}].{key}", "only an int option has bounds: an integer")
+        bounds[key] = value
     default = o.get("default")
     if typ == "bool" and not isinstance(default, bool):
         raise err(f"options[{i}].default", "must be true or false")
-    if typ == "int" and (not isinstance(default, int) or isinstance(default, bool)):
-        raise err(f"options[{i}].default", "must be an integer")
+    if typ == "int":
+        if not isinstance(default, int) or isinstance(default, bool):
+            raise err(f"options[{i}].default", "must be an integer")
+        lo, hi = bounds["minimum"], bounds["maximum"]
+        if (lo is not None and default < lo) or (hi is not None and default > hi):
+            raise err(f"options[{i}].default", "must lie within minimum and maximum")
     if typ == "enum" and default not in choices:
         raise err(f"options[{i}].default", "must be one of the choices")
     return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
-                     choices=choices, minimum=o.get("minimum"), maximum=o.get("maximum"))
+                     choices=choices, minimum=bounds["minimum"], maximum=bounds["maximum"])
 
 
 def _payment(p: Any, err: Any) -> PaymentDef:
@@ -425,7 +513,7 @@ def _payment(p: Any, err: Any) -> PaymentDef:
     if bad:
         raise err(f"payment.{sorted(bad)[0]}", "unknown key")
     scheme = p.get("scheme")
-    if scheme not in SCHEMES:
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
         raise err("payment.scheme", f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
     params = p.get("params") or {}
     if not isinstance(params, dict):

@@ -3,13 +3,15 @@
 For each reading of the hand (`app.domain.decompose`), the rule set's fans are decided in
 their evaluation order: a fan already excluded (不计) by a counted fan is skipped without
 running its check; a counted fan excludes what its `excludes` lists. Checks that look only at
-the whole hand run once per request. The best reading has the highest total; ties go to a
-reading with one of the rule set's `tie_break_fans`, then to the shape with the lower
-priority, then to the reading found first. Flowers are added after the choice.
+the whole hand run once per request. The best reading has the highest total. Between equal
+totals the reading found first stays, unless a later one has one of the rule set's
+`tie_break_fans` or a shape of lower priority (readings come special shapes first, then the
+regular ones in tile order). Flowers are added after the choice.
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
@@ -63,14 +65,15 @@ class _Plan:
         return found
 
 
-_PLANS: dict[int, tuple[RuleSet, _Plan]] = {}
+# Per rule set, held weakly: a rule set built for a test or a variant is not kept alive here.
+_PLANS: weakref.WeakKeyDictionary[RuleSet, _Plan] = weakref.WeakKeyDictionary()
 
 
 def _plan(rs: RuleSet) -> _Plan:
     """What `score` needs from a rule set, arranged once per rule set."""
-    cached = _PLANS.get(id(rs))
-    if cached is not None and cached[0] is rs:
-        return cached[1]
+    cached = _PLANS.get(rs)
+    if cached is not None:
+        return cached
     by_id = rs.fan_by_id
     hand_slot: dict[str, int] = {}
     for fan in rs.fans:
@@ -105,7 +108,7 @@ def _plan(rs: RuleSet) -> _Plan:
         flower=by_id[rs.flower_fan] if rs.flower_fan else None,
         hand_slots=len(hand_slot), by_id=dict(by_id), by_features={},
     )
-    _PLANS[id(rs)] = (rs, plan)
+    _PLANS[rs] = plan
     return plan
 
 
@@ -160,8 +163,8 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         )
     win_rank = rs.tileset.kinds[hand.win_tile].rank
     hand_cache: list[int | None] = [None] * plan.hand_slots
-    best: tuple[tuple[int, int, int, int], View, list[tuple[FanDef, int]]] | None = None
-    for idx, reading in enumerate(readings):
+    best: tuple[int, int, View, list[tuple[FanDef, int]]] | None = None
+    for reading in readings:
         shape = reading.shape
         view = View(reading, facts, plan.policy)
         counted, total, toward_min, tie = _evaluate(
@@ -177,11 +180,12 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             if nothing is not None:
                 counted.append((nothing, 1))
                 total += nothing.value
-        key = (total, 1 if tie else 0, -plan.priority[shape], -idx)
-        if best is None or key > best[0]:
-            best = (key, view, counted)
+        priority = plan.priority[shape]
+        if best is None or total > best[0] or (total == best[0]
+                                                and (tie or priority < best[1])):
+            best = (total, priority, view, counted)
     assert best is not None
-    _, view, counted = best
+    _, _, view, counted = best
     if plan.flower is not None:
         n = plan.flower.bound(view, ctx)  # type: ignore[misc]
         if n:

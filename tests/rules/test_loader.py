@@ -299,43 +299,46 @@ def test_a_bad_rule_set_stops_every_load(tmp_path: Path) -> None:
 # Bugs: values of the wrong YAML type crash the loader with a Python error instead of a
 # RuleSetError naming file and field.
 
-CRASHES = [
+# Values of the wrong YAML type (these once crashed the loader with AttributeError/TypeError).
+WRONG_TYPES = [
     ("extras_by_win_rank a list", mini(shapes={"regular": {"extras_by_win_rank": [1, 2]}}),
-     "shapes.regular.extras_by_win_rank", "AttributeError: 'list' object has no attribute "
-     "'items'"),
-    ("flower_fan a list", mini(flower_fan=["a"]), "flower_fan", "TypeError: unhashable"),
-    ("combination_policy a list", mini(combination_policy=["x"]), "combination_policy",
-     "TypeError: unhashable"),
-    ("tie_break_fans holding a mapping", mini(tie_break_fans=[{"a": 1}]), "tie_break_fans",
-     "TypeError: unhashable"),
-    ("payment scheme a list", mini(payment={"scheme": ["base_plus_fan"]}), "payment.scheme",
-     "TypeError: unhashable"),
+     "shapes.regular.extras_by_win_rank"),
+    ("extras_by_win_rank rank out of range",
+     mini(shapes={"regular": {"extras_by_win_rank": {12: ["a"]}}}),
+     "shapes.regular.extras_by_win_rank"),
+    ("flower_fan a list", mini(flower_fan=["a"]), "flower_fan"),
+    ("combination_policy a list", mini(combination_policy=["x"]), "combination_policy"),
+    ("tie_break_fans holding a mapping", mini(tie_break_fans=[{"a": 1}]), "tie_break_fans"),
+    ("payment scheme a list", mini(payment={"scheme": ["base_plus_fan"]}), "payment.scheme"),
+    ("options with choices a string",
+     mini(options=[{"name": "o", "type": "enum", "default": "a", "choices": "abc",
+                    "description": "d"}]), "options[0].choices"),
+    ("options with a string bound",
+     mini(options=[{"name": "o", "type": "int", "default": 1, "minimum": "a",
+                    "description": "d"}]), "options[0].minimum"),
+    ("options default out of bounds",
+     mini(options=[{"name": "o", "type": "int", "default": 9, "maximum": 3,
+                    "description": "d"}]), "options[0].default"),
+    ("options declared twice",
+     mini(options=[{"name": "o", "type": "bool", "default": True, "description": "d"},
+                   {"name": "o", "type": "bool", "default": False, "description": "d"}]),
+     "options[1].name"),
 ]
 
 
-@pytest.mark.parametrize(("label", "data", "field", "actual"), CRASHES,
-                         ids=[c[0] for c in CRASHES])
-@pytest.mark.xfail(strict=True, raises=(AttributeError, TypeError),
-                   reason="BUG app/rules/loader.py: a value of the wrong YAML type "
-                   "raises AttributeError/TypeError (unhashable) instead of a RuleSetError that "
-                   "names file and field")
+@pytest.mark.parametrize(("label", "data", "field"), WRONG_TYPES,
+                         ids=[c[0] for c in WRONG_TYPES])
 def test_wrong_yaml_types_are_rule_set_errors(
-        tmp_path: Path, label: str, data: dict[str, Any], field: str, actual: str) -> None:
+        tmp_path: Path, label: str, data: dict[str, Any], field: str) -> None:
     msg = load_error(tmp_path, data)
     assert_names(msg, "mini.yaml", field)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="BUG app/rules/loader.py: a fan's `shapes: [{...}]` "
-                   "raises TypeError (unhashable dict) instead of a RuleSetError")
 def test_fan_shapes_holding_a_mapping_is_a_rule_set_error(tmp_path: Path) -> None:
     msg = load_error(tmp_path, _with_fan_change(1, {"shapes": [{"regular": 1}]}))
     assert_names(msg, "mini.yaml", "shapes", "b")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG app/rules/loader.py: `remove_fans` in a rule set "
-                   "without `extends` is silently ignored, even with unknown fan ids; with "
-                   "`extends` the same unknown id is rejected")
 def test_remove_fans_without_extends_is_rejected(tmp_path: Path) -> None:
     msg = load_error(tmp_path, mini(remove_fans=["zzz"]))
     assert_names(msg, "mini.yaml", "remove_fans")
@@ -420,14 +423,41 @@ def test_a_child_error_names_the_childs_file(tmp_path: Path) -> None:
     assert_names(msg, "kid.yaml", "params.total", "d")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG app/rules/loader.py: a broken fan defined in a parent "
-                   "file is reported under the name of a child that extends it (the first file in "
-                   "sorted order), not under the file that holds the mistake")
 def test_an_error_in_the_parent_names_the_parents_file(tmp_path: Path) -> None:
     parent = _with_fan_change(0, {"params": {"total": "x"}})
     parent["id"] = "zeta"
     msg = load_error(tmp_path, parent, {"id": "alpha", "extends": "zeta"})
     assert_names(msg, "zeta.yaml", "params.total", "a")
+
+
+def test_an_inherited_fan_names_both_files(tmp_path: Path) -> None:
+    parent = mini()
+    parent["fans"][1]["excludes"] = ["c"]
+    msg = load_error(tmp_path, parent, {"id": "kid", "extends": "mini", "remove_fans": ["c"]})
+    assert "fan 'b' (from mini.yaml)" in msg, msg
+
+
+def test_a_key_given_twice_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, mini()) / "mini.yaml"
+    path.write_text(path.read_text(encoding="utf-8") + "min_fan: 1\nmin_fan: 2\n",
+                    encoding="utf-8")
+    with pytest.raises(RuleSetError, match="given twice"):
+        load_rulesets(path.parent)
+
+
+@pytest.mark.parametrize("tiles", ["", "1f2f"])
+def test_tile_groups_name_hand_tiles(tmp_path: Path, tiles: str) -> None:
+    data = mini()
+    data["fans"][0] = fan("a", "tiles_within", params={"tiles": tiles})
+    msg = load_error(tmp_path, data)
+    assert_names(msg, "mini.yaml", "params.tiles", "a")
+
+
+def test_only_one_fan_decided_when_nothing_else_counts(tmp_path: Path) -> None:
+    data = mini()
+    data["fans"] += [fan("n1", "nothing_else"), fan("n2", "nothing_else")]
+    msg = load_error(tmp_path, data)
+    assert_names(msg, "mini.yaml", "check", "n2")
 
 
 # ---------------------------------------------------------------------------------------------
