@@ -209,12 +209,13 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
 
+    options = _options(data.get("options"), err)
     return RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, tileset=tileset,
         fans=tuple(fans), shapes=MappingProxyType(shapes),
-        options=_options(data.get("options"), err),
-        payment=_payment(data["payment"], err), min_fan=min_fan, max_flowers=max_flowers,
+        options=options,
+        payment=_payment(data["payment"], options, err), min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
         source=source,
     )
@@ -506,7 +507,23 @@ def _option(o: Any, i: int, err: Any) -> OptionDef:
                      choices=choices, minimum=bounds["minimum"], maximum=bounds["maximum"])
 
 
-def _payment(p: Any, err: Any) -> PaymentDef:
+def _accepts(ann: Any, value: Any) -> bool:
+    """Whether a YAML value fits a scheme parameter annotated int, str or int | str."""
+    kinds = typing.get_args(ann) if typing.get_origin(ann) in (types.UnionType,
+                                                               typing.Union) else (ann,)
+    if isinstance(value, bool):
+        return bool in kinds
+    return any(isinstance(value, k) for k in kinds if isinstance(k, type))
+
+
+def _type_words(ann: Any) -> str:
+    kinds = typing.get_args(ann) if typing.get_origin(ann) in (types.UnionType,
+                                                               typing.Union) else (ann,)
+    words = {int: "an integer", str: "a string", bool: "true or false"}
+    return " or ".join(words.get(k, str(k)) for k in kinds)
+
+
+def _payment(p: Any, options: tuple[OptionDef, ...], err: Any) -> PaymentDef:
     if not isinstance(p, dict):
         raise err("payment", "must be a mapping with a 'scheme'")
     bad = set(p) - PAYMENT_KEYS
@@ -518,13 +535,21 @@ def _payment(p: Any, err: Any) -> PaymentDef:
     params = p.get("params") or {}
     if not isinstance(params, dict):
         raise err("payment.params", "must be a mapping")
-    sig = inspect.signature(SCHEMES[scheme], eval_str=True)
+    sig = inspect.signature(SCHEMES[scheme].value, eval_str=True)
     accepted = {n for n, q in sig.parameters.items() if q.kind is q.KEYWORD_ONLY}
+    option_names = {o.name for o in options}
     for name, value in params.items():
+        field = f"payment.params.{name}"
         if name not in accepted:
-            raise err(f"payment.params.{name}", f"not a parameter of scheme {scheme!r}")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise err(f"payment.params.{name}", "must be an integer")
+            raise err(field, f"not a parameter of scheme {scheme!r} (takes: "
+                      f"{', '.join(sorted(accepted))})")
+        if isinstance(value, dict):
+            # A parameter the request chooses: {option: <name of a declared option>}.
+            if set(value) != {"option"} or value["option"] not in option_names:
+                raise err(field, "must be a value or {option: <a declared option>}")
+        elif not _accepts(sig.parameters[name].annotation, value):
+            raise err(field, f"must be {_type_words(sig.parameters[name].annotation)} or "
+                      f"{{option: name}} (got {value!r})")
     for name in accepted:
         if name not in params and sig.parameters[name].default is inspect.Parameter.empty:
             raise err(f"payment.params.{name}", "missing required parameter")

@@ -23,6 +23,7 @@ from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import pay
+from app.scoring.payments import value as hand_value
 from app.scoring.policies import POLICIES, Policy
 from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
 from app.scoring.view import FEATURES, HandFacts, View
@@ -203,9 +204,12 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           f"{_not_counted(fans)}; {rs.name} needs at least {rs.min_fan} to win"),
             fans=fan_results, fan_total=fan_total, decomposition=decomposition, payments=None,
         )
-    payments = pay(rs.payment.scheme, dict(rs.payment.params), fan_total, ctx, rs.players)
+    params = dict(rs.payment.params)
+    payments = pay(rs.payment.scheme, params, fan_total, ctx, rs.players)
+    worth, multiplier = hand_value(rs.payment.scheme, params, fan_total, ctx)
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fan_results,
-                       fan_total=fan_total, decomposition=decomposition, payments=payments)
+                       fan_total=fan_total, decomposition=decomposition, payments=payments,
+                       value=worth, multiplier=multiplier)
 
 
 def _not_counted(fans: list[tuple[FanDef, int]]) -> str:

@@ -67,6 +67,10 @@ class ScoreResult(NamedTuple):
     fan_total: int
     decomposition: DecompositionView | None
     payments: Payments | None
+    # What one payer pays for this hand won on that payer's discard (the payment scheme's
+    # value), and for doubling games the multiplier 2^fan; None when the hand does not win.
+    value: int | None = None
+    multiplier: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -75,6 +79,8 @@ class ScoreResult(NamedTuple):
             "reason": self.reason.to_dict() if self.reason else None,
             "fans": [f.to_dict() for f in self.fans],
             "fan_total": self.fan_total,
+            "value": self.value,
+            "multiplier": self.multiplier,
             "decomposition": self.decomposition.to_dict() if self.decomposition else None,
             "payments": self.payments.to_dict() if self.payments else None,
         }

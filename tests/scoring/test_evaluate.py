@@ -368,6 +368,8 @@ def test_to_dict_shape() -> None:
              "name_en": "Pung of Terminals or Honors", "value": 1, "count": 1},
         ],
         "fan_total": 91,
+        "value": 99,
+        "multiplier": None,
         "decomposition": {"shape": "nine_gates",
                           "melds": ["111m", "234m", "55m", "678m", "999m"]},
         "payments": {"net": [115, -8, -99, -8],

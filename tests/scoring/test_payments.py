@@ -10,7 +10,8 @@ from app.domain.hand import WinContext
 from app.domain.request import build
 from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
-from app.scoring.payments import SCHEMES, base_plus_fan, pay, settle_transfers
+from app.scoring.payments import SCHEMES, pay, settle_transfers
+from app.scoring.payments import base_plus_fan_pay as base_plus_fan
 from app.scoring.result import Transfer
 
 ROOT = Path(__file__).resolve().parents[2]
