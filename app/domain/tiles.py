@@ -200,6 +200,20 @@ def _standard() -> TileSet:
     return TileSet("standard", tuple(kinds), aliases=aliases)
 
 
-STANDARD = _standard()
+def _suits_only() -> TileSet:
+    """The 108-tile set of 四川 and other suit-only games: 万, 条, 筒, four of each, nothing
+    else. Same codes and Chinese names as the standard set; honours and flowers are not
+    tiles of this set at all."""
+    numbered = [k for k in STANDARD.kinds if k.is_number]
+    codes = {k.code for k in numbered}
+    aliases = {name: STANDARD.kinds[t].code for name, t in STANDARD.aliases.items()
+               if STANDARD.kinds[t].code in codes}
+    index = {k.code: i for i, k in enumerate(numbered)}
+    return TileSet("suits", tuple(numbered),
+                   aliases={name: index[code] for name, code in aliases.items()})
 
-TILESETS: dict[str, TileSet] = {STANDARD.name: STANDARD}
+
+STANDARD = _standard()
+SUITS = _suits_only()
+
+TILESETS: dict[str, TileSet] = {STANDARD.name: STANDARD, SUITS.name: SUITS}

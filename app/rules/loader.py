@@ -26,7 +26,7 @@ from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TILESETS, TileSet
 from app.rules.checks import CHECKS, TileGroup
-from app.rules.model import FanDef, OptionDef, PaymentDef, RuleSet, ShapeDef
+from app.rules.model import FanDef, OptionDef, PaymentDef, Requirement, RuleSet, ShapeDef
 from app.scoring.payments import SCHEMES
 from app.scoring.policies import POLICIES
 
@@ -56,12 +56,13 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _n
 TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
-    "payment", "fans", "remove_fans",
+    "payment", "fans", "remove_fans", "meld_kinds", "requires",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
 FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
-            "shapes", "counts_toward_minimum"}
+            "shapes", "counts_toward_minimum", "enabled_by"}
+REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
 OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum"}
@@ -210,6 +211,17 @@ def build_ruleset(data: Mapping[str, Any], source: str,
                   f"(also {', '.join(last[:-1])})", last[-1])
 
     options = _options(data.get("options"), err)
+    bool_options = {o.name for o in options if o.type == "bool"}
+    for f in fans:
+        if f.enabled_by is not None and f.enabled_by not in bool_options:
+            raise err("enabled_by", f"must name a bool option of this rule set "
+                      f"(got {f.enabled_by!r})", f.id)
+    meld_kinds = data.get("meld_kinds", ["chow", "pung", "kong"])
+    if (not isinstance(meld_kinds, list) or not meld_kinds
+            or any(k not in ("chow", "pung", "kong") for k in meld_kinds)):
+        raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
+    requirements = tuple(_requirement(r, i, tileset, err)
+                         for i, r in enumerate(_list(data.get("requires"), "requires", err)))
     return RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, tileset=tileset,
@@ -217,8 +229,31 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         options=options,
         payment=_payment(data["payment"], options, err), min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
+        meld_kinds=tuple(meld_kinds), requirements=requirements,
         source=source,
     )
+
+
+def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:
+    field = f"requires[{i}]"
+    if not isinstance(r, dict):
+        raise err(field, "must be a mapping with check, reason and message")
+    bad = set(r) - REQUIRE_KEYS
+    if bad:
+        raise err(f"{field}.{sorted(bad)[0]}", "unknown key")
+    for key in ("check", "reason", "message"):
+        if not isinstance(r.get(key), str) or not r[key].strip():
+            raise err(f"{field}.{key}", "must be a non-empty string")
+    spec = CHECKS.get(r["check"])
+    if spec is None or spec.scope != "hand":
+        raise err(f"{field}.check", f"must be a check on the whole hand (got {r['check']!r})")
+    params_raw = r.get("params") or {}
+    if not isinstance(params_raw, dict):
+        raise err(f"{field}.params", "must be a mapping")
+    params = _bind(spec.signature, params_raw, tileset, r["check"], err)
+    return Requirement(check=r["check"], params=MappingProxyType(dict(params_raw)),
+                       reason=r["reason"], message=r["message"],
+                       bound=bind_check(spec.func, params))
 
 
 def _list(value: Any, field: str, err: Any) -> list[Any]:
@@ -320,13 +355,17 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
     ctm = f.get("counts_toward_minimum", True)
     if not isinstance(ctm, bool):
         raise err("counts_toward_minimum", "must be true or false", fid)
+    enabled_by = f.get("enabled_by")
+    if enabled_by is not None and not isinstance(enabled_by, str):
+        raise err("enabled_by", "must name a bool option", fid)
     bound = bind_check(spec.func, params)
     return FanDef(
         id=fid, name=f["name"], name_en=f["name_en"], value=value, check=f["check"],
         params=MappingProxyType(dict(params_raw)), excludes=tuple(excludes),
         description=" ".join(f["description"].split()),
         shapes=frozenset(shapes) if shapes is not None else None,
-        when_nothing_else=spec.last, counts_toward_minimum=ctm, bound=bound,
+        when_nothing_else=spec.last, counts_toward_minimum=ctm, enabled_by=enabled_by,
+        bound=bound,
     )
 
 

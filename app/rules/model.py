@@ -33,6 +33,20 @@ class FanDef:
     when_nothing_else: bool = False
     # Not counted toward the rule set's minimum (花牌 in MCR).
     counts_toward_minimum: bool = True
+    # A bool request option that switches this fan on or off (house rules), if any.
+    enabled_by: str | None = None
+    bound: BoundCheck | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A condition a winning hand must meet: a check that must not be 0, and the reason a
+    hand that fails it is not a win."""
+
+    check: str
+    params: Mapping[str, Any]
+    reason: str
+    message: str
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
 
 
@@ -92,6 +106,10 @@ class RuleSet:
     flower_fan: str | None = None
     combination_policy: str | None = None
     tie_break_fans: tuple[str, ...] = ()
+    # Kinds of meld a player may declare (四川 has no 吃: pung and kong only).
+    meld_kinds: tuple[str, ...] = ("chow", "pung", "kong")
+    # Conditions every win must meet besides a shape and the minimum (四川 定缺).
+    requirements: tuple[Requirement, ...] = ()
     source: str = ""
 
     @cached_property

@@ -53,6 +53,8 @@ class _Plan:
     tie_fans: frozenset[str]
     flower: FanDef | None
     hand_slots: int
+    # Fans a bool request option switches on or off: (fan id, option name).
+    gates: tuple[tuple[str, str], ...]
     by_id: dict[str, FanDef]
     # Steps per (shape, reading features), filtered by what each check needs; filled lazily.
     by_features: dict[tuple[str, int], tuple[_Step, ...]]
@@ -108,6 +110,7 @@ def _plan(rs: RuleSet) -> _Plan:
         tie_fans=frozenset(rs.tie_break_fans),
         flower=by_id[rs.flower_fan] if rs.flower_fan else None,
         hand_slots=len(hand_slot), by_id=dict(by_id), by_features={},
+        gates=tuple((f.id, f.enabled_by) for f in rs.fans if f.enabled_by),
     )
     _PLANS[rs] = plan
     return plan
@@ -121,10 +124,12 @@ def _mask(needs: tuple[str, ...]) -> int:
 
 
 def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
-              hand_cache: list[int | None]) -> tuple[list[tuple[FanDef, int]], int, bool, bool]:
+              hand_cache: list[int | None],
+              disabled: frozenset[str]) -> tuple[list[tuple[FanDef, int]], int, bool, bool]:
     """The fans one reading counts (in evaluation order, with counts), their total, whether
-    any counts toward the minimum, and whether one breaks ties."""
-    excluded: set[str] = set()
+    any counts toward the minimum, and whether one breaks ties. `disabled` fans are switched
+    off by the request's options."""
+    excluded: set[str] = set(disabled)
     counted: list[tuple[FanDef, int]] = []
     total = 0
     toward_min = tie = False
@@ -164,21 +169,26 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         )
     win_rank = rs.tileset.kinds[hand.win_tile].rank
     hand_cache: list[int | None] = [None] * plan.hand_slots
+    disabled = frozenset(
+        fid for fid, option in plan.gates if not ctx.options.get(option, True)
+    ) if plan.gates else frozenset()
     best: tuple[int, int, View, list[tuple[FanDef, int]]] | None = None
     for reading in readings:
         shape = reading.shape
         view = View(reading, facts, plan.policy)
         counted, total, toward_min, tie = _evaluate(
-            view, ctx, plan.steps_for(shape, view.features), hand_cache)
+            view, ctx, plan.steps_for(shape, view.features), hand_cache, disabled)
         extras = plan.extras[shape].get(win_rank)
         if extras:
             for fan in extras:
+                if fan.id in disabled:
+                    continue
                 counted.append((fan, 1))
                 total += fan.value
                 toward_min = toward_min or fan.counts_toward_minimum
         if not toward_min:
             nothing = plan.last[shape]
-            if nothing is not None:
+            if nothing is not None and nothing.id not in disabled:
                 counted.append((nothing, 1))
                 total += nothing.value
         priority = plan.priority[shape]
@@ -187,7 +197,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             best = (total, priority, view, counted)
     assert best is not None
     _, _, view, counted = best
-    if plan.flower is not None:
+    if plan.flower is not None and plan.flower.id not in disabled:
         n = plan.flower.bound(view, ctx)  # type: ignore[misc]
         if n:
             flowers.append((plan.flower, n))
@@ -196,6 +206,13 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     min_total = sum(f.value * n for f, n in fans if f.counts_toward_minimum)
     fan_results = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in fans)
     decomposition = describe(view.reading, hand, rs.tileset)
+    for req in rs.requirements:
+        if not req.bound(view, ctx):  # type: ignore[misc]
+            return ScoreResult(
+                ruleset=rs.id, winning=False, reason=Reason(req.reason, req.message),
+                fans=fan_results, fan_total=fan_total, decomposition=decomposition,
+                payments=None,
+            )
     if min_total < rs.min_fan:
         return ScoreResult(
             ruleset=rs.id, winning=False,

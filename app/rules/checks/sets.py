@@ -104,6 +104,12 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
 
 
 @check(needs=("kongs",))
+def kong_count(v: View, ctx: WinContext) -> int:
+    """杠: one for each kong the winner declared, concealed or melded."""
+    return len(v.kongs)
+
+
+@check(needs=("kongs",))
 def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None) -> int:
     """杠: exactly `total` kongs, `concealed` of them concealed (四杠, 三杠, 双暗杠, 明暗杠 ...)."""
     if len(v.kongs) != total:

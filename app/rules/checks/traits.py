@@ -28,6 +28,12 @@ def voided_suit(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand")
+def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
+    """定缺: the hand, melds included, holds tiles of at most `count` numbered suits."""
+    return 1 if len(v.facts.suits) <= count else 0
+
+
+@check(scope="hand")
 def no_honors(v: View, ctx: WinContext) -> int:
     """无字: the hand holds no wind or dragon."""
     return 0 if v.facts.has_honors else 1

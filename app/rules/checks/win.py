@@ -18,6 +18,13 @@ def self_drawn(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand")
+def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
+    """金钩钓: exactly this many melds declared, concealed kongs included (with four, the
+    winner held a single tile and won on its pair)."""
+    return 1 if len(v.facts.hand.melds) == exactly else 0
+
+
+@check(scope="hand")
 def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
@@ -30,9 +37,12 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
 
 
 @check(scope="hand", needs=("last_tile",))
-def last_tile(v: View, ctx: WinContext, *, win_type: WinType) -> int:
-    """妙手回春 / 海底捞月: won with the last tile of the wall, self-drawn or on its discard."""
-    return 1 if ctx.last_tile and ctx.win_type == win_type else 0
+def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
+    """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
+    discard after it (`win_type` limits it to one of them)."""
+    if not ctx.last_tile:
+        return 0
+    return 1 if win_type is None or ctx.win_type == win_type else 0
 
 
 @check(scope="hand", needs=("kong_win",))
