@@ -11,6 +11,7 @@ A case file holds `cases:`, a list of
       fans: {fan id or Chinese name: count, ...}
       fan_total: n
       net: [money per seat]
+      error: a 422 code, for a request that is not a real hand (nothing else is checked)
 `fans` lists the whole fan list unless a count is 0, which asserts only that the fan is
 absent (then the other fans are not checked, so a case can pin down one point). Cases of the
 `mcr` rule set are also scored by the reference calculator, which must agree.
@@ -24,6 +25,7 @@ from typing import Any
 import pytest
 import yaml
 
+from app.domain.errors import HandError
 from app.domain.request import build
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
@@ -33,7 +35,7 @@ from tests.mcr_reference.generator import call_oracle, oracle_args
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).resolve().parent
 RULESETS = load_rulesets(ROOT / "rulesets")
-EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "net"}
+EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "net", "error"}
 
 
 def _collect() -> list[Any]:
@@ -70,6 +72,11 @@ def test_case(ruleset: str, case: dict[str, Any]) -> None:
     rs = RULESETS[ruleset]
     unknown = set(case["expect"]) - EXPECT_KEYS
     assert not unknown, f"{case['name']}: unknown expect keys {unknown}"
+    if "error" in case["expect"]:
+        with pytest.raises(HandError) as info:
+            build(case["hand"], case["context"], rs)
+        assert info.value.code == case["expect"]["error"], info.value.message
+        return
     hand, ctx = build(case["hand"], case["context"], rs)
     result = score(hand, ctx, rs)
     got = {f.id: f.count for f in result.fans}
