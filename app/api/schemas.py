@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WINDS
 
@@ -44,6 +44,10 @@ MSG_NOT_HAND = "Not a hand: expected a notation string or an object."
 MSG_NOT_FLOWERS = "Not a flower count, a list of flower codes or a string of flowers."
 MSG_NOT_OPTION_VALUE = "Not an option value: expected a boolean, an integer or a string."
 MSG_NOT_OPTIONS = "Not an object of options."
+MSG_NO_WIN_TILE = (
+    "Not allowed: a waiting hand is one tile short and has no winning tile; every tile that "
+    "completes it is tried."
+)
 
 # Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
 _TYPE_MESSAGES = frozenset({
@@ -169,6 +173,42 @@ class HandField(fields.Field[Any]):
         raise self.make_error("invalid")
 
 
+class NotAllowed(fields.Field[Any]):
+    """A field this request must not carry, refused whatever its value (null included)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__()
+        self.message = message
+
+    def deserialize(self, value: Any, attr: str | None = None,
+                    data: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
+        if value is missing:
+            return missing
+        raise ValidationError(self.message)
+
+
+class WaitingHandObjectSchema(Schema):
+    """A hand object one tile short of a win: as `HandObjectSchema`, without `win_tile`."""
+
+    class Meta:
+        unknown = RAISE
+
+    concealed = Tiles(required=True)
+    melds = fields.List(
+        fields.Nested(MeldSchema), allow_none=True, validate=validate.Length(max=MAX_MELDS)
+    )
+    win_tile = NotAllowed(MSG_NO_WIN_TILE)
+
+
+class WaitingHandField(HandField):
+    """`hand` of a waits request: a notation string or a waiting hand object."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is dict:
+            return WaitingHandObjectSchema().load(value)
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
 class Flowers(fields.Field[Any]):
     """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
 
@@ -270,6 +310,16 @@ class ScoreRequestSchema(Schema):
     context = fields.Nested(ContextSchema, required=True)
 
 
+class WaitsRequestSchema(Schema):
+    """A waits request: the score request with a hand one tile short (no `win_tile`)."""
+
+    class Meta:
+        unknown = RAISE
+
+    hand = WaitingHandField(required=True)
+    context = fields.Nested(ContextSchema, required=True)
+
+
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
@@ -277,7 +327,7 @@ def _escape(token: str) -> str:
 def _classify(message: str) -> str:
     if message == MSG_REQUIRED:
         return "required"
-    if message == MSG_UNKNOWN:
+    if message in (MSG_UNKNOWN, MSG_NO_WIN_TILE):
         return "unknown_field"
     if message in _TYPE_MESSAGES:
         return "invalid_type"
@@ -303,4 +353,10 @@ def flatten_errors(messages: Any, pointer: str = "") -> list[dict[str, str]]:
 def load_score_request(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a score request body; raises `ValidationError`."""
     result: dict[str, Any] = ScoreRequestSchema().load(body)
+    return result
+
+
+def load_waits_request(body: dict[str, Any]) -> dict[str, Any]:
+    """Validate a waits request body; raises `ValidationError`."""
+    result: dict[str, Any] = WaitsRequestSchema().load(body)
     return result

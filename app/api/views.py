@@ -10,10 +10,10 @@ from marshmallow import ValidationError
 
 from app.api.body import json_object_body
 from app.api.problems import ApiError
-from app.api.schemas import flatten_errors, load_score_request
+from app.api.schemas import flatten_errors, load_score_request, load_waits_request
 from app.domain import request as domain_request
 from app.rules.model import FanDef, OptionDef, RuleSet
-from app.scoring import evaluate
+from app.scoring import evaluate, waits
 
 api = Blueprint("api", __name__)
 
@@ -115,6 +115,23 @@ def score_hand(ruleset: str) -> Response:
     hand, ctx = domain_request.build(data["hand"], data["context"], rs)
     result = evaluate.score(hand, ctx, rs)
     return jsonify(result.to_dict())
+
+
+@api.post("/v1/rulesets/<ruleset>/waits")
+def list_waits(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    body = json_object_body()
+    try:
+        data = load_waits_request(body)
+    except ValidationError as exc:
+        errors = flatten_errors(exc.messages)
+        raise ApiError(
+            "invalid_request",
+            f"The request does not match the schema ({len(errors)} error(s)).",
+            errors=errors,
+        ) from None
+    standing, melds, ctx = domain_request.build_waiting(data["hand"], data["context"], rs)
+    return jsonify(waits.waits(standing, melds, ctx, rs).to_dict())
 
 
 @api.get("/healthz")

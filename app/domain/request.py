@@ -7,6 +7,9 @@ message that names the offending tile or field, and a JSON pointer to that field
 re-checks types cheaply, so that a caller that bypasses the schema (another endpoint, a test)
 still gets a `HandError` (`invalid_field` / `missing_field`) and never a crash.
 
+`build_waiting` does the same for a hand one tile short of a win (the waits request): 13 - 3
+per meld standing tiles and no winning tile, the same checks otherwise.
+
 Checks run in this order, so the same request always reports the same error: the hand's
 fields one by one (notation, flowers, meld shapes, number of melds), then the tile count,
 copies of each kind and the winning tile, then the context's fields, then the consistency of
@@ -22,7 +25,8 @@ Error codes (all answered 422):
 - ``illegal_meld``: a meld whose tiles do not make its kind, a wrong number of tiles for the
   kind, or ``concealed: true`` on a chow or pung;
 - ``too_many_melds``: more than 4 declared melds;
-- ``wrong_tile_count``: standing tiles other than 14 - 3 per meld;
+- ``wrong_tile_count``: standing tiles other than 14 - 3 per meld (13 - 3 per meld for a
+  waiting hand);
 - ``too_many_copies``: more copies of a kind than the tile set has (also a flower listed
   twice in ``context.flowers``);
 - ``win_tile_missing``: ``hand.win_tile`` is not among the standing tiles (or a hand string
@@ -96,8 +100,42 @@ def build(
     Raises `HandError` (or its subclass `NotationError`) on the first problem found.
     """
     hand = _build_hand(hand_data, ruleset.tileset)
+    check_meld_kinds(hand.melds, hand_data, ruleset)
     context = _build_context(context_data, hand, ruleset)
     return hand, context
+
+
+def check_meld_kinds(melds: tuple[Meld, ...], hand_data: object, ruleset: RuleSet) -> None:
+    """A rule set may not let players declare some kinds of meld (四川: no 吃, so no chow)."""
+    for i, meld in enumerate(melds):
+        if meld.kind not in ruleset.meld_kinds:
+            pointer = "/hand" if isinstance(hand_data, str) else f"/hand/melds/{i}"
+            allowed = ", ".join(ruleset.meld_kinds)
+            raise HandError(
+                "illegal_meld",
+                f"{ruleset.name} ({ruleset.id}) does not allow a declared {meld.kind} "
+                f"({format_meld(meld.tiles, ruleset.tileset)}); declared melds may be: "
+                f"{allowed}",
+                pointer,
+            )
+
+
+def build_waiting(
+    hand_data: str | Mapping[str, Any], context_data: Mapping[str, Any], ruleset: RuleSet
+) -> tuple[tuple[int, ...], tuple[Meld, ...], WinContext]:
+    """Validate a waits request: a hand one tile short of a win, and the context of the win.
+
+    As `build`, but the standing tiles are 13 - 3 per meld and there is no winning tile: in
+    the object form ``win_tile`` is refused (``invalid_field``), in a notation string every
+    tile outside brackets is a standing tile. The same codes otherwise. The context checks
+    that need the winning tile (``robbed`` while holding another copy of it) cannot apply; the
+    scoring of each completing tile leaves out what its context rules out.
+    Returns (standing tiles, declared melds, context).
+    """
+    standing, melds, _ = _read_hand(hand_data, ruleset.tileset, waiting=True)
+    check_meld_kinds(melds, hand_data, ruleset)
+    context = _build_context(context_data, melds, ruleset)
+    return standing, melds, context
 
 
 # ---------------------------------------------------------------------------------------------
@@ -105,9 +143,19 @@ def build(
 
 
 def _build_hand(data: object, tileset: TileSet) -> Hand:
+    standing, melds, win_tile = _read_hand(data, tileset, waiting=False)
+    assert win_tile is not None
+    return Hand(standing, melds, win_tile)
+
+
+def _read_hand(
+    data: object, tileset: TileSet, *, waiting: bool
+) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None]:
+    """(standing tiles, melds, winning tile); a waiting hand is one tile short and has no
+    winning tile (None)."""
     win_tile: int | None
     if isinstance(data, str):
-        standing, melds, win_tile = parse_hand_string(data, tileset, "/hand")
+        standing, melds, win_tile = _parse_hand_string(data, tileset, waiting)
         standing_ptr = "/hand"
         meld_ptrs = ["/hand"] * len(melds)
         if len(melds) > MAX_MELDS:
@@ -124,6 +172,12 @@ def _build_hand(data: object, tileset: TileSet) -> Hand:
             raise _too_many_melds(len(raw_melds), "/hand/melds")
         meld_ptrs = [f"/hand/melds/{k}" for k in range(len(raw_melds))]
         melds = [_read_meld(m, tileset, p) for m, p in zip(raw_melds, meld_ptrs, strict=True)]
+        if waiting and "win_tile" in data:
+            raise _invalid(
+                "/hand/win_tile",
+                "hand.win_tile is not allowed here: a waiting hand is one tile short and has no "
+                "winning tile yet; every tile that completes it is tried",
+            )
         win_tile = _read_win_tile(data.get("win_tile"), tileset)
     else:
         raise _invalid(
@@ -132,18 +186,14 @@ def _build_hand(data: object, tileset: TileSet) -> Hand:
             "with concealed, melds and win_tile",
         )
 
-    needed = HAND_SIZE - 3 * len(melds)
-    if len(standing) != needed:
+    if len(standing) != _needed(len(melds), waiting):
         where = "outside brackets in hand" if standing_ptr == "/hand" else "in hand.concealed"
-        raise HandError(
-            "wrong_tile_count",
-            f"{len(standing)} standing tile{_s(len(standing))} {where}, but {needed} are needed "
-            f"with {len(melds)} declared meld{_s(len(melds))} (14 minus 3 per meld, a kong "
-            f"counting as 3; the standing tiles include the winning tile)",
-            standing_ptr,
-        )
+        raise _wrong_tile_count(f"{len(standing)} standing tile{_s(len(standing))} {where}",
+                                len(melds), waiting, standing_ptr)
     _check_copies(standing, standing_ptr, melds, meld_ptrs, tileset)
 
+    if waiting:
+        return tuple(standing), tuple(melds), None
     if win_tile is None:
         # Default: the last tile written, as in the whole-hand notation.
         win_tile = standing[-1]
@@ -154,7 +204,47 @@ def _build_hand(data: object, tileset: TileSet) -> Hand:
             f"({format_tiles(standing, tileset)}): hand.concealed must include the winning tile",
             "/hand/win_tile",
         )
-    return Hand(tuple(standing), tuple(melds), win_tile)
+    return tuple(standing), tuple(melds), win_tile
+
+
+def _needed(n_melds: int, waiting: bool) -> int:
+    return HAND_SIZE - (1 if waiting else 0) - 3 * n_melds
+
+
+def _wrong_tile_count(what: str, n_melds: int, waiting: bool, pointer: str) -> HandError:
+    if waiting:
+        rule = ("13 minus 3 per meld, a kong counting as 3: a waiting hand is one tile short "
+                "of a win")
+    else:
+        rule = ("14 minus 3 per meld, a kong counting as 3; the standing tiles include the "
+                "winning tile")
+    return HandError(
+        "wrong_tile_count",
+        f"{what}, but {_needed(n_melds, waiting)} are needed with {n_melds} declared "
+        f"meld{_s(n_melds)} ({rule})",
+        pointer,
+    )
+
+
+def _parse_hand_string(
+    text: str, tileset: TileSet, waiting: bool
+) -> tuple[list[int], list[Meld], int | None]:
+    """Whole-hand notation; for a waiting hand every tile outside brackets is standing."""
+    if not waiting:
+        return parse_hand_string(text, tileset, "/hand")
+    try:
+        standing, melds, _ = parse_hand_string(text, tileset, "/hand")
+    except NotationError as exc:
+        if exc.code != "win_tile_missing":
+            raise
+        # The parser read every meld before it found nothing outside the brackets, so each
+        # opening bracket is one well-formed meld.
+        n_melds = text.count("[") + text.count("{")
+        if n_melds > MAX_MELDS:
+            raise _too_many_melds(n_melds, "/hand") from None
+        raise _wrong_tile_count("no standing tiles are written outside brackets in hand",
+                                n_melds, True, "/hand") from None
+    return standing, melds, None
 
 
 def _read_standing(raw: object, tileset: TileSet, pointer: str) -> list[int]:
@@ -282,7 +372,9 @@ def _check_copies(
 # The context
 
 
-def _build_context(data: object, hand: Hand, ruleset: RuleSet) -> WinContext:
+def _build_context(data: object, hand: Hand | Sequence[Meld], ruleset: RuleSet) -> WinContext:
+    """The win context; ``hand`` is the hand, or for a waiting hand (no winning tile yet) its
+    declared melds."""
     if not isinstance(data, Mapping):
         raise _invalid("/context", "context must be an object with at least win_type")
     tileset = ruleset.tileset
@@ -522,10 +614,12 @@ def _check_consistency(
     kong: str | None,
     winner: int,
     discarder: int | None,
-    hand: Hand,
+    hand: Hand | Sequence[Meld],
     tileset: TileSet,
 ) -> None:
-    """The context must describe a win that can happen."""
+    """The context must describe a win that can happen (as far as it can be judged without
+    the winning tile, for a waiting hand)."""
+    melds = hand.melds if isinstance(hand, Hand) else hand
     if win_type == DISCARD and discarder is None:
         raise _inconsistent(
             "context.win_type is discard but context.discarder is missing: give the seat that "
@@ -555,13 +649,13 @@ def _check_consistency(
             f"but context.win_type is {win_type}",
             "/context/kong",
         )
-    if kong == KONG_REPLACEMENT and not any(m.kind == KONG for m in hand.melds):
+    if kong == KONG_REPLACEMENT and not any(m.kind == KONG for m in melds):
         raise _inconsistent(
             "context.kong is replacement (杠上开花) but hand.melds declares no kong: the "
             "winning tile must be the replacement drawn after the winner's own kong",
             "/context/kong",
         )
-    if kong == KONG_ROBBED:
+    if kong == KONG_ROBBED and isinstance(hand, Hand):
         # The robbed tile is the fourth of a pung another player is extending to a kong, so
         # the other three copies are in that pung and the winner cannot hold another.
         w = hand.win_tile

@@ -154,7 +154,7 @@ def test_unknown_ruleset(client: FlaskClient, method: str, url: str) -> None:
 
 
 @pytest.mark.parametrize("url", ["/", "/v1", "/v1/rulesets/", "/v2/rulesets",
-                                 "/v1/rulesets/mcr/waits", "/v1/rulesets/mcr/score/x",
+                                 "/v1/rulesets/mcr/tenpai", "/v1/rulesets/mcr/score/x",
                                  "/static/x.css", "/healthz/"])
 def test_not_found(client: FlaskClient, url: str) -> None:
     problem(client.get(url), 404, "not_found")

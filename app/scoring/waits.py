@@ -1,0 +1,108 @@
+"""waits(standing, melds, context, rule set) -> WaitsResult: the tiles that complete a hand
+one tile short of a win (听), and what each scores.
+
+Every playing tile of the rule set's tile set is tried, in the written order of tiles (m, p,
+s, honours), except a tile the hand already holds every copy of (standing tiles and melds
+together): it cannot be drawn or claimed. The hand with the tile added, won on that tile, is
+scored by `app.scoring.evaluate.score` with the request's context, so an entry is exactly
+what the score endpoint answers for that completed hand. A tile is a wait when the completed
+hand has a winning shape, whether or not it reaches the rule set's minimum (the entry then
+says `winning: false` and why). A context flag that cannot hold for some tile (抢杠和 on a
+tile the hand holds another copy of) simply does not score its fan there, as in `score`.
+
+Trying every tile keeps this generic: any shape a rule set enables, wild tiles, requirements
+such as 四川's missing suit all come through `score` unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from app.domain.hand import Hand, Meld, WinContext
+from app.rules.model import RuleSet
+from app.scoring.evaluate import score
+from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
+
+
+class WaitEntry(NamedTuple):
+    """One tile that completes the hand, and the score of the completed hand (the fields of
+    `ScoreResult` but the rule set and the payments)."""
+
+    tile: str
+    winning: bool
+    reason: Reason | None
+    fans: tuple[FanResult, ...]
+    fan_total: int
+    value: int | None
+    multiplier: int | None
+    decomposition: DecompositionView | None
+
+    @classmethod
+    def of(cls, tile: str, result: ScoreResult) -> WaitEntry:
+        return cls(tile, result.winning, result.reason, result.fans, result.fan_total,
+                   result.value, result.multiplier, result.decomposition)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tile": self.tile,
+            "winning": self.winning,
+            "reason": self.reason.to_dict() if self.reason else None,
+            "fans": [f.to_dict() for f in self.fans],
+            "fan_total": self.fan_total,
+            "value": self.value,
+            "multiplier": self.multiplier,
+            "decomposition": self.decomposition.to_dict() if self.decomposition else None,
+        }
+
+
+class WaitsResult(NamedTuple):
+    ruleset: str
+    waits: tuple[WaitEntry, ...]
+    # The winning entry worth most (highest value, then highest fan total; the first in tile
+    # order among equals); None when no completing tile makes a legal win.
+    best: WaitEntry | None
+
+    @property
+    def ready(self) -> bool:
+        """听牌: at least one tile completes a winning shape."""
+        return bool(self.waits)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ruleset": self.ruleset,
+            "ready": self.ready,
+            "waits": [w.to_dict() for w in self.waits],
+            "best": self.best.to_dict() if self.best else None,
+        }
+
+
+def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
+          rs: RuleSet) -> WaitsResult:
+    """Every tile that completes ``standing`` + ``melds`` (one tile short of a win) into a
+    winning shape, each with the score of the completed hand won on it under ``ctx``."""
+    tileset = rs.tileset
+    kinds = tileset.kinds
+    held = [0] * len(kinds)
+    for t in standing:
+        held[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            held[t] += 1
+    playing = frozenset(tileset.playing)
+    entries: list[WaitEntry] = []
+    best: WaitEntry | None = None
+    for t in tileset.display_order:
+        if t not in playing or held[t] >= kinds[t].copies:
+            continue
+        result = score(Hand((*standing, t), melds, t), ctx, rs)
+        if result.decomposition is None:
+            continue
+        entry = WaitEntry.of(kinds[t].code, result)
+        entries.append(entry)
+        if entry.winning and (best is None or _worth(entry) > _worth(best)):
+            best = entry
+    return WaitsResult(rs.id, tuple(entries), best)
+
+
+def _worth(entry: WaitEntry) -> tuple[int, int]:
+    return (entry.value if entry.value is not None else -1, entry.fan_total)
