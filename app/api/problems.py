@@ -26,6 +26,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "invalid_request": (422, "Invalid request"),
+    "settle_not_supported": (422, "Round settlement not supported"),
     "http_error": (400, "HTTP error"),
     "internal_error": (500, "Internal server error"),
 }
@@ -56,10 +57,22 @@ HAND_ERROR_CODES: tuple[str, ...] = (
 )
 HAND_ERROR_TITLE = "Not a valid hand or win"
 
+# Codes of `app.domain.round` and `app.scoring.settle`: a settle request whose events cannot
+# be a real round (besides the hand codes above, which its hands may also raise). All 422.
+ROUND_ERROR_CODES: tuple[str, ...] = (
+    "seat_already_won",
+    "round_over",
+    "wrong_draw_players",
+    "inconsistent_event",
+    "kong_mismatch",
+    "not_a_win",
+)
+ROUND_ERROR_TITLE = "Not a valid round"
+
 # The `code` of one entry of `errors` for a schema violation (problem code `invalid_request`).
 FIELD_ERROR_CODES: tuple[str, ...] = ("required", "unknown_field", "invalid_type", "invalid_value")
 
-PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES)
+PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES, *ROUND_ERROR_CODES)
 
 # At most this many entries are listed in `errors`; a body of 64 KiB could otherwise hold
 # thousands of unknown fields, each echoed back.
@@ -95,7 +108,8 @@ def problem_response(
     errors: list[dict[str, Any]] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    known_status, known_title = REQUEST_PROBLEMS.get(code, (422, HAND_ERROR_TITLE))
+    default_title = ROUND_ERROR_TITLE if code in ROUND_ERROR_CODES else HAND_ERROR_TITLE
+    known_status, known_title = REQUEST_PROBLEMS.get(code, (422, default_title))
     status = status if status is not None else known_status
     body: dict[str, Any] = {
         "type": TYPE_PREFIX + code,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
+from marshmallow.decorators import validates_schema
 
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WINDS
 
@@ -49,10 +50,13 @@ MSG_NO_WIN_TILE = (
     "completes it is tried."
 )
 
+MSG_NOT_EVENT = "Not an event: expected an object with type kong, win or draw."
+MSG_NOT_FOR_KIND = "Not allowed for this kind of kong."
+
 # Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
 _TYPE_MESSAGES = frozenset({
     MSG_NULL, MSG_NOT_BOOL, MSG_NOT_INT, MSG_NOT_STRING, MSG_NOT_TILES,
-    MSG_NOT_HAND, MSG_NOT_FLOWERS, MSG_NOT_OPTION_VALUE, MSG_NOT_OPTIONS,
+    MSG_NOT_HAND, MSG_NOT_FLOWERS, MSG_NOT_OPTION_VALUE, MSG_NOT_OPTIONS, MSG_NOT_EVENT,
     "Invalid input type.", "Not a valid list.",
 })
 
@@ -320,6 +324,103 @@ class WaitsRequestSchema(Schema):
     context = fields.Nested(ContextSchema, required=True)
 
 
+# --- the settle request: a round as events --------------------------------------------
+
+MAX_EVENTS = 32  # a round has at most 27 kongs (108 tiles), 3 wins and a draw
+MAX_DRAW_HANDS = 4  # rule sets have at most 4 players
+KONG_KINDS = ("direct", "added", "concealed")
+
+
+class _KongEventSchema(Schema):
+    """A kong; `discarder` belongs to a direct kong only, `fresh` to an added kong only."""
+
+    class Meta:
+        unknown = RAISE
+
+    type = StrictStr(required=True, validate=validate.OneOf(["kong"]))
+    seat = StrictInt(required=True, validate=_seat())
+    kind = StrictStr(required=True, validate=validate.OneOf(KONG_KINDS))
+    tile = StrictStr(required=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH))
+    discarder = StrictInt(validate=_seat())
+    fresh = StrictBool()
+
+    @validates_schema(pass_original=True)
+    def _fields_of_the_kind(self, data: Mapping[str, Any], original: Any,
+                            **kwargs: Any) -> None:
+        own = {"direct": "discarder", "added": "fresh"}
+        kind = original.get("kind") if isinstance(original, Mapping) else None
+        if kind not in KONG_KINDS:
+            return  # `kind` itself is refused
+        errors: dict[str, list[str]] = {}
+        for kind_of, name in own.items():
+            if kind == kind_of and name not in original:
+                errors[name] = [MSG_REQUIRED]
+            elif kind != kind_of and name in original:
+                errors[name] = [MSG_NOT_FOR_KIND]
+        if errors:
+            raise ValidationError(errors)
+
+
+class _WinEventSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = StrictStr(required=True, validate=validate.OneOf(["win"]))
+    seat = StrictInt(required=True, validate=_seat())
+    hand = HandField(required=True)
+    # As in a score request, but the event's seat is the winner and the options are the
+    # round's.
+    context = fields.Nested(ContextSchema(exclude=("winner", "options")), required=True)
+
+
+class _DrawHandSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    seat = StrictInt(required=True, validate=_seat())
+    hand = WaitingHandField(required=True)
+    passive_pig = StrictBool(allow_none=True)
+
+
+class _DrawEventSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    type = StrictStr(required=True, validate=validate.OneOf(["draw"]))
+    hands = fields.List(fields.Nested(_DrawHandSchema), required=True,
+                        validate=validate.Length(max=MAX_DRAW_HANDS))
+
+
+_EVENT_SCHEMAS: dict[str, type[Schema]] = {
+    "kong": _KongEventSchema, "win": _WinEventSchema, "draw": _DrawEventSchema,
+}
+
+
+class Event(fields.Field[Any]):
+    """One event of a round, by its `type`: kong, win or draw."""
+
+    default_error_messages = {"invalid": MSG_NOT_EVENT}  # noqa: RUF012
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is not dict:
+            raise self.make_error("invalid")
+        kind = value.get("type")
+        schema = _EVENT_SCHEMAS.get(kind) if type(kind) is str else None
+        if schema is None:
+            if "type" not in value:
+                raise ValidationError({"type": [MSG_REQUIRED]})
+            raise ValidationError({"type": ["Must be one of: kong, win, draw."]})
+        return schema().load(value)
+
+
+class SettleRequestSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+    options = Options(allow_none=True)
+    events = fields.List(Event(), required=True, validate=validate.Length(max=MAX_EVENTS))
+
+
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
@@ -327,7 +428,7 @@ def _escape(token: str) -> str:
 def _classify(message: str) -> str:
     if message == MSG_REQUIRED:
         return "required"
-    if message in (MSG_UNKNOWN, MSG_NO_WIN_TILE):
+    if message in (MSG_UNKNOWN, MSG_NO_WIN_TILE, MSG_NOT_FOR_KIND):
         return "unknown_field"
     if message in _TYPE_MESSAGES:
         return "invalid_type"
@@ -359,4 +460,10 @@ def load_score_request(body: dict[str, Any]) -> dict[str, Any]:
 def load_waits_request(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a waits request body; raises `ValidationError`."""
     result: dict[str, Any] = WaitsRequestSchema().load(body)
+    return result
+
+
+def load_settle_request(body: dict[str, Any]) -> dict[str, Any]:
+    """Validate a settle request body; raises `ValidationError`."""
+    result: dict[str, Any] = SettleRequestSchema().load(body)
     return result

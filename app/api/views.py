@@ -10,10 +10,16 @@ from marshmallow import ValidationError
 
 from app.api.body import json_object_body
 from app.api.problems import ApiError
-from app.api.schemas import flatten_errors, load_score_request, load_waits_request
+from app.api.schemas import (
+    flatten_errors,
+    load_score_request,
+    load_settle_request,
+    load_waits_request,
+)
 from app.domain import request as domain_request
+from app.domain.round import build_round
 from app.rules.model import FanDef, OptionDef, RuleSet
-from app.scoring import evaluate, waits
+from app.scoring import evaluate, settle, waits
 
 api = Blueprint("api", __name__)
 
@@ -132,6 +138,28 @@ def list_waits(ruleset: str) -> Response:
         ) from None
     standing, melds, ctx = domain_request.build_waiting(data["hand"], data["context"], rs)
     return jsonify(waits.waits(standing, melds, ctx, rs).to_dict())
+
+
+@api.post("/v1/rulesets/<ruleset>/settle")
+def settle_round(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    body = json_object_body()
+    if rs.settlement is None:
+        raise ApiError("settle_not_supported",
+                       f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
+                       "rule sets that settle rounds: "
+                       f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
+    try:
+        data = load_settle_request(body)
+    except ValidationError as exc:
+        errors = flatten_errors(exc.messages)
+        raise ApiError(
+            "invalid_request",
+            f"The request does not match the schema ({len(errors)} error(s)).",
+            errors=errors,
+        ) from None
+    # HandError (the round's codes, and not_a_win from the scorer) answers 422.
+    return jsonify(settle.settle(build_round(data, rs), rs).to_dict())
 
 
 @api.get("/healthz")

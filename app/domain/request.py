@@ -397,7 +397,7 @@ def _build_context(data: object, hand: Hand | Sequence[Meld], ruleset: RuleSet) 
     winner = _seat(data, "winner", ruleset.players) or 0
     dealer = _seat(data, "dealer", ruleset.players) or 0
     discarder = _seat(data, "discarder", ruleset.players)
-    options = _options(data.get("options"), ruleset)
+    options = build_options(data.get("options"), ruleset)
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
     return WinContext(
@@ -565,16 +565,21 @@ def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple
     return ind, tuple(sorted(wild_tiles))
 
 
-def _options(value: object, ruleset: RuleSet) -> dict[str, Any]:
-    """House rules: every declared option, the request's value or the rule set's default."""
+def build_options(
+    value: object, ruleset: RuleSet, pointer: str = "/context/options"
+) -> dict[str, Any]:
+    """House rules: every declared option, the request's value or the rule set's default.
+
+    ``pointer`` is where the options are in the request (a settle request carries them at
+    ``/options``)."""
     if value is None:
         value = {}
     if not isinstance(value, Mapping):
-        raise _invalid("/context/options", "context.options must be an object")
+        raise _invalid(pointer, f"{_field_name(pointer)} must be an object")
     declared = ruleset.option_by_name
     out = {o.name: o.default for o in ruleset.options}
     for name, v in value.items():
-        ptr = f"/context/options/{_escape(str(name))}"
+        ptr = f"{pointer}/{_escape(str(name))}"
         od = declared.get(name)
         if od is None:
             known = ", ".join(sorted(declared)) or "none"

@@ -27,6 +27,7 @@ from app.domain.notation import parse_tiles
 from app.domain.tiles import TILESETS, TileSet
 from app.rules.checks import CHECKS, TileGroup
 from app.rules.model import FanDef, OptionDef, PaymentDef, Requirement, RuleSet, ShapeDef
+from app.rules.settlement import build_settlement
 from app.scoring.payments import SCHEMES
 from app.scoring.policies import POLICIES
 
@@ -56,7 +57,7 @@ _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _n
 TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
-    "payment", "fans", "remove_fans", "meld_kinds", "requires",
+    "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
@@ -222,14 +223,17 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
     requirements = tuple(_requirement(r, i, tileset, err)
                          for i, r in enumerate(_list(data.get("requires"), "requires", err)))
+    payment = _payment(data["payment"], options, err)
+    settlement = (build_settlement(data["settlement"], options, payment.params, err)
+                  if data.get("settlement") is not None else None)
     return RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, tileset=tileset,
         fans=tuple(fans), shapes=MappingProxyType(shapes),
         options=options,
-        payment=_payment(data["payment"], options, err), min_fan=min_fan, max_flowers=max_flowers,
+        payment=payment, min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
-        meld_kinds=tuple(meld_kinds), requirements=requirements,
+        meld_kinds=tuple(meld_kinds), requirements=requirements, settlement=settlement,
         source=source,
     )
 

@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from app.domain.tiles import TileSet
+from app.rules.settlement import SettlementDef
 
 # A bound check: called with a decomposition's features and the win context, returns how many
 # times the fan applies (0 = absent).
@@ -110,6 +111,9 @@ class RuleSet:
     meld_kinds: tuple[str, ...] = ("chow", "pung", "kong")
     # Conditions every win must meet besides a shape and the minimum (四川 定缺).
     requirements: tuple[Requirement, ...] = ()
+    # How a whole round is settled (血战到底: kong money, drawn-game checks); None: the rule
+    # set settles single hands only.
+    settlement: SettlementDef | None = None
     source: str = ""
 
     @cached_property

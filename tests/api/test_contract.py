@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterator
@@ -28,7 +29,7 @@ from marshmallow import ValidationError
 from openapi_spec_validator import validate
 
 from app.api.problems import FIELD_ERROR_CODES, PROBLEM_CODES
-from app.api.schemas import load_score_request
+from app.api.schemas import load_score_request, load_settle_request
 from tests.api.helpers import OPENAPI_FILE, escape, resolve, validate_live, validator_for
 from tests.api.test_errors import INVALID
 
@@ -269,6 +270,86 @@ def test_every_body_the_document_allows_passes_the_schema(spec: dict[str, Any]) 
         wire = json.loads(json.dumps(body))
         try:
             load_score_request(wire)
+        except ValidationError as exc:  # pragma: no cover - the failure report
+            raise AssertionError(
+                f"document allows {wire!r}, schema refuses: {exc.messages}") from exc
+
+    check()
+
+
+# --- settleRound: examples are real, the request schemas agree ------------------------------
+
+SETTLE_OPERATION = ("/v1/rulesets/{ruleset}/settle", "post")
+
+
+def _settle_examples(spec: dict[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[int, Any]]]:
+    path, method = SETTLE_OPERATION
+    op = spec["paths"][path][method]
+    requests = {name: ex["value"]
+                for name, ex in op["requestBody"]["content"]["application/json"]["examples"]
+                .items()}
+    responses = {}
+    for status, response in op["responses"].items():
+        for content in resolve(spec, response).get("content", {}).values():
+            for name, ex in content.get("examples", {}).items():
+                responses[name] = (int(status), ex["value"])
+    return requests, responses
+
+
+def test_settle_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> None:
+    """Each settle request example, posted to sichuan, answers the response example of the
+    same name, exactly; the problem examples come from real requests too."""
+    requests, responses = _settle_examples(spec)
+    path, method = SETTLE_OPERATION
+    for name, body in requests.items():
+        response = client.post("/v1/rulesets/sichuan/settle", json=body)
+        validate_live(spec, path, method, response)
+        status, expected = responses[name]
+        assert response.status_code == status, (name, response.get_json())
+        assert _comparable(status, response.get_json()) == _comparable(status, expected), name
+    assert len(requests) >= 3
+    for name, url, body in (
+        ("settle_not_supported", "/v1/rulesets/mcr/settle", requests["rule_page"]),
+        ("bad_kong", "/v1/rulesets/sichuan/settle",
+         {"events": [{"type": "kong", "seat": 1, "kind": "direct", "tile": "5m",
+                      "fresh": True}]}),
+    ):
+        response = client.post(url, json=body)
+        validate_live(spec, path, method, response)
+        status, expected = responses[name]
+        assert response.status_code == status
+        assert _comparable(status, response.get_json()) == _comparable(status, expected), name
+
+
+def test_refused_settle_bodies_are_refused_by_the_document(spec: dict[str, Any]) -> None:
+    from tests.api.test_settle import SCHEMA_VIOLATIONS
+
+    validator = validator_for(spec, "/components/schemas/SettleRequest")
+    for body, pointer, _ in SCHEMA_VIOLATIONS:
+        assert not validator.is_valid(body), pointer
+
+
+@pytest.mark.parametrize("event", ["DirectKongEvent", "AddedKongEvent", "ConcealedKongEvent",
+                                   "WinEvent", "DrawEvent"])
+def test_every_settle_body_the_document_allows_passes_the_schema(spec: dict[str, Any],
+                                                                 event: str) -> None:
+    """Generated from openapi.yaml: each kind of event (one of SettleEvent's branches), in a
+    SettleRequest with generated options; marshmallow must accept every one. (At most two
+    hands per draw, so that generation stays quick; the size limits themselves are checked by
+    the refused bodies.)"""
+    components = copy.deepcopy(spec["components"])
+    components["schemas"]["DrawEvent"]["properties"]["hands"]["maxItems"] = 2
+    schema = {"$ref": f"#/components/schemas/{event}", "components": components}
+    options = {"$ref": "#/components/schemas/SettleRequest/properties/options",
+               "components": components}
+
+    @settings(max_examples=40, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @given(from_schema(schema), from_schema(options))
+    def check(body: dict[str, Any], opts: Any) -> None:
+        wire = json.loads(json.dumps({"options": opts, "events": [body]}))
+        try:
+            load_settle_request(wire)
         except ValidationError as exc:  # pragma: no cover - the failure report
             raise AssertionError(
                 f"document allows {wire!r}, schema refuses: {exc.messages}") from exc

@@ -1,0 +1,474 @@
+"""A round as ordered events (the settle request), validated into immutable values.
+
+A round is what happened between the deal and the end, as far as money is concerned:
+
+- ``kong``: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard), ``added``
+  (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one just
+  drawn) or ``concealed`` (暗杠);
+- ``win``: a seat wins (the hand and its context, as in the score request; the seat is the
+  winner and the round's options apply);
+- ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
+  and says whether it is a passive pig (``passive_pig``).
+
+`build_round` checks what a schema cannot: seats, the hands (every code of
+`app.domain.request`, the pointer moved into the event), and that the sequence can happen. The
+first problem found is raised as a `HandError` whose pointer names the event
+(``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
+2): ...``). Codes besides those of `app.domain.request` (all answered 422):
+
+- ``settle_not_supported``: the rule set has no ``settlement`` section;
+- ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
+  from, discards a winning tile, or is listed at the draw (血战到底: winners are out);
+- ``round_over``: an event after the draw, or after every seat but one has won;
+- ``wrong_draw_players``: a draw that does not list each seat not yet won exactly once;
+- ``inconsistent_event``: an event that contradicts itself or what came before: a direct kong
+  on one's own discard; a 杠上开花 not right after the winner's own kong; a 杠上炮 not right
+  after the discarder's kong, or a discard win right after the discarder's kong without it
+  (or 抢杠); a 抢杠 not right after the discarder's added kong of that tile; ``passive_pig``
+  on a hand that is not a pig; a fifth kong by one seat;
+- ``kong_mismatch``: a hand whose declared kongs are not exactly the kongs its seat made in
+  the events (a concealed kong is written ``{5555m}``, a direct or added one ``[5555m]``; a
+  robbed kong is void and stays a pung);
+- ``too_many_copies``: a second kong of the same tile, or more copies of a tile across the
+  round's hands and kongs than the tile set has (a tile won by several players on the same
+  discard, 一炮多响, counts once);
+- ``invalid_field``, ``missing_field``: as in `app.domain.request`, for callers that bypass
+  the API schema (too many events, an unknown event type, a wrong JSON type).
+
+Whether a win's hand is a legal win is the scorer's question: `app.scoring.settle` answers
+``not_a_win`` for a hand that is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.errors import HandError
+from app.domain.hand import (
+    DISCARD,
+    KONG,
+    KONG_AFTER_DISCARD,
+    KONG_REPLACEMENT,
+    KONG_ROBBED,
+    SELF_DRAW,
+    Hand,
+    Meld,
+    WinContext,
+)
+from app.domain.notation import format_tiles, parse_tile
+from app.domain.request import MAX_MELDS, build, build_options, build_waiting
+from app.rules.model import RuleSet
+
+MAX_EVENTS = 32  # 27 kongs (one per kind of a 108-tile set), 3 wins and a draw fit
+DIRECT = "direct"
+ADDED = "added"
+CONCEALED = "concealed"
+KONG_KINDS = (DIRECT, ADDED, CONCEALED)
+EVENT_TYPES = ("kong", "win", "draw")
+_KIND_ZH = {DIRECT: "点杠", ADDED: "加杠", CONCEALED: "暗杠"}
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    seat: int
+    kind: str  # DIRECT | ADDED | CONCEALED
+    tile: int
+    discarder: int | None = None  # a direct kong's discarder
+    fresh: bool = False  # an added kong: the added tile is the one just drawn
+
+
+@dataclass(frozen=True, slots=True)
+class WinEvent:
+    seat: int
+    hand: Hand
+    context: WinContext  # winner = seat, options = the round's
+    # The index of the kong this win robs (抢杠) or follows (杠上炮, 杠上开花), if any.
+    kong_event: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawHand:
+    seat: int
+    standing: tuple[int, ...]  # one tile short of a win
+    melds: tuple[Meld, ...]
+    passive_pig: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent:
+    hands: tuple[DrawHand, ...]  # in seat order
+
+
+Event = KongEvent | WinEvent | DrawEvent
+
+
+@dataclass(frozen=True)
+class Round:
+    options: Mapping[str, Any]  # every option of the rule set, defaults filled in
+    events: tuple[Event, ...]
+    # Indices of added kongs that were robbed (抢杠): they count as no kong.
+    robbed: frozenset[int]
+    # The round is over: a draw ended it, or every seat but one has won.
+    finished: bool
+
+
+def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
+    """Validate a decoded settle request (``options``, ``events``) into a `Round`."""
+    if ruleset.settlement is None:
+        raise HandError(
+            "settle_not_supported",
+            f"rule set {ruleset.id} settles single hands only: it defines no round settlement",
+            "",
+        )
+    if not isinstance(data, Mapping):
+        raise HandError("invalid_field", "the request must be an object with events", "")
+    options = build_options(data.get("options"), ruleset, "/options")
+    raw_events = data.get("events")
+    if raw_events is None:
+        raise HandError("missing_field", "events is required", "/events")
+    if not isinstance(raw_events, list | tuple):
+        raise HandError("invalid_field", "events must be a list of events", "/events")
+    if len(raw_events) > MAX_EVENTS:
+        raise HandError(
+            "invalid_field",
+            f"{len(raw_events)} events, but a round has at most {MAX_EVENTS} here",
+            "/events",
+        )
+    builder = _Builder(ruleset, options)
+    for i, raw in enumerate(raw_events):
+        builder.add(i, raw)
+    return Round(options=options, events=tuple(builder.events),
+                 robbed=frozenset(builder.robbed), finished=builder.over is not None)
+
+
+def suits_of(standing: Sequence[int], melds: Sequence[Meld], ruleset: RuleSet) -> int:
+    """How many numbered suits a hand holds, melds included (花猪 holds more than allowed)."""
+    kinds = ruleset.tileset.kinds
+    suits = {kinds[t].suit for t in standing if kinds[t].is_number}
+    suits |= {kinds[t].suit for m in melds for t in m.tiles if kinds[t].is_number}
+    return len(suits)
+
+
+class _Builder:
+    """The sequence so far: who has won, the kongs, every hand shown, the tiles they hold."""
+
+    def __init__(self, ruleset: RuleSet, options: dict[str, Any]) -> None:
+        self.rs = ruleset
+        self.options = options
+        self.players = ruleset.players
+        self.events: list[Event] = []
+        self.won: list[int] = []  # in the order they won
+        self.kongs: dict[int, KongEvent] = {}  # by event index
+        self.kong_of_tile: dict[int, int] = {}  # tile -> the event index of its kong
+        self.robbed: set[int] = set()
+        # The last hand each seat showed (its win or its draw hand), as tile counts.
+        self.shown: dict[int, list[int]] = {}
+        # Copies counted twice because several players won the same discarded tile.
+        self.shared = [0] * len(ruleset.tileset.kinds)
+        self.over: str | None = None
+
+    # -- events ---------------------------------------------------------------------------
+
+    def add(self, i: int, raw: Any) -> None:
+        at = f"/events/{i}"
+        if not isinstance(raw, Mapping):
+            raise HandError("invalid_field", f"events[{i}] must be an event object", at)
+        kind = raw.get("type")
+        if kind not in EVENT_TYPES:
+            raise HandError(
+                "invalid_field" if kind is not None else "missing_field",
+                f"events[{i}].type must be one of {', '.join(EVENT_TYPES)}",
+                f"{at}/type",
+            )
+        if self.over is not None:
+            raise HandError("round_over", f"events[{i}] ({kind}): the round is already over "
+                            f"({self.over}); nothing can follow", at)
+        if kind == "kong":
+            self.events.append(self._kong(i, raw))
+        elif kind == "win":
+            self.events.append(self._win(i, raw))
+        else:
+            self.events.append(self._draw(i, raw))
+
+    def _kong(self, i: int, raw: Mapping[str, Any]) -> KongEvent:
+        at = f"/events/{i}"
+        seat = self._seat(raw, "seat", at, f"events[{i}] (kong)")
+        what = f"events[{i}] (kong by seat {seat})"
+        self._not_won(seat, "seat", at, what, "cannot declare a kong")
+        kind = raw.get("kind")
+        if kind not in KONG_KINDS:
+            raise HandError("invalid_field" if kind is not None else "missing_field",
+                            f"{what}: kind must be one of {', '.join(KONG_KINDS)}", f"{at}/kind")
+        what = f"events[{i}] ({kind} kong by seat {seat})"
+        tile_raw = raw.get("tile")
+        if not isinstance(tile_raw, str):
+            raise HandError("invalid_field" if tile_raw is not None else "missing_field",
+                            f"{what}: tile must be one tile code such as 5m", f"{at}/tile")
+        try:
+            tile = parse_tile(tile_raw, self.rs.tileset, "/tile")
+        except HandError as exc:
+            raise _within(exc, at, what, "") from None
+        tileset = self.rs.tileset
+        if tileset.kinds[tile].is_flower:
+            raise HandError("flower_in_hand", f"{what}: {tileset.code(tile)} is a flower, and "
+                            "flowers are never konged", f"{at}/tile")
+        discarder = raw.get("discarder")
+        if kind == DIRECT:
+            discarder = self._seat(raw, "discarder", at, what)
+            if discarder == seat:
+                raise HandError("inconsistent_event", f"{what}: the discarder is the kong's own "
+                                "seat; a direct kong (点杠) is made on another player's discard",
+                                f"{at}/discarder")
+            self._not_won(discarder, "discarder", at, what, "cannot discard")
+        elif discarder is not None:
+            raise HandError("invalid_field", f"{what}: only a direct kong has a discarder",
+                            f"{at}/discarder")
+        fresh = raw.get("fresh")
+        if kind == ADDED:
+            if not isinstance(fresh, bool):
+                raise HandError(
+                    "invalid_field" if fresh is not None else "missing_field",
+                    f"{what}: fresh must say whether the added tile is the one just drawn "
+                    "(true or false)", f"{at}/fresh")
+        elif fresh is not None:
+            raise HandError("invalid_field", f"{what}: only an added kong is fresh or not",
+                            f"{at}/fresh")
+        if sum(1 for k in self.kongs.values() if k.seat == seat) >= MAX_MELDS:
+            raise HandError("inconsistent_event", f"{what}: seat {seat} has already made "
+                            f"{MAX_MELDS} kongs, and a hand holds at most {MAX_MELDS} melds",
+                            f"{at}/tile")
+        earlier = self.kong_of_tile.get(tile)
+        if earlier is not None:
+            raise HandError("too_many_copies", f"{what}: {tileset.code(tile)} was already konged "
+                            f"in events[{earlier}]; there are only {tileset.kinds[tile].copies}",
+                            f"{at}/tile")
+        event = KongEvent(seat=seat, kind=kind, tile=tile,
+                          discarder=discarder if kind == DIRECT else None,
+                          fresh=bool(fresh) if kind == ADDED else False)
+        self.kongs[i] = event
+        self.kong_of_tile[tile] = i
+        self._check_copies(f"{at}/tile", what)
+        return event
+
+    def _win(self, i: int, raw: Mapping[str, Any]) -> WinEvent:
+        at = f"/events/{i}"
+        seat = self._seat(raw, "seat", at, f"events[{i}] (win)")
+        what = f"events[{i}] (win by seat {seat})"
+        self._not_won(seat, "seat", at, what, "cannot win again")
+        if "hand" not in raw or raw["hand"] is None:
+            raise HandError("missing_field", f"{what}: hand is required", f"{at}/hand")
+        context = raw.get("context")
+        if context is None:
+            raise HandError("missing_field", f"{what}: context is required", f"{at}/context")
+        if not isinstance(context, Mapping):
+            raise HandError("invalid_field", f"{what}: context must be an object",
+                            f"{at}/context")
+        for key in ("winner", "options"):
+            if key in context:
+                raise HandError("invalid_field", f"{what}: context.{key} is not given here "
+                                "(the event's seat is the winner; options are the round's)",
+                                f"{at}/context/{key}")
+        try:
+            hand, ctx = build(raw["hand"], {**context, "winner": seat, "options": self.options},
+                              self.rs)
+        except HandError as exc:
+            raise _within(exc, at, what, "/context/options") from None
+        if ctx.discarder is not None:
+            self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
+        kong_event = self._kong_link(i, seat, hand, ctx, what)
+        self._check_kongs(seat, hand.concealed, hand.melds, f"{at}/hand", what)
+        previous = self.events[-1] if self.events else None
+        if ctx.kong == KONG_ROBBED and kong_event is not None:
+            self.robbed.add(kong_event)
+            if isinstance(previous, WinEvent):  # a second player robbing the same tile
+                self.shared[hand.win_tile] += 1
+        elif (ctx.win_type == DISCARD and isinstance(previous, WinEvent)
+              and previous.context.win_type == DISCARD
+              and previous.context.discarder == ctx.discarder
+              and previous.hand.win_tile == hand.win_tile):
+            # 一炮多响: the same discarded tile, won by several players, is one tile.
+            self.shared[hand.win_tile] += 1
+        self.shown[seat] = self._counts(hand.concealed, hand.melds)
+        self._check_copies(f"{at}/hand", what)
+        self.won.append(seat)
+        if len(self.won) == self.players - 1:
+            self.over = f"every seat but one has won by events[{i}]"
+        return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
+
+    def _kong_link(self, i: int, seat: int, hand: Hand, ctx: WinContext,
+                   what: str) -> int | None:
+        """The kong a 杠上开花, 杠上炮 or 抢杠 win belongs to; the flag must fit the sequence."""
+        ptr = f"/events/{i}/context/kong"
+        previous = self.events[-1] if self.events else None
+        tileset = self.rs.tileset
+        if ctx.kong == KONG_REPLACEMENT:
+            if isinstance(previous, KongEvent) and previous.seat == seat:
+                return i - 1
+            raise HandError("inconsistent_event", f"{what}: 杠上开花 (kong: replacement) wins on "
+                            "the replacement tile after the winner's own kong, so the event "
+                            "before it must be a kong by the same seat", ptr)
+        if ctx.kong == KONG_AFTER_DISCARD:
+            if isinstance(previous, KongEvent) and previous.seat == ctx.discarder:
+                return i - 1
+            if (isinstance(previous, WinEvent) and previous.context.kong == KONG_AFTER_DISCARD
+                    and previous.context.discarder == ctx.discarder):
+                return previous.kong_event
+            raise HandError("inconsistent_event", f"{what}: 杠上炮 (kong: after_kong_discard) "
+                            f"wins on the discard seat {ctx.discarder} makes right after a kong, "
+                            "so the event before it must be that seat's kong (or another win on "
+                            "the same discard)", ptr)
+        if ctx.kong == KONG_ROBBED:
+            if (isinstance(previous, KongEvent) and previous.kind == ADDED
+                    and previous.seat == ctx.discarder and previous.tile == hand.win_tile):
+                return i - 1
+            if (isinstance(previous, WinEvent) and previous.context.kong == KONG_ROBBED
+                    and previous.context.discarder == ctx.discarder
+                    and previous.hand.win_tile == hand.win_tile):
+                return previous.kong_event
+            raise HandError("inconsistent_event", f"{what}: 抢杠 (kong: robbed) wins on the tile "
+                            f"seat {ctx.discarder} adds to a pung, so the event before it must be "
+                            f"that seat's added kong of {tileset.code(hand.win_tile)}", ptr)
+        # No flag: a win right after a kong that it necessarily belongs to must say so.
+        if isinstance(previous, KongEvent):
+            if ctx.win_type == SELF_DRAW and previous.seat == seat:
+                raise HandError("inconsistent_event", f"{what}: a self-draw right after the "
+                                "winner's own kong is on the replacement tile: give kong: "
+                                "replacement (杠上开花)", ptr)
+            if ctx.win_type == DISCARD and previous.seat == ctx.discarder:
+                raise HandError("inconsistent_event", f"{what}: a win on seat {ctx.discarder}'s "
+                                "discard right after that seat's kong is 杠上炮: give kong: "
+                                "after_kong_discard (or robbed, for 抢杠)", ptr)
+        return None
+
+    def _draw(self, i: int, raw: Mapping[str, Any]) -> DrawEvent:
+        at = f"/events/{i}"
+        what = f"events[{i}] (draw)"
+        hands_raw = raw.get("hands")
+        if not isinstance(hands_raw, list | tuple):
+            raise HandError("invalid_field" if hands_raw is not None else "missing_field",
+                            f"{what}: hands must list the hand of every seat not yet won",
+                            f"{at}/hands")
+        active = [s for s in range(self.players) if s not in self.won]
+        hands: list[DrawHand] = []
+        seen: set[int] = set()
+        max_suits = self.rs.settlement.drawn_game.max_suits if self.rs.settlement else None
+        for k, item in enumerate(hands_raw):
+            hp = f"{at}/hands/{k}"
+            if not isinstance(item, Mapping):
+                raise HandError("invalid_field", f"{what}: hands[{k}] must be an object", hp)
+            seat = self._seat(item, "seat", hp, what)
+            who = f"{what}, seat {seat}"
+            self._not_won(seat, "seat", hp, who, "is out of the round and shows no hand")
+            if seat in seen:
+                raise HandError("wrong_draw_players", f"{who}: seat {seat} is listed twice",
+                                f"{hp}/seat")
+            seen.add(seat)
+            if "hand" not in item or item["hand"] is None:
+                raise HandError("missing_field", f"{who}: hand is required", f"{hp}/hand")
+            try:
+                standing, melds, _ = build_waiting(item["hand"], {"win_type": SELF_DRAW},
+                                                   self.rs)
+            except HandError as exc:
+                raise _within(exc, hp, who, "") from None
+            passive = item.get("passive_pig")
+            if passive is not None and not isinstance(passive, bool):
+                raise HandError("invalid_field", f"{who}: passive_pig must be true or false",
+                                f"{hp}/passive_pig")
+            if passive and (max_suits is None
+                            or suits_of(standing, melds, self.rs) <= max_suits):
+                raise HandError("inconsistent_event", f"{who}: passive_pig is true, but the "
+                                "hand is not a pig (花猪): it does not hold more suits than "
+                                "allowed", f"{hp}/passive_pig")
+            self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
+            self.shown[seat] = self._counts(standing, melds)
+            self._check_copies(f"{hp}/hand", who)
+            hands.append(DrawHand(seat, standing, melds, bool(passive)))
+        missing = [s for s in active if s not in seen]
+        if missing:
+            raise HandError("wrong_draw_players", f"{what}: the draw must show the hand of every "
+                            f"seat not yet won ({_seats(active)}); missing: {_seats(missing)}",
+                            f"{at}/hands")
+        self.over = f"the wall ran out at events[{i}]"
+        return DrawEvent(tuple(sorted(hands, key=lambda h: h.seat)))
+
+    # -- checks ---------------------------------------------------------------------------
+
+    def _seat(self, raw: Mapping[str, Any], key: str, at: str, what: str) -> int:
+        value = raw.get(key)
+        if value is None:
+            raise HandError("missing_field", f"{what}: {key} is required", f"{at}/{key}")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise HandError("invalid_field", f"{what}: {key} must be a seat number",
+                            f"{at}/{key}")
+        if not 0 <= value < self.players:
+            raise HandError("seat_out_of_range", f"{what}: {key} is {value}, but seats of this "
+                            f"rule set are 0..{self.players - 1}", f"{at}/{key}")
+        return value
+
+    def _not_won(self, seat: int, key: str, at: str, what: str, cannot: str) -> None:
+        if seat in self.won:
+            when = self.events.index(next(e for e in self.events
+                                          if isinstance(e, WinEvent) and e.seat == seat))
+            raise HandError("seat_already_won", f"{what}: seat {seat} won in events[{when}] and "
+                            f"{cannot} (血战到底: a winner is out of the round)", f"{at}/{key}")
+
+    def _check_kongs(self, seat: int, standing: Sequence[int], melds: Sequence[Meld],
+                     pointer: str, what: str) -> None:
+        tileset = self.rs.tileset
+        made = sorted((k.tile, k.kind == CONCEALED) for i, k in self.kongs.items()
+                      if k.seat == seat and i not in self.robbed)
+        declared = sorted((m.tiles[0], m.concealed) for m in melds if m.kind == KONG)
+        if made != declared:
+            def say(kongs: list[tuple[int, bool]]) -> str:
+                return ", ".join(("{%s}" if c else "[%s]") % format_tiles([t] * 4, tileset)
+                                 for t, c in kongs) or "none"
+            raise HandError("kong_mismatch", f"{what}: the hand declares the kongs {say(declared)}"
+                            f", but seat {seat} made {say(made)} in the events: a hand declares "
+                            "exactly its seat's kongs (concealed as {5555m}, direct or added as "
+                            "[5555m]; a robbed kong is void and stays a pung)", pointer)
+
+    def _counts(self, standing: Sequence[int], melds: Sequence[Meld]) -> list[int]:
+        counts = [0] * len(self.rs.tileset.kinds)
+        for t in standing:
+            counts[t] += 1
+        for m in melds:
+            for t in m.tiles:
+                counts[t] += 1
+        return counts
+
+    def _check_copies(self, pointer: str, what: str) -> None:
+        """Across the round: each seat's last shown hand, or else its kongs (a robbed kong
+        keeps three), less the tiles several players won from one discard."""
+        kinds = self.rs.tileset.kinds
+        total = [-n for n in self.shared]
+        for seat in range(self.players):
+            shown = self.shown.get(seat)
+            if shown is not None:
+                for t, n in enumerate(shown):
+                    total[t] += n
+                continue
+            for i, k in self.kongs.items():
+                if k.seat == seat:
+                    total[k.tile] += 3 if i in self.robbed else 4
+        for t, n in enumerate(total):
+            if n > kinds[t].copies:
+                raise HandError("too_many_copies", f"{what}: the round now holds {n} copies of "
+                                f"{kinds[t].code} across its hands and kongs, but there are only "
+                                f"{kinds[t].copies}", pointer)
+
+
+def _within(exc: HandError, at: str, what: str, moved: str) -> HandError:
+    """A hand or context error moved into the event: the pointer under ``at`` (an error in
+    the injected options, under ``moved``, points at the request's ``/options``) and the
+    message naming the event."""
+    if moved and exc.pointer.startswith(moved):
+        pointer = "/options" + exc.pointer[len(moved):]
+    else:
+        pointer = at + exc.pointer
+    return HandError(exc.code, f"{what}: {exc.message}", pointer, exc.position)
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(map(str, seats)) or "none"

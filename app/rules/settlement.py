@@ -1,0 +1,237 @@
+"""结算: how a whole round's money is settled, as rule-set data (the YAML `settlement:`).
+
+A rule set that settles rounds (血战到底) says, as data:
+
+- `kongs`: the money of each kind of kong (`direct` 点杠, `added` 加杠, `concealed` 暗杠):
+  who pays (`discarder`: the player whose discard was konged; `each_active`: every other
+  player not yet won) and how much, and for an added kong whether it pays only when the
+  added tile is the one just drawn (`only_if_fresh`, 及时雨). A kind left out earns nothing.
+- `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
+- `kong_discard_refund`: a win on the discard after a kong (杠上炮) refunds that kong's money.
+- `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits
+  is 花猪), `pig_penalty` (from each pig to each other player not yet won who is not a pig),
+  `pig_counts_as_not_ready` (a pig then also pays as 没叫), `not_ready_pays` (`best_value`:
+  查大叫, each player not ready pays each ready player that player's best value),
+  `refund_kongs` (退税: a player not ready or a pig returns the kong money received) and
+  `all_alike_pays_nothing` (when every player not yet won is ready, or none is, and there is
+  no pig, nothing is paid).
+
+Amounts count in units of the payment's `base` and may name a request option instead of a
+number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` may name
+a bool option the same way.
+
+`build_settlement` validates the mapping strictly; the loader passes its error factory, so
+every error names the file and the field (`settlement.kongs.added.amount`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.rules.model import OptionDef
+
+KONG_KINDS = ("direct", "added", "concealed")
+# Who pays a kong: the discarder of the konged tile, or every other player still in the round.
+DISCARDER = "discarder"
+EACH_ACTIVE = "each_active"
+PAYERS = (DISCARDER, EACH_ACTIVE)
+BEST_VALUE = "best_value"
+
+SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game"}
+KONG_KEYS = {"payer", "amount", "only_if_fresh"}
+DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
+              "refund_kongs", "all_alike_pays_nothing"}
+
+
+@dataclass(frozen=True)
+class OptionRef:
+    """A value the request chooses: the rule set's option of this name."""
+
+    option: str
+
+
+# An amount in units of the payment's base, or the option that gives it.
+Amount = int | OptionRef
+# A switch, or the bool option that gives it.
+Flag = bool | OptionRef
+
+
+@dataclass(frozen=True)
+class KongMoney:
+    """刮风下雨: the money one kind of kong earns at once, from each payer."""
+
+    payer: str  # DISCARDER | EACH_ACTIVE
+    amount: Amount
+    # 及时雨: an added kong pays only when the added tile is the one just drawn.
+    only_if_fresh: Flag = False
+
+
+@dataclass(frozen=True)
+class DrawnGameDef:
+    """The checks of a drawn game (the wall runs out with two or more players not yet won)."""
+
+    max_suits: int | None = None  # holding more numbered suits = 花猪; None: no pig check
+    pig_penalty: Amount = 0  # from each pig to each non-pig player not yet won
+    pig_counts_as_not_ready: bool = False  # a pig also pays 查大叫 as a 没叫 player
+    not_ready_pays: str | None = None  # BEST_VALUE: 查大叫; None: nothing
+    refund_kongs: bool = False  # 退税
+    all_alike_pays_nothing: bool = False
+
+
+@dataclass(frozen=True)
+class SettlementDef:
+    kongs: Mapping[str, KongMoney]  # by kind; a kind absent earns nothing
+    robbed_kong_void: bool = False
+    kong_discard_refund: bool = False
+    drawn_game: DrawnGameDef = DrawnGameDef()
+
+
+def resolve(value: Amount | Flag, options: Mapping[str, Any]) -> Any:
+    """A fixed value as it is; an option reference as the request's (validated) option."""
+    if isinstance(value, OptionRef):
+        return options[value.option]
+    return value
+
+
+# The loader's error factory: err(field, message) -> an exception naming the file and field.
+ErrorFactory = Callable[[str, str], Exception]
+
+
+def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: Mapping[str, Any],
+                     err: ErrorFactory) -> SettlementDef:
+    """Validate the YAML `settlement:` mapping into a `SettlementDef`."""
+    if not isinstance(raw, dict):
+        raise err("settlement", "must be a mapping with kongs and drawn_game")
+    _known_keys(raw, SETTLEMENT_KEYS, "settlement", err)
+    if "base" not in payment_params:
+        raise err("settlement", "amounts count in units of the payment's base, but "
+                  "payment.params sets no 'base'")
+    by_name = {o.name: o for o in options}
+    kongs_raw = raw.get("kongs")
+    if not isinstance(kongs_raw, dict):
+        raise err("settlement.kongs", "must map kong kinds (direct, added, concealed) to "
+                  "{payer, amount}")
+    kongs: dict[str, KongMoney] = {}
+    for kind, conf in kongs_raw.items():
+        field = f"settlement.kongs.{kind}"
+        if kind not in KONG_KINDS:
+            raise err(field, f"unknown kind of kong (known: {', '.join(KONG_KINDS)})")
+        kongs[kind] = _kong(conf, kind, field, by_name, err)
+    drawn_raw = raw.get("drawn_game")
+    if not isinstance(drawn_raw, dict):
+        raise err("settlement.drawn_game", "must be a mapping (the drawn-game checks)")
+    return SettlementDef(
+        kongs=MappingProxyType(kongs),
+        robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
+                               "settlement.robbed_kong_void", err),
+        kong_discard_refund=_bool(raw.get("kong_discard_refund", False),
+                                  "settlement.kong_discard_refund", err),
+        drawn_game=_drawn_game(drawn_raw, by_name, err),
+    )
+
+
+def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
+          err: ErrorFactory) -> KongMoney:
+    if not isinstance(conf, dict):
+        raise err(field, "must be a mapping with payer and amount")
+    _known_keys(conf, KONG_KEYS, field, err)
+    payer = conf.get("payer")
+    if payer not in PAYERS:
+        raise err(f"{field}.payer", f"must be one of {', '.join(PAYERS)} (got {payer!r})")
+    if payer == DISCARDER and kind != "direct":
+        raise err(f"{field}.payer", "only a direct kong (点杠) is made on a discard; "
+                  f"an {kind} kong has no discarder")
+    if "amount" not in conf:
+        raise err(f"{field}.amount", "missing")
+    amount = _amount(conf["amount"], f"{field}.amount", options, err)
+    fresh: Flag = False
+    if "only_if_fresh" in conf:
+        if kind != "added":
+            raise err(f"{field}.only_if_fresh", "only an added kong (加杠) can be fresh")
+        fresh = _flag(conf["only_if_fresh"], f"{field}.only_if_fresh", options, err)
+    return KongMoney(payer=payer, amount=amount, only_if_fresh=fresh)
+
+
+def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
+                err: ErrorFactory) -> DrawnGameDef:
+    field = "settlement.drawn_game"
+    _known_keys(raw, DRAWN_KEYS, field, err)
+    max_suits = raw.get("max_suits")
+    if max_suits is not None and (not isinstance(max_suits, int) or isinstance(max_suits, bool)
+                                  or max_suits < 1):
+        raise err(f"{field}.max_suits", f"must be a positive integer or null (got {max_suits!r})")
+    not_ready_pays = raw.get("not_ready_pays")
+    if not_ready_pays not in (None, BEST_VALUE):
+        raise err(f"{field}.not_ready_pays",
+                  f"must be {BEST_VALUE} or null (got {not_ready_pays!r})")
+    penalty = _amount(raw.get("pig_penalty", 0), f"{field}.pig_penalty", options, err)
+    counts_as_not_ready = _bool(raw.get("pig_counts_as_not_ready", False),
+                                f"{field}.pig_counts_as_not_ready", err)
+    if max_suits is None and (penalty != 0 or counts_as_not_ready):
+        raise err(f"{field}.max_suits", "a pig penalty or pig rule needs max_suits (who is a pig)")
+    return DrawnGameDef(
+        max_suits=max_suits, pig_penalty=penalty, pig_counts_as_not_ready=counts_as_not_ready,
+        not_ready_pays=not_ready_pays,
+        refund_kongs=_bool(raw.get("refund_kongs", False), f"{field}.refund_kongs", err),
+        all_alike_pays_nothing=_bool(raw.get("all_alike_pays_nothing", False),
+                                     f"{field}.all_alike_pays_nothing", err),
+    )
+
+
+def _known_keys(raw: dict[str, Any], allowed: set[str], field: str, err: ErrorFactory) -> None:
+    bad = set(raw) - allowed
+    if bad:
+        raise err(f"{field}.{sorted(map(str, bad))[0]}",
+                  f"unknown key (allowed: {', '.join(sorted(allowed))})")
+
+
+def _bool(value: Any, field: str, err: ErrorFactory) -> bool:
+    if not isinstance(value, bool):
+        raise err(field, f"must be true or false (got {value!r})")
+    return value
+
+
+def _option_ref(value: dict[str, Any], field: str, options: Mapping[str, OptionDef],
+                err: ErrorFactory) -> OptionDef:
+    if set(value) != {"option"} or not isinstance(value["option"], str):
+        raise err(field, "must be a value or {option: <a declared option>}")
+    od = options.get(value["option"])
+    if od is None:
+        known = ", ".join(sorted(options)) or "none"
+        raise err(field, f"names no option of this rule set: {value['option']!r} (options: "
+                  f"{known})")
+    return od
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _amount(value: Any, field: str, options: Mapping[str, OptionDef],
+            err: ErrorFactory) -> Amount:
+    if isinstance(value, dict):
+        od = _option_ref(value, field, options, err)
+        ints = (od.type == "int" and (od.minimum is not None and od.minimum >= 0)) or (
+            od.type == "enum" and all(_is_int(c) and c >= 0 for c in od.choices))
+        if not ints:
+            raise err(field, f"option {od.name!r} must be an int option with minimum 0 or an "
+                      "enum of non-negative integers to give an amount")
+        return OptionRef(od.name)
+    if not _is_int(value) or value < 0:
+        raise err(field, f"must be a non-negative integer (units of the base) or "
+                  f"{{option: name}} (got {value!r})")
+    amount: int = value
+    return amount
+
+
+def _flag(value: Any, field: str, options: Mapping[str, OptionDef], err: ErrorFactory) -> Flag:
+    if isinstance(value, dict):
+        od = _option_ref(value, field, options, err)
+        if od.type != "bool":
+            raise err(field, f"option {od.name!r} must be a bool option to give a switch")
+        return OptionRef(od.name)
+    return _bool(value, field, err)

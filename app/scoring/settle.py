@@ -1,0 +1,288 @@
+"""settle(round, rule set) -> SettleResult: the money of a whole round (血战到底), itemised.
+
+The events of a validated `app.domain.round.Round` are settled in order, under the rule set's
+`settlement` data (`app.rules.settlement`); nothing here knows a particular game's numbers.
+Amounts of the settlement count in units of the payment's `base` (resolved with the round's
+options, like the payment scheme's own parameters).
+
+- A kong earns its money at once: from the discarder (`discarder`) or from every other player
+  still in the round (`each_active`); an added kong that is not fresh earns nothing where the
+  rule set pays only fresh ones (及时雨).
+- A win is scored by `app.scoring.evaluate.score` and paid by `app.scoring.payments.pay` with
+  the players still in the round as payers: a discard win by the discarder, a self-draw by
+  every other player still in. Winners drop out after their event, so several wins on one
+  discard (一炮多响) are each paid by the discarder. A hand that is not a legal win cannot be
+  settled: `HandError` `not_a_win`, naming the event.
+- A robbed added kong (抢杠) is void where the rule set says so: its money goes back
+  (`kong_void`). A win on the discard after a kong (杠上炮) refunds that kong's money where the
+  rule set says so (`kong_refund`). Each happens once per kong.
+- A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each
+  pig, holding more suits than `max_suits`, pays `pig_penalty` to each other player not yet
+  won who is not a pig; a passive pig pays no penalty and counts as not ready), 查大叫 (each
+  player not ready pays each ready player that player's best value: the highest value over
+  the tiles that complete the hand, from `app.scoring.waits` under a neutral context: a
+  discard win, no kong, not the last tile, so only hand fans count), 退税 (each player not
+  ready, or a pig, returns the kong money it still holds to the payers still in the round).
+  When every player is ready, or none is, and there is no pig, nothing is paid if the rule
+  set says so.
+
+Every transfer names its reason and the index of its event; the nets are the sums of the
+transfers, so they always sum to zero.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from app.domain.errors import HandError
+from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, WinContext
+from app.domain.round import (
+    ADDED,
+    DIRECT,
+    DrawEvent,
+    DrawHand,
+    KongEvent,
+    Round,
+    WinEvent,
+    suits_of,
+)
+from app.rules.model import RuleSet
+from app.rules.settlement import BEST_VALUE, DISCARDER, SettlementDef, resolve
+from app.scoring.evaluate import score
+from app.scoring.payments import pay, resolve_params
+from app.scoring.result import DecompositionView, FanResult
+from app.scoring.waits import WaitEntry, waits
+
+# Transfer reasons (stable: clients switch on them).
+KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", "concealed": "concealed_kong"}
+KONG_VOID = "kong_void"
+KONG_REFUND = "kong_refund"
+WIN_DISCARD = "win_discard"
+WIN_SELF_DRAW = "win_self_draw"
+PIG_PENALTY = "pig_penalty"
+NOT_READY = "not_ready"
+TAX_REFUND = "tax_refund"
+
+# A player's state at a draw.
+READY = "ready"
+NOT_READY_STATE = "not_ready"
+PIG = "pig"
+PASSIVE_PIG = "passive_pig"
+
+
+class SettleTransfer(NamedTuple):
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+    event: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount,
+                "reason": self.reason, "event": self.event}
+
+
+class WinSummary(NamedTuple):
+    """What a win scored: the fields of the score response that say what the hand is worth."""
+
+    event: int
+    seat: int
+    fans: tuple[FanResult, ...]
+    fan_total: int
+    value: int | None
+    multiplier: int | None
+    decomposition: DecompositionView | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "seat": self.seat,
+                "fans": [f.to_dict() for f in self.fans], "fan_total": self.fan_total,
+                "value": self.value, "multiplier": self.multiplier,
+                "decomposition": self.decomposition.to_dict() if self.decomposition else None}
+
+
+class DrawPlayer(NamedTuple):
+    """A player at the draw: its state and, when ready, its best wait (查大叫's value)."""
+
+    seat: int
+    state: str  # READY | NOT_READY_STATE | PIG | PASSIVE_PIG
+    best: WaitEntry | None
+
+    def to_dict(self) -> dict[str, Any]:
+        best = None
+        if self.best is not None:
+            best = {"tile": self.best.tile, "fans": [f.to_dict() for f in self.best.fans],
+                    "fan_total": self.best.fan_total, "value": self.best.value}
+        return {"seat": self.seat, "state": self.state, "best": best}
+
+
+class DrawSummary(NamedTuple):
+    event: int
+    players: tuple[DrawPlayer, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"event": self.event, "players": [p.to_dict() for p in self.players]}
+
+
+class SettleResult(NamedTuple):
+    ruleset: str
+    finished: bool
+    net: tuple[int, ...]
+    transfers: tuple[SettleTransfer, ...]
+    wins: tuple[WinSummary, ...]
+    draw: DrawSummary | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"ruleset": self.ruleset, "finished": self.finished, "net": list(self.net),
+                "transfers": [t.to_dict() for t in self.transfers],
+                "wins": [w.to_dict() for w in self.wins],
+                "draw": self.draw.to_dict() if self.draw else None}
+
+
+@dataclass
+class _Kong:
+    """A kong's money still held by its maker: (payer, amount) not yet returned."""
+
+    seat: int
+    held: list[tuple[int, int]] = field(default_factory=list)
+
+
+@dataclass
+class _State:
+    rs: RuleSet
+    sd: SettlementDef
+    options: Mapping[str, Any]
+    base: int
+    active: list[int]  # seats still in the round, in seat order
+    transfers: list[SettleTransfer] = field(default_factory=list)
+    kongs: dict[int, _Kong] = field(default_factory=dict)  # by event index
+
+    def move(self, payer: int, payee: int, amount: int, reason: str, event: int) -> None:
+        if amount > 0:
+            self.transfers.append(SettleTransfer(payer, payee, amount, reason, event))
+
+    def give_back(self, kong: _Kong, reason: str, event: int,
+                  to: frozenset[int] | None = None) -> None:
+        """The kong's maker returns what it holds (to the payers in `to`, or to all)."""
+        kept = []
+        for payer, amount in kong.held:
+            if to is None or payer in to:
+                self.move(kong.seat, payer, amount, reason, event)
+            else:
+                kept.append((payer, amount))
+        kong.held = kept
+
+
+def settle(rnd: Round, rs: RuleSet) -> SettleResult:
+    """The money of a validated round under the rule set's settlement data."""
+    sd = rs.settlement
+    if sd is None:
+        raise HandError("settle_not_supported",
+                        f"rule set {rs.id} settles single hands only", "")
+    probe = WinContext(win_type=DISCARD, options=dict(rnd.options))
+    base = int(resolve_params(dict(rs.payment.params), probe)["base"])
+    st = _State(rs=rs, sd=sd, options=rnd.options, base=base, active=list(range(rs.players)))
+    wins: list[WinSummary] = []
+    draw: DrawSummary | None = None
+    for i, event in enumerate(rnd.events):
+        if isinstance(event, KongEvent):
+            _kong(st, i, event)
+        elif isinstance(event, WinEvent):
+            wins.append(_win(st, i, event))
+        else:
+            draw = _draw(st, i, event)
+    net = [0] * rs.players
+    for t in st.transfers:
+        net[t.payer] -= t.amount
+        net[t.payee] += t.amount
+    return SettleResult(rs.id, rnd.finished, tuple(net), tuple(st.transfers), tuple(wins), draw)
+
+
+def _kong(st: _State, i: int, event: KongEvent) -> None:
+    kong = st.kongs[i] = _Kong(event.seat)
+    money = st.sd.kongs.get(event.kind)
+    if money is None:
+        return
+    if event.kind == ADDED and resolve(money.only_if_fresh, st.options) and not event.fresh:
+        return  # 及时雨: an added tile held earlier earns nothing
+    amount = int(resolve(money.amount, st.options)) * st.base
+    if money.payer == DISCARDER:
+        assert event.discarder is not None
+        payers = [event.discarder]
+    else:
+        payers = [s for s in st.active if s != event.seat]
+    for payer in payers:
+        st.move(payer, event.seat, amount, KONG_REASONS[event.kind], i)
+        if amount > 0:
+            kong.held.append((payer, amount))
+
+
+def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
+    rs = st.rs
+    result = score(event.hand, event.context, rs)
+    if not result.winning:
+        why = f": {result.reason.message} ({result.reason.code})" if result.reason else ""
+        raise HandError("not_a_win", f"events[{i}] (win by seat {event.seat}): the hand is not "
+                        f"a legal win under {rs.name} ({rs.id}){why}; a round settles wins only",
+                        f"/events/{i}/hand")
+    ctx = event.context
+    if event.kong_event is not None:
+        kong = st.kongs[event.kong_event]
+        if ctx.kong == KONG_ROBBED and st.sd.robbed_kong_void:
+            st.give_back(kong, KONG_VOID, i)
+        elif ctx.kong == KONG_AFTER_DISCARD and st.sd.kong_discard_refund:
+            st.give_back(kong, KONG_REFUND, i)
+    why_paid = WIN_SELF_DRAW if ctx.self_drawn else WIN_DISCARD
+    payments = pay(rs.payment.scheme, dict(rs.payment.params), result.fan_total, ctx,
+                   rs.players, payers=st.active)
+    for t in payments.transfers:
+        st.move(t.payer, t.payee, t.amount, why_paid, i)
+    st.active.remove(event.seat)
+    return WinSummary(i, event.seat, result.fans, result.fan_total, result.value,
+                      result.multiplier, result.decomposition)
+
+
+def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
+    dg = st.sd.drawn_game
+    players = tuple(_state_of(st, hand, event) for hand in event.hands)
+    state = {p.seat: p for p in players}
+    pigs = [p.seat for p in players if p.state == PIG]
+    ready = [p for p in players if p.state == READY]
+    if dg.all_alike_pays_nothing and not pigs and len(ready) in (0, len(players)):
+        return DrawSummary(i, players)
+    # 1. 查花猪
+    penalty = int(resolve(dg.pig_penalty, st.options)) * st.base
+    for pig in pigs:
+        for other in st.active:
+            if other not in pigs:
+                st.move(pig, other, penalty, PIG_PENALTY, i)
+    # 2. 查大叫
+    not_ready = [p.seat for p in players if p.state in (NOT_READY_STATE, PASSIVE_PIG)
+                 or (p.state == PIG and dg.pig_counts_as_not_ready)]
+    if dg.not_ready_pays == BEST_VALUE:
+        for r in ready:
+            assert r.best is not None and r.best.value is not None
+            for payer in not_ready:
+                st.move(payer, r.seat, r.best.value, NOT_READY, i)
+    # 3. 退税: only among the players still in the round.
+    if dg.refund_kongs:
+        still_in = frozenset(st.active)
+        for kong in st.kongs.values():
+            if kong.seat in state and state[kong.seat].state != READY:
+                st.give_back(kong, TAX_REFUND, i, to=still_in)
+    return DrawSummary(i, players)
+
+
+def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
+    dg = st.sd.drawn_game
+    rs = st.rs
+    if dg.max_suits is not None and suits_of(hand.standing, hand.melds, rs) > dg.max_suits:
+        return DrawPlayer(hand.seat, PASSIVE_PIG if hand.passive_pig else PIG, None)
+    # A neutral win: on a discard (from another player still in), no kong, not the last tile,
+    # so that only the hand's own fans count.
+    others = [h.seat for h in event.hands if h.seat != hand.seat]
+    ctx = WinContext(win_type=DISCARD, winner=hand.seat, discarder=others[0],
+                     options=dict(st.options))
+    best = waits(hand.standing, hand.melds, ctx, rs).best
+    return DrawPlayer(hand.seat, READY if best is not None else NOT_READY_STATE, best)

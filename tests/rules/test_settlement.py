@@ -1,0 +1,170 @@
+"""The rule sets' `settlement:` section: strict validation naming file and field, options as
+amounts, inheritance, and the real sichuan and chengdu data."""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app.rules.loader import load_rulesets
+from app.rules.settlement import (
+    DrawnGameDef,
+    KongMoney,
+    OptionRef,
+    SettlementDef,
+    build_settlement,
+    resolve,
+)
+from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
+
+SETTLEMENT: dict[str, Any] = {
+    "kongs": {
+        "direct": {"payer": "discarder", "amount": 2},
+        "added": {"payer": "each_active", "amount": 1, "only_if_fresh": True},
+        "concealed": {"payer": "each_active", "amount": {"option": "cap"}},
+    },
+    "robbed_kong_void": True,
+    "kong_discard_refund": True,
+    "drawn_game": {"max_suits": 2, "pig_penalty": 16, "pig_counts_as_not_ready": True,
+                   "not_ready_pays": "best_value", "refund_kongs": True,
+                   "all_alike_pays_nothing": True},
+}
+
+
+def with_settlement(**changes: Any) -> dict[str, Any]:
+    """`mini` with a settlement section; `changes` are dotted paths -> value (None drops)."""
+    data = copy.deepcopy(SETTLEMENT)
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        node = data
+        for p in parents:
+            node = node[p]
+        if value is None:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    rs = mini(settlement=data)
+    rs["options"] = [{**rs["options"][0], "minimum": 0},
+                     {"name": "fresh", "type": "bool", "default": False,
+                      "description": "a switch"},
+                     {"name": "style", "type": "enum", "default": "a", "choices": ["a", "b"],
+                      "description": "a choice"},
+                     {"name": "amount", "type": "enum", "default": 1, "choices": [1, 2],
+                      "description": "an amount"}]
+    return rs
+
+
+def test_a_settlement_section_loads(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, with_settlement()))["mini"]
+    assert rs.settlement == SettlementDef(
+        kongs={"direct": KongMoney("discarder", 2), "added": KongMoney("each_active", 1, True),
+               "concealed": KongMoney("each_active", OptionRef("cap"))},
+        robbed_kong_void=True, kong_discard_refund=True,
+        drawn_game=DrawnGameDef(max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
+                                not_ready_pays="best_value", refund_kongs=True,
+                                all_alike_pays_nothing=True),
+    )
+    assert resolve(rs.settlement.kongs["concealed"].amount, {"cap": 3}) == 3
+
+
+def test_defaults_and_no_settlement(tmp_path: Path) -> None:
+    minimal = {"kongs": {}, "drawn_game": {}}
+    rs = load_rulesets(write(tmp_path, mini(settlement=minimal)))["mini"]
+    assert rs.settlement == SettlementDef(kongs={}, drawn_game=DrawnGameDef())
+    assert load_rulesets(write(tmp_path, mini()))["mini"].settlement is None
+
+
+@pytest.mark.parametrize("changes,field", [
+    ({"extra": 1}, "settlement.extra"),
+    ({"kongs": None}, "settlement.kongs"),
+    ({"kongs": [1]}, "settlement.kongs"),
+    ({"drawn_game": None}, "settlement.drawn_game"),
+    ({"kongs__melded": {"payer": "discarder", "amount": 1}}, "settlement.kongs.melded"),
+    ({"kongs__direct": 2}, "settlement.kongs.direct"),
+    ({"kongs__direct__payer": "winner"}, "settlement.kongs.direct.payer"),
+    ({"kongs__added__payer": "discarder"}, "settlement.kongs.added.payer"),
+    ({"kongs__direct__amount": None}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": -1}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": True}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": "2"}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": {"option": "nope"}}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": {"option": "fresh"}}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": {"option": "style"}}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": {"option": "cap", "x": 1}}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__only_if_fresh": True}, "settlement.kongs.direct.only_if_fresh"),
+    ({"kongs__added__only_if_fresh": "yes"}, "settlement.kongs.added.only_if_fresh"),
+    ({"kongs__added__only_if_fresh": {"option": "cap"}}, "settlement.kongs.added.only_if_fresh"),
+    ({"kongs__added__extra": 1}, "settlement.kongs.added.extra"),
+    ({"robbed_kong_void": "yes"}, "settlement.robbed_kong_void"),
+    ({"kong_discard_refund": 1}, "settlement.kong_discard_refund"),
+    ({"drawn_game__max_suits": 0}, "settlement.drawn_game.max_suits"),
+    ({"drawn_game__max_suits": None}, "settlement.drawn_game.max_suits"),
+    ({"drawn_game__pig_penalty": -16}, "settlement.drawn_game.pig_penalty"),
+    ({"drawn_game__not_ready_pays": "worst_value"}, "settlement.drawn_game.not_ready_pays"),
+    ({"drawn_game__refund_kongs": "no"}, "settlement.drawn_game.refund_kongs"),
+    ({"drawn_game__all_alike_pays_nothing": 0},
+     "settlement.drawn_game.all_alike_pays_nothing"),
+    ({"drawn_game__pig_counts_as_not_ready": None, "drawn_game__pig_penalty": None,
+      "drawn_game__extra": 1}, "settlement.drawn_game.extra"),
+])
+def test_rejections_name_file_and_field(tmp_path: Path, changes: dict[str, Any],
+                                        field: str) -> None:
+    msg = load_error(tmp_path, with_settlement(**changes))
+    assert_names(msg, "mini.yaml", field)
+
+
+def test_an_option_amount_from_an_enum_of_integers(tmp_path: Path) -> None:
+    data = with_settlement(kongs__direct__amount={"option": "amount"},
+                           kongs__added__only_if_fresh={"option": "fresh"})
+    rs = load_rulesets(write(tmp_path, data))["mini"]
+    assert rs.settlement is not None
+    assert rs.settlement.kongs["direct"].amount == OptionRef("amount")
+    assert rs.settlement.kongs["added"].only_if_fresh == OptionRef("fresh")
+
+
+def test_amounts_need_the_payments_base() -> None:
+    def err(field: str, message: str) -> Exception:
+        return ValueError(f"field {field!r}: {message}")
+
+    with pytest.raises(ValueError, match="'settlement': amounts count in units of the "
+                                         "payment's base"):
+        build_settlement(SETTLEMENT, (), {"cap": 3}, err)
+
+
+def test_an_int_option_amount_needs_a_minimum_of_zero(tmp_path: Path) -> None:
+    data = with_settlement()
+    del data["options"][0]["minimum"]
+    assert_names(load_error(tmp_path, data), "mini.yaml", "settlement.kongs.concealed.amount")
+
+
+def test_a_child_inherits_or_replaces_the_settlement(tmp_path: Path) -> None:
+    child = {"id": "kid", "extends": "mini", "name": "子", "name_en": "Kid"}
+    rulesets = load_rulesets(write(tmp_path, with_settlement(), child))
+    assert rulesets["kid"].settlement == rulesets["mini"].settlement
+    dropped = load_rulesets(write(tmp_path, with_settlement(), {**child, "settlement": None}))
+    assert dropped["kid"].settlement is None
+    # The parent's section names an option the child no longer declares.
+    msg = load_error(tmp_path, with_settlement(), {**child, "options": []})
+    assert_names(msg, "kid.yaml", "settlement.kongs.concealed.amount")
+
+
+def test_the_real_rule_sets() -> None:
+    real = load_rulesets(ROOT / "rulesets")
+    assert real["mcr"].settlement is None
+    sichuan, chengdu = real["sichuan"].settlement, real["chengdu"].settlement
+    assert sichuan is not None and chengdu is not None
+    assert sichuan.kongs["direct"] == KongMoney("discarder", 2)
+    assert sichuan.kongs["added"] == KongMoney("each_active", 1, True)
+    assert sichuan.kongs["concealed"] == KongMoney("each_active", 2)
+    assert chengdu.kongs["direct"].amount == OptionRef("direct_kong_amount")
+    assert chengdu.kongs["added"].only_if_fresh == OptionRef("added_kong_fresh_only")
+    assert sichuan.drawn_game == chengdu.drawn_game == DrawnGameDef(
+        max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
+        not_ready_pays="best_value", refund_kongs=True, all_alike_pays_nothing=True)
+    options = {o.name: o.default for o in real["chengdu"].options}
+    assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (False, 2)
+    # chengdu's own option list replaces sichuan's: the inherited ones are still there.
+    assert {"base", "cap", "self_draw"} <= set(options)

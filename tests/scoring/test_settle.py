@@ -1,0 +1,370 @@
+"""Round settlement (血战到底): the rule page's round, each rule on its own, and properties
+over thousands of random valid rounds.
+
+Rounds are written as settle request bodies and go through `build_round` (the domain's
+validation) and `settle` (the engine), with the real `sichuan` and `chengdu` rule sets.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.domain.errors import HandError
+from app.domain.hand import DISCARD, WinContext
+from app.domain.request import build_waiting
+from app.domain.round import DrawEvent, WinEvent, build_round
+from app.rules.loader import load_rulesets
+from app.scoring.settle import SettleResult, settle
+from app.scoring.waits import waits
+from tests.scoring.round_gen import rounds
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = load_rulesets(ROOT / "rulesets")
+SICHUAN = RULESETS["sichuan"]
+CHENGDU = RULESETS["chengdu"]
+# Random rounds per property run; SETTLE_ROUNDS deepens it.
+ROUNDS = int(os.environ.get("SETTLE_ROUNDS", "1500"))
+
+
+def kong(seat: int, kind: str, tile: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "kong", "seat": seat, "kind": kind, "tile": tile, **extra}
+
+
+def win(seat: int, hand: str, **context: Any) -> dict[str, Any]:
+    if "discarder" in context:
+        context = {"win_type": "discard", **context}
+    return {"type": "win", "seat": seat, "hand": hand,
+            "context": context or {"win_type": "self_draw"}}
+
+
+def draw(*hands: tuple[int, str] | tuple[int, str, bool]) -> dict[str, Any]:
+    out = []
+    for h in hands:
+        entry: dict[str, Any] = {"seat": h[0], "hand": h[1]}
+        if len(h) == 3:
+            entry["passive_pig"] = h[2]
+        out.append(entry)
+    return {"type": "draw", "hands": out}
+
+
+def run(*events: dict[str, Any], ruleset: str = "sichuan", **options: Any) -> SettleResult:
+    rs = RULESETS[ruleset]
+    return settle(build_round({"options": options, "events": list(events)}, rs), rs)
+
+
+def moves(result: SettleResult) -> list[tuple[int, int, int, str, int]]:
+    return [tuple(t) for t in result.transfers]  # type: ignore[misc]
+
+
+# The round of rules/sichuan.md ("Round settlement example"), with hands that fit it:
+# seat 2's 大对子 (1 fan), seat 0's 清一色 (2 fan), seat 1 ready with its concealed kong of
+# 5m (best wait 8m: 杠 + 清一色 = 3 fan = 8; 5m is no wait, all four are in the kong), seat 3
+# not ready with two suits.
+RULE_PAGE_ROUND = [
+    kong(1, "concealed", "5m"),
+    win(2, "222m333m777p888p44p", discarder=3),
+    win(0, "123456789s23499s"),
+    draw((1, "{5555m}111m234m67m99m"), (3, "13579s2468p1357p")),
+]
+
+
+def test_the_rule_page_round() -> None:
+    result = run(*RULE_PAGE_ROUND)
+    assert moves(result) == [
+        # Seat 1's concealed kong: seats 0, 2, 3 pay 2 each.
+        (0, 1, 2, "concealed_kong", 0), (2, 1, 2, "concealed_kong", 0),
+        (3, 1, 2, "concealed_kong", 0),
+        # Seat 2 wins on seat 3's discard with 大对子 (1 fan): seat 3 pays 2.
+        (3, 2, 2, "win_discard", 1),
+        # Seat 0 self-draws 清一色 (2 fan): seats 1 and 3 pay 4 + 1; seat 2 is out.
+        (1, 0, 5, "win_self_draw", 2), (3, 0, 5, "win_self_draw", 2),
+        # The wall runs out: seat 3 (not ready, two suits) pays seat 1 its best value.
+        (3, 1, 8, "not_ready", 3),
+    ]
+    assert result.net == (8, 9, 0, -17)
+    assert sum(result.net) == 0
+    assert result.finished
+    assert [(w.seat, w.fan_total, w.value) for w in result.wins] == [(2, 1, 2), (0, 2, 4)]
+    assert result.draw is not None
+    (one, three) = result.draw.players
+    assert (one.seat, one.state, three.seat, three.state) == (1, "ready", 3, "not_ready")
+    assert one.best is not None and (one.best.tile, one.best.value) == ("8m", 8)
+    assert {f.id for f in one.best.fans} == {"kong", "full_flush"}
+
+
+def test_winners_drop_out_of_later_payments() -> None:
+    result = run(
+        win(2, "222m333m777p888p44p", discarder=3),
+        kong(1, "concealed", "5s"),
+        win(0, "123456789p23499p"),
+    )
+    assert moves(result) == [
+        (3, 2, 2, "win_discard", 0),
+        (0, 1, 2, "concealed_kong", 1), (3, 1, 2, "concealed_kong", 1),
+        (1, 0, 5, "win_self_draw", 2), (3, 0, 5, "win_self_draw", 2),
+    ]
+    assert not result.finished  # two seats are still in and the wall has not run out
+
+
+def test_several_wins_on_one_discard_are_each_paid_by_the_discarder() -> None:
+    # 一炮多响 on 5p from seat 3: seat 0 waits on the pair, seat 1 on a pung; both hold 5p,
+    # five copies counted per hand, four in the round (the discarded tile counts once).
+    result = run(
+        win(0, "123m456m789m111p5p5p", discarder=3),
+        win(1, "234s567s888s99s5p5p5p", discarder=3),
+    )
+    assert moves(result) == [(3, 0, 1, "win_discard", 0), (3, 1, 1, "win_discard", 1)]
+    assert result.net == (1, 1, 0, -2)
+
+
+def test_the_same_tile_won_twice_apart_is_two_tiles() -> None:
+    with pytest.raises(HandError) as info:
+        run(win(0, "123m456m789m111p5p5p", discarder=3),
+            kong(2, "concealed", "9s"),
+            win(1, "234s567s888s99s5p5p5p", discarder=3))
+    assert (info.value.code, info.value.pointer) == ("too_many_copies", "/events/2/hand")
+
+
+def test_a_robbed_added_kong_is_void() -> None:
+    result = run(
+        kong(1, "added", "3p", fresh=True),
+        win(0, "123s456s789s11s24p3p", discarder=1, kong="robbed"),
+        # The robbed kong counts as no kong: seat 1 shows a pung of 3p.
+        draw((1, "[333p]2244558899s"), (2, "11223344556m77p"),
+             (3, "7899m45678p1256p")),
+    )
+    assert moves(result)[:7] == [
+        (0, 1, 1, "added_kong", 0), (2, 1, 1, "added_kong", 0), (3, 1, 1, "added_kong", 0),
+        (1, 0, 1, "kong_void", 1), (1, 2, 1, "kong_void", 1), (1, 3, 1, "kong_void", 1),
+        (1, 0, 2, "win_discard", 1),  # 抢杠 1 fan
+    ]
+    assert {f.id for f in result.wins[0].fans} == {"robbing_the_kong"}
+    # Seat 1 is not ready, but nothing of the void kong is left for 退税.
+    assert result.draw is not None and result.draw.players[0].state == "not_ready"
+    assert not [t for t in result.transfers if t.reason == "tax_refund"]
+
+
+def test_the_kong_before_a_win_on_its_makers_discard_is_refunded_once() -> None:
+    # 杠上炮: seat 1 konged seat 2's 7s, then discarded 3p; seats 3 and 0 both win on it.
+    result = run(
+        kong(1, "direct", "7s", discarder=2),
+        win(3, "123m456m789m22p33p3p", discarder=1, kong="after_kong_discard"),
+        win(0, "456m789m111m44m24p3p", discarder=1, kong="after_kong_discard"),
+    )
+    assert moves(result) == [
+        (2, 1, 2, "direct_kong", 0),
+        (1, 2, 2, "kong_refund", 1),
+        (1, 3, 2, "win_discard", 1),  # 杠上炮 1 fan
+        (1, 0, 2, "win_discard", 2),
+    ]
+    assert {f.id for f in result.wins[0].fans} == {"kong_discard"}
+
+
+def test_tax_refund_goes_back_to_the_payers_still_in() -> None:
+    # 退税: seat 1 konged, then is not ready at the draw: it returns the kong money to seats
+    # 2 and 3; seat 0 paid too but has won since and is out of the drawn-game checks.
+    result = run(
+        kong(1, "concealed", "5m"),
+        win(0, "123456789p23499p"),
+        draw((1, "{5555m}1379m2468s19s"), (2, "11223344556s77p"),
+             (3, "147m369m258s147s9s")),
+    )
+    assert moves(result)[-4:] == [
+        (1, 2, 4, "not_ready", 2), (3, 2, 4, "not_ready", 2),
+        (1, 2, 2, "tax_refund", 2), (1, 3, 2, "tax_refund", 2),
+    ]
+    assert result.net == (13, -7, 3, -9)
+
+
+def test_pigs() -> None:
+    # Seat 0 is a pig (三门, 花猪) with a kong, seat 1 a passive pig, seat 2 ready (best
+    # 七对 = 4), seat 3 not ready.
+    result = run(
+        kong(0, "concealed", "9p"),
+        draw((0, "{9999p}1245m268s137p"), (1, "3789m13579s2468p", True),
+             (2, "11223344556s77p"), (3, "147m369m258s147s9s")),
+    )
+    assert moves(result)[3:] == [
+        # 查花猪: the pig pays 16 to each non-pig (the passive pig is one).
+        (0, 1, 16, "pig_penalty", 1), (0, 2, 16, "pig_penalty", 1),
+        (0, 3, 16, "pig_penalty", 1),
+        # 查大叫: the pig ("then treated as 没叫"), the passive pig and seat 3 pay seat 2.
+        (0, 2, 4, "not_ready", 1), (1, 2, 4, "not_ready", 1), (3, 2, 4, "not_ready", 1),
+        # 退税: the pig returns its kong money.
+        (0, 1, 2, "tax_refund", 1), (0, 2, 2, "tax_refund", 1), (0, 3, 2, "tax_refund", 1),
+    ]
+    assert result.net == (-52, 12, 28, 12)
+    assert result.draw is not None
+    assert [p.state for p in result.draw.players] == ["pig", "passive_pig", "ready",
+                                                      "not_ready"]
+
+
+@pytest.mark.parametrize("hands", [
+    # Nobody is ready: seat 1 would owe 退税, but nothing is paid when all are alike.
+    [(1, "{5555m}1379m2468s19s"), (2, "1379m123456789s"), (3, "147m369m258s147s9s")],
+    # Everybody is ready.
+    [(1, "{5555m}111m234m67m99m"), (2, "11223344556s77p"), (3, "123p456p789p11s23s")],
+])
+def test_nothing_is_paid_when_all_are_alike(hands: list[tuple[int, str]]) -> None:
+    result = run(kong(1, "concealed", "5m"), win(0, "123456789p23499p"), draw(*hands))
+    assert result.transfers and all(t.event < 2 for t in result.transfers)
+    assert result.draw is not None
+    assert len({p.state for p in result.draw.players}) == 1
+
+
+# A draw before anyone has won: seat 0 ready on 3m (平胡, 1) or 6m (七对, 2 fan = 4), the
+# others not ready.
+BEST_OF_TWO = draw((0, "11223344556m77p"), (1, "147m369m258s147s9s"), (2, "2589m123456789p"),
+                   (3, "1358p123456799s"))
+
+
+def test_the_best_value_is_the_highest_over_the_waits() -> None:
+    # 11223344556m77p waits on 3m (平胡, 1) and 6m (七对, 2 fan = 4): 查大叫 pays 4.
+    result = run(BEST_OF_TWO)
+    rs = SICHUAN
+    standing, melds, _ = build_waiting("11223344556m77p", {"win_type": DISCARD, "discarder": 1},
+                                       rs)
+    ctx = WinContext(win_type=DISCARD, winner=0, discarder=1,
+                     options={o.name: o.default for o in rs.options})
+    found = waits(standing, melds, ctx, rs)
+    assert [(w.tile, w.value) for w in found.waits] == [("3m", 1), ("6m", 4)]
+    assert found.best is not None
+    assert {t.amount for t in result.transfers if t.reason == "not_ready"} == {found.best.value}
+    assert [(t.payer, t.payee) for t in result.transfers] == [(1, 0), (2, 0), (3, 0)]
+
+
+def test_the_best_value_counts_hand_fans_only() -> None:
+    # Self-draw modes and 海底 do not enter 查大叫: the value is that of a discard win.
+    for options in ({"self_draw": "add_fan"}, {"self_draw": "add_base"}):
+        result = run(BEST_OF_TWO, **options)
+        assert [t.amount for t in result.transfers] == [4, 4, 4]
+
+
+def test_base_and_cap_options() -> None:
+    result = run(kong(1, "concealed", "5m"),
+                 win(0, "111p222p333p444p5p5p"), base=5, cap="none")
+    # 暗杠 2 × 5 each; 清一色 2 + 大对子 1 + ... self-draw: base × 2^fan + base.
+    kongs = [t.amount for t in result.transfers if t.reason == "concealed_kong"]
+    assert kongs == [10, 10, 10]
+    (w,) = result.wins
+    assert w.value == 5 * 2 ** w.fan_total
+    assert {t.amount for t in result.transfers if t.event == 1} == {w.value + 5}
+
+
+@pytest.mark.parametrize("ruleset,options,fresh,paid", [
+    ("sichuan", {}, True, [1, 1, 1]),
+    ("sichuan", {}, False, []),  # 及时雨: an added tile held earlier earns nothing
+    ("chengdu", {}, False, [1, 1, 1]),
+    ("chengdu", {"added_kong_fresh_only": True}, False, []),
+    ("chengdu", {"added_kong_fresh_only": True}, True, [1, 1, 1]),
+    ("chengdu", {"base": 5}, False, [5, 5, 5]),
+])
+def test_added_kong_money(ruleset: str, options: dict[str, Any], fresh: bool,
+                          paid: list[int]) -> None:
+    result = run(kong(2, "added", "3p", fresh=fresh), ruleset=ruleset, **options)
+    assert [t.amount for t in result.transfers] == paid
+
+
+@pytest.mark.parametrize("ruleset,options,amount", [
+    ("sichuan", {}, 2), ("chengdu", {}, 2), ("chengdu", {"direct_kong_amount": 1}, 1),
+    ("chengdu", {"direct_kong_amount": 1, "base": 3}, 3),
+])
+def test_direct_kong_money(ruleset: str, options: dict[str, Any], amount: int) -> None:
+    result = run(kong(2, "direct", "3p", discarder=0), ruleset=ruleset, **options)
+    assert moves(result) == [(0, 2, amount, "direct_kong", 0)]
+
+
+def test_a_non_winning_hand_is_not_a_win() -> None:
+    with pytest.raises(HandError) as info:
+        run(win(0, "123m456p789s11m222p", discarder=1))  # three suits: 定缺
+    assert (info.value.code, info.value.pointer) == ("not_a_win", "/events/0/hand")
+    assert "three_suits" in info.value.message and "events[0]" in info.value.message
+
+
+def test_a_rule_set_without_settlement() -> None:
+    with pytest.raises(HandError) as info:
+        build_round({"events": []}, RULESETS["mcr"])
+    assert info.value.code == "settle_not_supported"
+
+
+def test_an_empty_round() -> None:
+    result = run()
+    assert (result.net, result.transfers, result.finished) == ((0, 0, 0, 0), (), False)
+
+
+# --- properties over random valid rounds -------------------------------------------------
+
+def _check_round(body: dict[str, Any], ruleset: str) -> SettleResult:
+    rs = RULESETS[ruleset]
+    rnd = build_round(body, rs)
+    result = settle(rnd, rs)
+    # The nets sum to zero and are the transfers' sums.
+    assert sum(result.net) == 0
+    net = [0] * rs.players
+    for t in result.transfers:
+        assert t.amount > 0 and t.payer != t.payee
+        net[t.payer] -= t.amount
+        net[t.payee] += t.amount
+    assert tuple(net) == result.net
+    # 血战到底: once a seat has won, no later event moves its money.
+    won_at = {e.seat: i for i, e in enumerate(rnd.events) if isinstance(e, WinEvent)}
+    for t in result.transfers:
+        for seat in (t.payer, t.payee):
+            assert won_at.get(seat, len(rnd.events)) >= t.event, (t, won_at)
+    assert [w.event for w in result.wins] == list(won_at.values())
+    # The transfers come in event order, each naming its event.
+    assert [t.event for t in result.transfers] == sorted(t.event for t in result.transfers)
+    return result
+
+
+@settings(max_examples=ROUNDS, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(rounds())
+def test_nets_sum_to_zero_over_random_rounds(body: dict[str, Any]) -> None:
+    _check_round(body, "sichuan")
+
+
+@settings(max_examples=ROUNDS // 3, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(rounds(), st.booleans(), st.sampled_from([1, 2]))
+def test_nets_sum_to_zero_over_random_chengdu_rounds(body: dict[str, Any], fresh_only: bool,
+                                                     direct: int) -> None:
+    body["options"].update(added_kong_fresh_only=fresh_only, direct_kong_amount=direct)
+    _check_round(body, "chengdu")
+
+
+@settings(max_examples=ROUNDS // 3, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(rounds())
+def test_not_ready_pays_the_best_waits_value(body: dict[str, Any]) -> None:
+    """查大叫: what each not-ready player pays a ready one is that player's best value from
+    the waits logic, under a discard win with no kong flag and not the last tile."""
+    rs = SICHUAN
+    rnd = build_round(body, rs)
+    result = settle(rnd, rs)
+    if result.draw is None:
+        return
+    event = rnd.events[result.draw.event]
+    assert isinstance(event, DrawEvent)
+    states = {p.seat: p.state for p in result.draw.players}
+    paid = [t for t in result.transfers if t.reason == "not_ready"]
+    for hand in event.hands:
+        other = next(h.seat for h in event.hands if h.seat != hand.seat)
+        ctx = WinContext(win_type=DISCARD, winner=hand.seat, discarder=other,
+                         options=dict(rnd.options))
+        best = waits(hand.standing, hand.melds, ctx, rs).best
+        if states[hand.seat] != "ready":
+            continue
+        assert best is not None and best.value is not None
+        to_it = [t for t in paid if t.payee == hand.seat]
+        assert all(t.amount == best.value for t in to_it)
+        pigs = any(s in ("pig", "passive_pig") for s in states.values())
+        if pigs or "not_ready" in states.values():
+            assert {t.payer for t in to_it} == {s for s, st_ in states.items()
+                                                 if st_ != "ready"}
