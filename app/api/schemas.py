@@ -293,6 +293,7 @@ class ContextSchema(Schema):
     kong = StrictStr(allow_none=True, validate=validate.OneOf(KONG_FLAGS))
     last_tile = StrictBool(allow_none=True)
     last_of_kind = StrictBool(allow_none=True)
+    first_turn = StrictBool(allow_none=True)
     seat_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
     round_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
     flowers = Flowers(allow_none=True)

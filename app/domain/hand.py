@@ -56,6 +56,9 @@ class WinContext:
     kong: str | None = None
     last_tile: bool = False
     last_of_kind: bool = False
+    # The win came on the winner's first turn, before any claim (天胡 for the dealer's
+    # self-draw on the deal, 地胡 for another player's first-turn win).
+    first_turn: bool = False
     seat_wind: int = 0  # index into WINDS
     round_wind: int = 0
     flowers: int = 0

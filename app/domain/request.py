@@ -390,6 +390,7 @@ def _build_context(data: object, hand: Hand | Sequence[Meld], ruleset: RuleSet) 
         )
     last_tile = _flag(data, "last_tile")
     last_of_kind = _flag(data, "last_of_kind")
+    first_turn = _flag(data, "first_turn")
     seat_wind = _wind(data, "seat_wind")
     round_wind = _wind(data, "round_wind")
     flowers, flower_tiles = _flowers(data.get("flowers"), ruleset)
@@ -400,11 +401,19 @@ def _build_context(data: object, hand: Hand | Sequence[Meld], ruleset: RuleSet) 
     options = build_options(data.get("options"), ruleset)
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
+    melds = hand.melds if isinstance(hand, Hand) else hand
+    if first_turn and any(not (m.kind == KONG and m.concealed) for m in melds):
+        raise _inconsistent(
+            "context.first_turn is true but hand.melds holds a claimed meld: nothing can be "
+            "claimed before a player's first turn (only a concealed kong can be declared)",
+            "/context/first_turn",
+        )
     return WinContext(
         win_type=win_type,
         kong=kong,
         last_tile=last_tile,
         last_of_kind=last_of_kind,
+        first_turn=first_turn,
         seat_wind=seat_wind,
         round_wind=round_wind,
         flowers=flowers,

@@ -65,6 +65,17 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
 
 
 @check(scope="hand")
+def first_turn(v: View, ctx: WinContext, *, winner: Literal["dealer", "other"]) -> int:
+    """天胡 / 地胡: won on the winner's first turn, before any claim; 天胡 is the dealer's
+    self-draw on the deal (`dealer`), 地胡 another player's first-turn win (`other`)."""
+    if not ctx.first_turn:
+        return 0
+    if winner == "dealer":
+        return 1 if ctx.winner == ctx.dealer and ctx.self_drawn else 0
+    return 1 if ctx.winner != ctx.dealer else 0
+
+
+@check(scope="hand")
 def last_of_kind(v: View, ctx: WinContext) -> int:
     """和绝张: the winning tile is the last of its kind, its other three already in sight.
 
