@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
@@ -41,7 +42,9 @@ def _ruleset(ruleset_id: str) -> RuleSet:
 
 
 def _plain(value: Any) -> Any:
-    """Rule-set data (mappings, tuples) as plain JSON values."""
+    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list | tuple | frozenset | set):
@@ -96,11 +99,18 @@ def get_ruleset(ruleset: str) -> Response:
         "max_flowers": rs.max_flowers,
         "fans": [_fan(f) for f in rs.fans],
         "options": [_option(o) for o in rs.options],
+        "meld_kinds": list(rs.meld_kinds),
+        "requirements": [
+            {"check": r.check, "params": _plain(r.params), "reason": r.reason,
+             "message": r.message}
+            for r in rs.requirements
+        ],
         "payment": {
             "scheme": rs.payment.scheme,
             "params": _plain(rs.payment.params),
             "description": rs.payment.description,
         },
+        "settlement": _plain(rs.settlement) if rs.settlement is not None else None,
     })
 
 

@@ -42,7 +42,10 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert set(body) == {"id", "name", "name_en", "players", "description", "tiles", "min_fan",
-                         "max_flowers", "fans", "options", "payment"}
+                         "max_flowers", "meld_kinds", "requirements", "fans", "options",
+                         "payment", "settlement"}
+    assert (body["meld_kinds"], body["requirements"], body["settlement"]) == (
+        ["chow", "pung", "kong"], [], None)
     assert (body["id"], body["players"], body["tiles"]) == ("mcr", 4, "standard")
     assert (body["min_fan"], body["max_flowers"]) == (8, 8)
     ruleset = app.extensions[RULESETS_KEY]["mcr"]
