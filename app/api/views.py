@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify
@@ -114,12 +114,10 @@ def get_ruleset(ruleset: str) -> Response:
     })
 
 
-@api.post("/v1/rulesets/<ruleset>/score")
-def score_hand(ruleset: str) -> Response:
-    rs = _ruleset(ruleset)
-    body = json_object_body()
+def _validated(load: Callable[[Any], dict[str, Any]], body: Any) -> dict[str, Any]:
+    """The body through its marshmallow schema; schema errors answer 422 invalid_request."""
     try:
-        data = load_score_request(body)
+        return load(body)
     except ValidationError as exc:
         errors = flatten_errors(exc.messages)
         raise ApiError(
@@ -127,6 +125,13 @@ def score_hand(ruleset: str) -> Response:
             f"The request does not match the schema ({len(errors)} error(s)).",
             errors=errors,
         ) from None
+
+
+@api.post("/v1/rulesets/<ruleset>/score")
+def score_hand(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    body = json_object_body()
+    data = _validated(load_score_request, body)
     # HandError propagates to its handler (422 with the domain's code and pointer).
     hand, ctx = domain_request.build(data["hand"], data["context"], rs)
     result = evaluate.score(hand, ctx, rs)
@@ -137,15 +142,7 @@ def score_hand(ruleset: str) -> Response:
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     body = json_object_body()
-    try:
-        data = load_waits_request(body)
-    except ValidationError as exc:
-        errors = flatten_errors(exc.messages)
-        raise ApiError(
-            "invalid_request",
-            f"The request does not match the schema ({len(errors)} error(s)).",
-            errors=errors,
-        ) from None
+    data = _validated(load_waits_request, body)
     standing, melds, ctx = domain_request.build_waiting(data["hand"], data["context"], rs)
     return jsonify(waits.waits(standing, melds, ctx, rs).to_dict())
 
@@ -159,15 +156,7 @@ def settle_round(ruleset: str) -> Response:
                        f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
                        "rule sets that settle rounds: "
                        f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
-    try:
-        data = load_settle_request(body)
-    except ValidationError as exc:
-        errors = flatten_errors(exc.messages)
-        raise ApiError(
-            "invalid_request",
-            f"The request does not match the schema ({len(errors)} error(s)).",
-            errors=errors,
-        ) from None
+    data = _validated(load_settle_request, body)
     # HandError (the round's codes, and not_a_win from the scorer) answers 422.
     return jsonify(settle.settle(build_round(data, rs), rs).to_dict())
 
