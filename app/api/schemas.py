@@ -133,13 +133,14 @@ class Tiles(fields.Field[Any]):
     """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
 
     default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
+    max_items = MAX_TILE_LIST
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if type(value) is str:
             _check_length(value, MAX_NOTATION_LENGTH)
             return value
         if type(value) is list:
-            return _tile_code_list(value, MAX_TILE_LIST)
+            return _tile_code_list(value, self.max_items)
         raise self.make_error("invalid")
 
 
@@ -232,18 +233,10 @@ class Flowers(fields.Field[Any]):
         raise self.make_error("invalid")
 
 
-class WildTiles(fields.Field[Any]):
+class WildTiles(Tiles):
     """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
 
-    default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is str:
-            _check_length(value, MAX_NOTATION_LENGTH)
-            return value
-        if type(value) is list:
-            return _tile_code_list(value, MAX_FLOWER_LIST)
-        raise self.make_error("invalid")
+    max_items = MAX_FLOWER_LIST
 
 
 class Options(fields.Field[dict[str, Any]]):
