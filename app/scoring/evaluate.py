@@ -7,6 +7,10 @@ the whole hand run once per request. The best reading has the highest total. Bet
 totals the reading found first stays, unless a later one has one of the rule set's
 `tie_break_fans` or a shape of lower priority (readings come special shapes first, then the
 regular ones in tile order). Flowers are added after the choice.
+
+A fan whose `enabled_by` option the request switched off is left out from the start. After
+the choice, the rule set's requirements (四川 定缺) and minimum decide whether the hand wins;
+if it does, the payment scheme gives its money and its value.
 """
 
 from __future__ import annotations
@@ -50,12 +54,10 @@ class _Plan:
     finals: frozenset[str]
     priority: Mapping[str, int]
     policy: Policy | None
-    tie_fans: frozenset[str]
     flower: FanDef | None
     hand_slots: int
     # Fans a bool request option switches on or off: (fan id, option name).
     gates: tuple[tuple[str, str], ...]
-    by_id: dict[str, FanDef]
     # Steps per (shape, reading features), filtered by what each check needs; filled lazily.
     by_features: dict[tuple[str, int], tuple[_Step, ...]]
 
@@ -107,9 +109,8 @@ def _plan(rs: RuleSet) -> _Plan:
         finals=frozenset(s for s, d in rs.shapes.items() if d.final),
         priority={s: d.priority for s, d in rs.shapes.items()},
         policy=POLICIES[rs.combination_policy] if rs.combination_policy else None,
-        tie_fans=frozenset(rs.tie_break_fans),
         flower=by_id[rs.flower_fan] if rs.flower_fan else None,
-        hand_slots=len(hand_slot), by_id=dict(by_id), by_features={},
+        hand_slots=len(hand_slot), by_features={},
         gates=tuple((f.id, f.enabled_by) for f in rs.fans if f.enabled_by),
     )
     _PLANS[rs] = plan
