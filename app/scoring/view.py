@@ -108,6 +108,13 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     """Every tile that completes the standing tiles less the winning tile, in any shape."""
     before = standing[:]
     before[win_tile] -= 1
+    return completing_tiles(before, n_melds, shapes, tileset)
+
+
+def completing_tiles(before: list[int], n_melds: int, shapes: frozenset[str],
+                     tileset: TileSet) -> frozenset[int]:
+    """Every tile that makes `before` (counts one tile short of a win, with `n_melds`
+    declared melds) a winning shape of `shapes`; a tile already held four times included."""
     out = regular_waits(before, tileset) if REGULAR in shapes else set()
     # Six pairs and a single hold at most seven kinds.
     if SEVEN_PAIRS in shapes and n_melds == 0 and len(before) - before.count(0) <= 7:

@@ -1,9 +1,11 @@
 """waits(standing, melds, context, rule set) -> WaitsResult: the tiles that complete a hand
 one tile short of a win (听), and what each scores.
 
-Every playing tile of the rule set's tile set is tried, in the written order of tiles (m, p,
-s, honours), except a tile the hand already holds every copy of (standing tiles and melds
-together): it cannot be drawn or claimed. The hand with the tile added, won on that tile, is
+Every tile that completes a winning shape of the rule set is tried (found from the counts,
+the same way the engine finds 独听, and never missing one: the tests compare with scoring
+every tile), in the written order of tiles (m, p, s, honours), except a tile the hand
+already holds every copy of (standing tiles and melds together): it cannot be drawn or
+claimed. The hand with the tile added, won on that tile, is
 scored by `app.scoring.evaluate.score` with the request's context, so an entry is exactly
 what the score endpoint answers for that completed hand. A tile is a wait when the completed
 hand has a winning shape, whether or not it reaches the rule set's minimum (the entry then
@@ -22,6 +24,7 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
+from app.scoring.view import completing_tiles
 
 
 class WaitEntry(NamedTuple):
@@ -88,11 +91,16 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
     for m in melds:
         for t in m.tiles:
             held[t] += 1
-    playing = frozenset(tileset.playing)
+    # Only tiles that complete a shape of the rule set (worked out from the standing tiles'
+    # counts, without building readings) can be waits; only those are scored.
+    before = [0] * tileset.size
+    for t in standing:
+        before[t] += 1
+    candidates = completing_tiles(before, len(melds), frozenset(rs.shapes), tileset)
     entries: list[WaitEntry] = []
     best: WaitEntry | None = None
     for t in tileset.display_order:
-        if t not in playing or held[t] >= kinds[t].copies:
+        if t not in candidates or held[t] >= kinds[t].copies:
             continue
         result = score(Hand((*standing, t), melds, t), ctx, rs)
         if result.decomposition is None:
