@@ -73,14 +73,19 @@ class ScoreResult(NamedTuple):
     multiplier: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "winning": self.winning,
-            "reason": self.reason.to_dict() if self.reason else None,
-            "fans": [f.to_dict() for f in self.fans],
-            "fan_total": self.fan_total,
-            "value": self.value,
-            "multiplier": self.multiplier,
-            "decomposition": self.decomposition.to_dict() if self.decomposition else None,
-            "payments": self.payments.to_dict() if self.payments else None,
-        }
+        return {"ruleset": self.ruleset, **score_fields(self),
+                "payments": self.payments.to_dict() if self.payments else None}
+
+
+def score_fields(r: ScoreResult | Any) -> dict[str, Any]:
+    """The JSON of what a hand scored: shared by the score response and each wait of the
+    waits response (anything with these attributes)."""
+    return {
+        "winning": r.winning,
+        "reason": r.reason.to_dict() if r.reason else None,
+        "fans": [f.to_dict() for f in r.fans],
+        "fan_total": r.fan_total,
+        "value": r.value,
+        "multiplier": r.multiplier,
+        "decomposition": r.decomposition.to_dict() if r.decomposition else None,
+    }

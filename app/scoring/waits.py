@@ -23,7 +23,13 @@ from typing import Any, NamedTuple
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
-from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
+from app.scoring.result import (
+    DecompositionView,
+    FanResult,
+    Reason,
+    ScoreResult,
+    score_fields,
+)
 from app.scoring.view import completing_tiles
 
 
@@ -46,16 +52,7 @@ class WaitEntry(NamedTuple):
                    result.value, result.multiplier, result.decomposition)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "tile": self.tile,
-            "winning": self.winning,
-            "reason": self.reason.to_dict() if self.reason else None,
-            "fans": [f.to_dict() for f in self.fans],
-            "fan_total": self.fan_total,
-            "value": self.value,
-            "multiplier": self.multiplier,
-            "decomposition": self.decomposition.to_dict() if self.decomposition else None,
-        }
+        return {"tile": self.tile, **score_fields(self)}
 
 
 class WaitsResult(NamedTuple):
