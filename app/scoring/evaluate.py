@@ -26,8 +26,7 @@ from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
-from app.scoring.payments import pay
-from app.scoring.payments import value as hand_value
+from app.scoring.payments import SCHEMES, resolve_params
 from app.scoring.policies import POLICIES, Policy
 from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
 from app.scoring.view import FEATURES, HandFacts, View
@@ -70,13 +69,14 @@ class _Plan:
         return found
 
 
-# Per rule set, held weakly: a rule set built for a test or a variant is not kept alive here.
-_PLANS: weakref.WeakKeyDictionary[RuleSet, _Plan] = weakref.WeakKeyDictionary()
+# Per rule set, by identity; an entry leaves with its rule set (a rule set built for a test
+# or a variant is not kept alive here). A plain dict: it is read on every request.
+_PLANS: dict[int, _Plan] = {}
 
 
 def _plan(rs: RuleSet) -> _Plan:
     """What `score` needs from a rule set, arranged once per rule set."""
-    cached = _PLANS.get(rs)
+    cached = _PLANS.get(id(rs))
     if cached is not None:
         return cached
     by_id = rs.fan_by_id
@@ -113,7 +113,8 @@ def _plan(rs: RuleSet) -> _Plan:
         hand_slots=len(hand_slot), by_features={},
         gates=tuple((f.id, f.enabled_by) for f in rs.fans if f.enabled_by),
     )
-    _PLANS[rs] = plan
+    _PLANS[id(rs)] = plan
+    weakref.finalize(rs, _PLANS.pop, id(rs), None)
     return plan
 
 
@@ -222,9 +223,10 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           f"{_not_counted(fans)}; {rs.name} needs at least {rs.min_fan} to win"),
             fans=fan_results, fan_total=fan_total, decomposition=decomposition, payments=None,
         )
-    params = dict(rs.payment.params)
-    payments = pay(rs.payment.scheme, params, fan_total, ctx, rs.players)
-    worth, multiplier = hand_value(rs.payment.scheme, params, fan_total, ctx)
+    scheme = SCHEMES[rs.payment.scheme]
+    params = resolve_params(rs.payment.params, ctx)
+    payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
+    worth, multiplier = scheme.value(fan_total, **params)
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fan_results,
                        fan_total=fan_total, decomposition=decomposition, payments=payments,
                        value=worth, multiplier=multiplier)

@@ -14,7 +14,7 @@ Nothing here assumes four players or that the discarder pays: those are the sche
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,7 +108,7 @@ SCHEMES: dict[str, Scheme] = {
 }
 
 
-def resolve_params(params: dict[str, Any], ctx: WinContext) -> dict[str, Any]:
+def resolve_params(params: Mapping[str, Any], ctx: WinContext) -> dict[str, Any]:
     """Fixed parameters as they are; `{option: name}` from the request's options."""
     return {k: ctx.options[v["option"]] if isinstance(v, dict) else v
             for k, v in params.items()}
