@@ -21,6 +21,7 @@ from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, describe, score
 from app.scoring.result import ScoreResult
+from tests.api.helpers import NINE_GATES_RESPONSE
 
 ROOT = Path(__file__).resolve().parents[2]
 MCR_DATA: dict[str, Any] = yaml.safe_load((ROOT / "rulesets" / "mcr.yaml").read_text("utf-8"))
@@ -354,26 +355,5 @@ def test_scoring_does_not_change_the_rule_set() -> None:
 
 
 def test_to_dict_shape() -> None:
-    d = scored("1112345678999m5m", discarder=2).to_dict()
-    assert d == {
-        "ruleset": "mcr",
-        "winning": True,
-        "reason": None,
-        "fans": [
-            {"id": "nine_gates", "name": "九莲宝灯", "name_en": "Nine Gates", "value": 88,
-             "count": 1},
-            {"id": "two_concealed_pungs", "name": "双暗刻", "name_en": "Two Concealed Pungs",
-             "value": 2, "count": 1},
-            {"id": "pung_of_terminals_or_honors", "name": "幺九刻",
-             "name_en": "Pung of Terminals or Honors", "value": 1, "count": 1},
-        ],
-        "fan_total": 91,
-        "value": 99,
-        "multiplier": None,
-        "decomposition": {"shape": "nine_gates",
-                          "melds": ["111m", "234m", "55m", "678m", "999m"]},
-        "payments": {"net": [115, -8, -99, -8],
-                     "transfers": [{"from": 2, "to": 0, "amount": 99, "reason": "discarder"},
-                                   {"from": 1, "to": 0, "amount": 8, "reason": "base"},
-                                   {"from": 3, "to": 0, "amount": 8, "reason": "base"}]},
-    }
+    # The DESIGN §3 response, the same document the API test expects over HTTP.
+    assert scored("1112345678999m5m", discarder=2).to_dict() == NINE_GATES_RESPONSE
