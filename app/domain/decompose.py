@@ -16,8 +16,8 @@ The regular split is memoised per suit: a suit's nine counts map to every way of
 into sets and at most one pair, so a hand is the product of its suits' splits. Honours split
 trivially (a pair or a pung each).
 
-Wild tiles (混) are not handled yet; they enter here as a budget that fills the missing tiles
-of a set or pair, and every group then records what its wilds stand for (a later issue).
+Hands holding wild tiles (混) are read by `app.domain.wildcards`, which builds the same
+`Reading`s with each group's `subs` (what its wilds stand for) and the winning tile's place.
 """
 
 from __future__ import annotations
@@ -52,6 +52,8 @@ class Group(NamedTuple):
     # kong is concealed only when declared so. Chows, pairs and knits from the standing tiles
     # are concealed too.
     concealed: bool = True
+    # The tiles this group's wild tiles (混) stand for, sorted; () when it holds none.
+    subs: tuple[int, ...] = ()
 
 
 class Reading(NamedTuple):
@@ -59,6 +61,11 @@ class Reading(NamedTuple):
 
     shape: str
     groups: tuple[Group, ...]  # declared melds first, then the standing groups in tile order
+    # Readings of a hand with wild tiles say where the winning tile sits: the index of its
+    # group and the tile it is read as (itself, unless it is a wild). -1: not designated (a
+    # hand without wilds: the checks find the winning tile's place themselves).
+    win: int = -1
+    win_as: int = -1
 
 
 # A suit split: the sets (kind, rank index 0..8) and the pair's rank index or -1.

@@ -102,6 +102,7 @@ def build(
     hand = _build_hand(hand_data, ruleset.tileset)
     check_meld_kinds(hand.melds, hand_data, ruleset)
     context = _build_context(context_data, hand, ruleset)
+    check_wild_tiles(hand.concealed, hand.melds, context, ruleset, hand_data)
     return hand, context
 
 
@@ -135,6 +136,7 @@ def build_waiting(
     standing, melds, _ = _read_hand(hand_data, ruleset.tileset, waiting=True)
     check_meld_kinds(melds, hand_data, ruleset)
     context = _build_context(context_data, melds, ruleset)
+    check_wild_tiles(standing, melds, context, ruleset, hand_data)
     return standing, melds, context
 
 
@@ -532,10 +534,11 @@ def _flowers_out_of_range(what: str, maximum: int) -> HandError:
 
 
 def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple[int, ...]]:
-    """混: the flipped indicator and/or an explicit list of wild tiles.
+    """混: the flipped indicator or an explicit list, and the wild kinds they make.
 
-    Only parsed and stored here; the rule set's wild configuration gives them meaning later.
-    An empty list means no wilds, like null.
+    The rule set's `wild` says which of the two a request may give and how an indicator maps
+    to wild kinds (天津: the indicator's kind and the next). Null or an empty list: no wilds in
+    play. Returns (indicator, wild kinds sorted).
     """
     indicator = data.get("wild_indicator")
     wilds = data.get("wilds")
@@ -543,25 +546,43 @@ def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple
         raise _invalid("/context/wilds", "context.wilds must be a list of tile codes")
     if indicator is not None and not isinstance(indicator, str):
         raise _invalid("/context/wild_indicator", "context.wild_indicator must be one tile code")
-    if getattr(ruleset, "wild", None) is None:
-        for key, value in (("wild_indicator", indicator), ("wilds", wilds)):
-            if value is not None and len(value) > 0:
-                raise HandError(
-                    "wilds_not_supported",
-                    f"rule set {ruleset.id} plays without wild tiles (混); omit context.{key} "
-                    f"or set it to null",
-                    f"/context/{key}",
-                )
+    spec = ruleset.wild
+    given = [(key, value) for key, value in (("wild_indicator", indicator), ("wilds", wilds))
+             if value is not None and len(value) > 0]
+    if spec is None:
+        for key, _ in given:
+            raise HandError(
+                "wilds_not_supported",
+                f"rule set {ruleset.id} plays without wild tiles (混); omit context.{key} "
+                f"or set it to null",
+                f"/context/{key}",
+            )
         return None, ()
+    if len(given) == 2:
+        raise _inconsistent(
+            "context.wild_indicator and context.wilds are both given; give one of them",
+            "/context/wilds")
+    if indicator and spec.indicator is None:
+        raise HandError(
+            "wilds_not_supported",
+            f"rule set {ruleset.id} takes its wild tiles as a list in context.wilds, not from "
+            f"an indicator; omit context.wild_indicator",
+            "/context/wild_indicator")
+    if wilds and not spec.explicit:
+        raise HandError(
+            "wilds_not_supported",
+            f"rule set {ruleset.id} derives its wild tiles from the flipped tile: give it as "
+            f"context.wild_indicator and omit context.wilds",
+            "/context/wilds")
     tileset = ruleset.tileset
-    ind: int | None = None
-    if indicator is not None:
+    if indicator:
         ind = parse_tile(indicator, tileset, "/context/wild_indicator")
         if tileset.kinds[ind].is_flower:
             raise _invalid("/context/wild_indicator",
                            "context.wild_indicator must be a playing tile, not a flower")
+        return ind, spec.kinds(ind, tileset.next_kinds)
     wild_tiles: set[int] = set()
-    if wilds is not None:
+    if wilds:
         for tile, ptr, at in _read_tiles(wilds, tileset, "/context/wilds", "context.wilds"):
             if tileset.kinds[tile].is_flower:
                 raise HandError(
@@ -571,7 +592,42 @@ def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple
                     at,
                 )
             wild_tiles.add(tile)
-    return ind, tuple(sorted(wild_tiles))
+    return None, tuple(sorted(wild_tiles))
+
+
+def check_wild_tiles(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
+                     ruleset: RuleSet, hand_data: object) -> None:
+    """What wild tiles forbid in a hand:
+
+    - the flipped indicator is out of play (天津): with it, no kind appears more than four
+      times, so the hand holds at most three of the indicator's kind (``too_many_copies``);
+    - wild tiles are never claimed or melded, except four of them of one kind as a concealed
+      kong (金杠) (``illegal_meld``).
+    """
+    spec = ruleset.wild
+    if spec is None or not ctx.wilds:
+        return
+    tileset = ruleset.tileset
+    ind = ctx.wild_indicator
+    if ind is not None and spec.indicator_out_of_play:
+        held = sum(1 for t in standing if t == ind) + sum(
+            1 for m in melds for t in m.tiles if t == ind)
+        copies = tileset.kinds[ind].copies
+        if held + 1 > copies:
+            raise HandError(
+                "too_many_copies",
+                f"{tileset.code(ind)} appears {held} times in the hand, but one "
+                f"{tileset.code(ind)} is the flipped wild indicator: at most {copies - 1} are "
+                f"in play",
+                "/context/wild_indicator")
+    wild_kinds = set(ctx.wilds)
+    for i, m in enumerate(melds):
+        if any(t in wild_kinds for t in m.tiles) and not (m.kind == KONG and m.concealed):
+            raise HandError(
+                "illegal_meld",
+                f"{format_meld(m.tiles, tileset)} is made of wild tiles (混): wilds cannot be "
+                f"claimed or melded; four of one kind may only be a concealed kong (金杠)",
+                "/hand" if isinstance(hand_data, str) else f"/hand/melds/{i}")
 
 
 def build_options(

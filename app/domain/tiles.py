@@ -154,6 +154,22 @@ class TileSet:
     def ranks(self) -> tuple[int, ...]:
         return tuple(k.rank for k in self.kinds)
 
+    @cached_property
+    def next_kinds(self) -> tuple[int, ...]:
+        """`next_kinds[t]`: the kind after `t` in its cycle, as 混 indicators count: within a
+        numbered suit 1→2 … 8→9, 9→1; winds E→S→W→N→E; dragons 中→发→白→中 (C→F→P→C).
+        Flowers map to themselves (they are never wild)."""
+        cycles: dict[tuple[str, bool, bool], list[int]] = {}
+        for i, k in enumerate(self.kinds):
+            if not k.is_flower:
+                cycles.setdefault((k.suit, k.is_wind, k.is_dragon), []).append(i)
+        out = list(range(len(self.kinds)))
+        for members in cycles.values():
+            members.sort(key=lambda i: self.kinds[i].rank)
+            for pos, i in enumerate(members):
+                out[i] = members[(pos + 1) % len(members)]
+        return tuple(out)
+
     def code(self, tile: int) -> str:
         return self.kinds[tile].code
 

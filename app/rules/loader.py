@@ -26,7 +26,16 @@ from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TILESETS, TileSet
 from app.rules.checks import CHECKS, TileGroup
-from app.rules.model import FanDef, OptionDef, PaymentDef, Requirement, RuleSet, ShapeDef
+from app.rules.model import (
+    WILD_RULES,
+    FanDef,
+    OptionDef,
+    PaymentDef,
+    Requirement,
+    RuleSet,
+    ShapeDef,
+    WildDef,
+)
 from app.rules.settlement import build_settlement
 from app.scoring.payments import SCHEMES
 from app.scoring.policies import POLICIES
@@ -58,6 +67,7 @@ TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
     "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
+    "wild",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
@@ -224,6 +234,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     requirements = tuple(_requirement(r, i, tileset, err)
                          for i, r in enumerate(_list(data.get("requires"), "requires", err)))
     payment = _payment(data["payment"], options, err)
+    wild = _wild(data.get("wild"), set(shapes), err)
     settlement = (build_settlement(data["settlement"], options, payment.params, err)
                   if data.get("settlement") is not None else None)
     return RuleSet(
@@ -234,8 +245,44 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         payment=payment, min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
         meld_kinds=tuple(meld_kinds), requirements=requirements, settlement=settlement,
-        source=source,
+        wild=wild, source=source,
     )
+
+
+# Shapes the wild-tile decomposer reads (app.domain.wildcards); a rule set with wilds may not
+# admit another shape, since its readings would silently ignore the wilds.
+WILD_SHAPES = frozenset({"regular", "seven_pairs"})
+
+
+def _wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:
+    """`wild:` 混. `indicator` names how a flipped tile makes wild kinds (WILD_RULES) or is
+    null; `explicit` lets requests list wild kinds in `context.wilds`."""
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise err("wild", "must be a mapping with indicator, explicit, indicator_out_of_play")
+    unknown = set(value) - {"indicator", "explicit", "indicator_out_of_play", "description"}
+    if unknown:
+        raise err(f"wild.{sorted(unknown)[0]}", "unknown key (allowed: indicator, explicit, "
+                  "indicator_out_of_play, description)")
+    indicator = value.get("indicator")
+    if indicator is not None and indicator not in WILD_RULES:
+        raise err("wild.indicator", f"must be one of {', '.join(WILD_RULES)} or null")
+    explicit = value.get("explicit", False)
+    out_of_play = value.get("indicator_out_of_play", False)
+    for key, flag in (("explicit", explicit), ("indicator_out_of_play", out_of_play)):
+        if not isinstance(flag, bool):
+            raise err(f"wild.{key}", "must be true or false")
+    if indicator is None and not explicit:
+        raise err("wild", "a rule set with wilds must accept an indicator or explicit wilds")
+    other = sorted(shapes - WILD_SHAPES)
+    if other:
+        raise err("shapes", f"wild tiles are read in the shapes {', '.join(sorted(WILD_SHAPES))}"
+                  f" only; this rule set also admits {', '.join(other)}")
+    description = value.get("description", "")
+    if not isinstance(description, str):
+        raise err("wild.description", "must be a string")
+    return WildDef(indicator, explicit, out_of_play, description.strip())
 
 
 def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:

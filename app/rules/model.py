@@ -90,6 +90,34 @@ class ShapeDef:
     priority: int = 0
 
 
+# How a flipped indicator tile (`context.wild_indicator`) names the wild kinds.
+WILD_RULES = {
+    "self": "the indicator's kind",
+    "next": "the kind after the indicator's",
+    "self_and_next": "the indicator's kind and the kind after it",
+}
+
+
+@dataclass(frozen=True)
+class WildDef:
+    """混: how a request's wild tiles are given, for a rule set that plays with them."""
+
+    # `context.wild_indicator` is read by this rule (a key of WILD_RULES); None = not accepted.
+    indicator: str | None
+    # `context.wilds` (an explicit list of wild kinds) is accepted.
+    explicit: bool
+    # The flipped indicator tile is out of play: it counts as one copy of its kind in sight.
+    indicator_out_of_play: bool
+    description: str = ""
+
+    def kinds(self, indicator: int, next_kinds: tuple[int, ...]) -> tuple[int, ...]:
+        """The wild kinds an indicator makes, sorted."""
+        after = next_kinds[indicator]
+        chosen = {"self": {indicator}, "next": {after},
+                  "self_and_next": {indicator, after}}[self.indicator or "self"]
+        return tuple(sorted(chosen))
+
+
 @dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
 class RuleSet:
     id: str
@@ -114,6 +142,8 @@ class RuleSet:
     # How a whole round is settled (血战到底: kong money, drawn-game checks); None: the rule
     # set settles single hands only.
     settlement: SettlementDef | None = None
+    # Wild tiles (混); None: the rule set plays without them and refuses them in requests.
+    wild: WildDef | None = None
     source: str = ""
 
     @cached_property

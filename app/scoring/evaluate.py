@@ -16,14 +16,16 @@ if it does, the payment scheme gives its money and its value.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Reading, decompose
+from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Group, Reading, decompose
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
+from app.domain.wildcards import FreeClasses, Reducer, every_identity, places, wild_readings
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import SCHEMES, resolve_params
@@ -59,6 +61,28 @@ class _Plan:
     gates: tuple[tuple[str, str], ...]
     # Steps per (shape, reading features), filtered by what each check needs; filled lazily.
     by_features: dict[tuple[str, int], tuple[_Step, ...]]
+    # Hands with wild tiles: what the checks tell apart in a group (None: some check sees
+    # everything, so readings are compared exactly), and the free-group classes.
+    group_keys: tuple[tuple[Callable[..., object], Mapping[str, object]], ...] | None = None
+    free: FreeClasses | None = None
+    key_cache: dict[tuple[str, int, tuple[int, int] | None], int] | None = None
+    key_ids: dict[tuple[object, ...], int] | None = None
+    suit_memo: dict[tuple[object, ...], Any] | None = None
+
+    def group_key(self, kind: str, tile: int, tileset: TileSet,
+                  win: tuple[int, int] | None = None) -> int:
+        """What the rule set's checks can tell about a group (kind, tile), as a small int:
+        groups with the same number look the same to every check. `win`: for the group
+        holding the winning tile, (the tile it is read as, wilds in the group besides it)."""
+        assert self.group_keys is not None and self.key_cache is not None
+        assert self.key_ids is not None
+        key = self.key_cache.get((kind, tile, win))
+        if key is None:
+            combined = tuple(fn(kind, tile, tileset, win, **params)
+                             for fn, params in self.group_keys)
+            key = self.key_cache[(kind, tile, win)] = self.key_ids.setdefault(
+                combined, len(self.key_ids))
+        return key
 
     def steps_for(self, shape: str, features: int) -> tuple[_Step, ...]:
         key = (shape, features)
@@ -100,7 +124,11 @@ def _plan(rs: RuleSet) -> _Plan:
             for f in chosen if not f.when_nothing_else
         )
         last[name] = next((f for f in chosen if f.when_nothing_else), None)
+    group_keys, free = _wild_plan(rs) if rs.wild is not None else (None, None)
     plan = _Plan(
+        group_keys=group_keys, free=free, key_cache={} if group_keys is not None else None,
+        key_ids={} if group_keys is not None else None,
+        suit_memo={} if group_keys is not None else None,
         steps=steps, last=last,
         extras={name: {rank: tuple(by_id[f] for f in fans)
                        for rank, fans in shape.extras_by_win_rank.items()}
@@ -116,6 +144,31 @@ def _plan(rs: RuleSet) -> _Plan:
     _PLANS[id(rs)] = plan
     weakref.finalize(rs, _PLANS.pop, id(rs), None)
     return plan
+
+
+def _wild_plan(rs: RuleSet) -> tuple[
+        tuple[tuple[Callable[..., object], Mapping[str, object]], ...] | None, FreeClasses]:
+    """What the checks of a rule set with wilds tell apart (see `check(tells_apart=)`), and
+    the classes of identities a group made only of wilds tries: one per distinct key."""
+    # The parameters as the checks were bound (converted: a TileGroup is a set of tiles).
+    used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in rs.fans]  # type: ignore[union-attr]
+    used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
+             for r in rs.requirements]
+    if any(spec.tells_apart is None for spec, _ in used):
+        return None, every_identity(rs.tileset)
+    keys = tuple((spec.tells_apart, params) for spec, params in used
+                 if callable(spec.tells_apart))
+
+    def classes(identities: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], ...]:
+        by_key: dict[object, list[tuple[str, int]]] = {}
+        for kind, t in identities:
+            key = tuple(fn(kind, t, rs.tileset, None, **params) for fn, params in keys)
+            by_key.setdefault(key, []).append((kind, t))
+        return tuple(tuple(members) for members in by_key.values())
+
+    every = every_identity(rs.tileset)
+    return keys, FreeClasses(classes([m for cls in every.sets for m in cls]),
+                             classes([m for cls in every.pairs for m in cls]))
 
 
 def _mask(needs: tuple[str, ...]) -> int:
@@ -157,27 +210,28 @@ def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     plan = _plan(rs)
     facts = HandFacts(hand, ctx, rs.tileset, plan.shapes)
-    readings = decompose(hand, plan.shapes, rs.tileset, facts.standing_counts)
-    if plan.finals and any(r.shape in plan.finals for r in readings):
-        readings = [r for r in readings if r.shape in plan.finals]
+    wild_set = frozenset(ctx.wilds) if rs.wild is not None else frozenset()
+    if wild_set:
+        facts.wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
+            1 for m in hand.melds for t in m.tiles if t in wild_set)
+        facts.win_wild = hand.win_tile in wild_set
     flowers: list[tuple[FanDef, int]] = []
-    if not readings:
-        return ScoreResult(
-            ruleset=rs.id, winning=False,
-            reason=Reason(NO_WINNING_SHAPE,
-                          "the tiles do not form a winning hand in any shape this rule set "
-                          "accepts"),
-            fans=(), fan_total=0, decomposition=None, payments=None,
-        )
+    if wild_set and any(t in wild_set for t in hand.concealed):
+        candidates: Iterator[tuple[View, list[int | None]]] = _wild_views(
+            hand, facts, wild_set, rs, plan)
+    else:
+        readings = decompose(hand, plan.shapes, rs.tileset, facts.standing_counts)
+        if plan.finals and any(r.shape in plan.finals for r in readings):
+            readings = [r for r in readings if r.shape in plan.finals]
+        shared: list[int | None] = [None] * plan.hand_slots
+        candidates = ((View(r, facts, plan.policy), shared) for r in readings)
     win_rank = rs.tileset.kinds[hand.win_tile].rank
-    hand_cache: list[int | None] = [None] * plan.hand_slots
     disabled = frozenset(
         fid for fid, option in plan.gates if not ctx.options.get(option, True)
     ) if plan.gates else frozenset()
     best: tuple[int, int, View, list[tuple[FanDef, int]]] | None = None
-    for reading in readings:
-        shape = reading.shape
-        view = View(reading, facts, plan.policy)
+    for view, hand_cache in candidates:
+        shape = view.shape
         counted, total, toward_min, tie = _evaluate(
             view, ctx, plan.steps_for(shape, view.features), hand_cache, disabled)
         extras = plan.extras[shape].get(win_rank)
@@ -197,6 +251,14 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         if best is None or total > best[0] or (total == best[0]
                                                 and (tie or priority < best[1])):
             best = (total, priority, view, counted)
+    if best is None:
+        return ScoreResult(
+            ruleset=rs.id, winning=False,
+            reason=Reason(NO_WINNING_SHAPE,
+                          "the tiles do not form a winning hand in any shape this rule set "
+                          "accepts"),
+            fans=(), fan_total=0, decomposition=None, payments=None,
+        )
     assert best is not None
     _, _, view, counted = best
     if plan.flower is not None and plan.flower.id not in disabled:
@@ -230,6 +292,70 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fan_results,
                        fan_total=fan_total, decomposition=decomposition, payments=payments,
                        value=worth, multiplier=multiplier)
+
+
+def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: RuleSet,
+                plan: _Plan) -> Iterator[tuple[View, list[int | None]]]:
+    """The readings of a hand holding wild tiles, as views, each with the hand-scope cache of
+    its substitution. Readings the checks cannot tell apart (the same group keys, the winning
+    tile's group included) are scored once."""
+    tileset = rs.tileset
+    naturals = facts.standing_counts[:]
+    wilds = 0
+    for t in wild_set:
+        wilds += naturals[t]
+        naturals[t] = 0
+    caps = [tileset.kinds[t].copies - n for t, n in enumerate(facts.meld_counts)]
+    declared = tuple(
+        Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG) for m in hand.melds)
+    win_tile, win_wild = hand.win_tile, facts.win_wild
+    keyed = plan.group_keys is not None
+    reducer = None
+    if keyed:
+        def profile(groups: tuple[Group, ...]) -> object:
+            plain = tuple(sorted(plan.group_key(g.kind, g.tile, tileset) for g in groups))
+            held = frozenset(
+                (plan.group_key(g.kind, g.tile, tileset),
+                 plan.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
+                for g in groups for w in places(g, win_tile, win_wild))
+            return plain, held
+
+        assert plan.suit_memo is not None
+        reducer = Reducer(profile, plan.suit_memo)
+    readings = wild_readings(naturals, wilds, declared, caps, win_tile, win_wild, plan.shapes,
+                             tileset, plan.free or every_identity(tileset), reducer)
+    by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, list[int | None]]] = {}
+    seen: set[object] = set()
+    natural_tiles = [t for t in hand.concealed if t not in wild_set]
+    last_groups: tuple[Group, ...] = ()
+    plain: object = None
+    for reading in readings:
+        groups = reading.groups
+        win_group = groups[reading.win]
+        if keyed:
+            if groups is not last_groups:
+                last_groups = groups
+                plain = tuple(sorted((plan.group_key(g.kind, g.tile, tileset), g.declared,
+                                      g.concealed) for g in groups))
+            signature: object = (
+                reading.shape, plain, plan.group_key(win_group.kind, win_group.tile, tileset),
+                plan.group_key(win_group.kind, win_group.tile, tileset,
+                               (reading.win_as, len(win_group.subs) - win_wild)))
+        else:
+            signature = (reading.shape, tuple(sorted(groups)), win_group, reading.win_as)
+        if signature in seen:
+            continue
+        seen.add(signature)
+        subs = tuple(sorted(s for g in groups for s in g.subs))
+        entry = by_subs.get((subs, reading.win_as))
+        if entry is None:
+            as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
+            sub_facts = HandFacts(as_read, facts.ctx, tileset, plan.shapes)
+            sub_facts.physical = hand
+            sub_facts.wild_count = facts.wild_count
+            sub_facts.win_wild = win_wild
+            entry = by_subs[(subs, reading.win_as)] = (sub_facts, [None] * plan.hand_slots)
+        yield View(reading, entry[0], plan.policy), entry[1]
 
 
 def _not_counted(fans: list[tuple[FanDef, int]]) -> str:

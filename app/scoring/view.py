@@ -42,9 +42,25 @@ class HandFacts:
     """Facts about the whole hand that do not depend on how it is read."""
 
     __slots__ = (
-        "_waits", "counts", "ctx", "exposed_melds", "hand", "has_dragons", "has_honors",
-        "has_winds", "kinds", "kong_tiles", "meld_counts", "shapes",
-        "standing_counts", "suits", "tileset", "win_tile",
+        "_waits",
+        "counts",
+        "ctx",
+        "exposed_melds",
+        "hand",
+        "has_dragons",
+        "has_honors",
+        "has_winds",
+        "kinds",
+        "kong_tiles",
+        "meld_counts",
+        "physical",
+        "shapes",
+        "standing_counts",
+        "suits",
+        "tileset",
+        "wild_count",
+        "win_tile",
+        "win_wild",
     )
 
     def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet,
@@ -83,6 +99,13 @@ class HandFacts:
         self.has_honors = self.has_winds or self.has_dragons
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
+        # With wild tiles, these facts are those of one substitution (the engine builds one
+        # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
+        # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
+        # whether the winning tile is one of them. Without wilds: the hand, 0, False.
+        self.physical = hand
+        self.wild_count = 0
+        self.win_wild = False
 
     @property
     def waits(self) -> frozenset[int]:
@@ -144,6 +167,7 @@ class View:
         "reading",
         "shape",
         "wait",
+        "win_group",
     )
 
     def __init__(self, reading: Reading, facts: HandFacts,
@@ -164,11 +188,16 @@ class View:
         win_in_standing_chow = False
         win_pung = False
         edge = closed = False
-        for g in reading.groups:
+        # A reading of a hand with wilds names the winning tile's group; otherwise any
+        # standing group holding the winning tile may be its place.
+        placed = reading.win
+        self.win_group = reading.groups[placed] if placed >= 0 else None
+        for i, g in enumerate(reading.groups):
             kind = g.kind
             if kind == CHOW:
                 chows.append(g.tile)
-                if not g.declared and g.tile <= win <= g.tile + 2:
+                if not g.declared and g.tile <= win <= g.tile + 2 and (placed < 0
+                                                                      or placed == i):
                     win_in_standing_chow = True
                     if win == g.tile + 1:
                         closed = True
@@ -181,7 +210,7 @@ class View:
                 if kind == KONG:
                     kongs.append((g.tile, g.concealed))
                 if g.concealed:
-                    if not g.declared and g.tile == win:
+                    if not g.declared and g.tile == win and (placed < 0 or placed == i):
                         win_pung = True
                     concealed_pungs += 1
             elif kind == PAIR:
@@ -204,7 +233,8 @@ class View:
             self.wait: str | None = EDGE
         elif closed:
             self.wait = CLOSED
-        elif self.pair == win and reading.shape != SEVEN_PAIRS:
+        elif (self.pair == win and reading.shape != SEVEN_PAIRS
+              and (placed < 0 or reading.groups[placed].kind == PAIR)):
             self.wait = SINGLE
         else:
             self.wait = None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,7 +13,7 @@ from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.request import build
 from app.domain.tiles import STANDARD
-from app.rules.model import OptionDef, PaymentDef, RuleSet
+from app.rules.model import OptionDef, PaymentDef, RuleSet, WildDef
 
 T = STANDARD
 c = T.by_code
@@ -43,14 +43,9 @@ RULES_WITH_OPTIONS = replace(
 )
 
 
-@dataclass(frozen=True)
-class WildRuleSet(RuleSet):
-    """Stand-in for a rule set with a wild configuration (a later issue defines it)."""
-
-    wild: str = "indicator_next"
-
-
-RULES_WITH_WILDS = WildRuleSet(**{f: getattr(RULES, f) for f in RULES.__dataclass_fields__})
+# Wilds from an indicator (天津: its kind and the next), or listed explicitly.
+RULES_WITH_WILDS = replace(RULES, wild=WildDef("self_and_next", False, True))
+RULES_EXPLICIT_WILDS = replace(RULES, wild=WildDef(None, True, False))
 
 NINE_GATES = "1112345678999m5m"
 DISCARD = {"win_type": "discard", "discarder": 2}
@@ -410,11 +405,43 @@ def test_empty_wilds_mean_none() -> None:
     assert ctx.wilds == ()
 
 
-def test_wilds_are_parsed_where_supported() -> None:
-    _, ctx = build(NINE_GATES, {**SELF, "wild_indicator": "5z", "wilds": ["6m", "5m", "5m"]},
-                   RULES_WITH_WILDS)
-    assert ctx.wild_indicator == c["P"]
-    assert ctx.wilds == tiles("5m", "6m")
+@pytest.mark.parametrize(("indicator", "wild"), [("5z", "7z"), ("9m", "1m"), ("N", "E"),
+                                                  ("P", "C"), ("C", "F"), ("3p", "4p")])
+def test_an_indicator_makes_its_kind_and_the_next_wild(indicator: str, wild: str) -> None:
+    _, ctx = build("123456789p11sEEE", {**SELF, "wild_indicator": indicator}, RULES_WITH_WILDS)
+    assert ctx.wild_indicator == tiles(indicator)[0]
+    assert ctx.wilds == tuple(sorted(tiles(indicator, wild)))
+
+
+def test_explicit_wilds_are_parsed_where_the_rule_set_takes_them() -> None:
+    _, ctx = build(NINE_GATES, {**SELF, "wilds": ["6m", "5m", "5m"]}, RULES_EXPLICIT_WILDS)
+    assert (ctx.wild_indicator, ctx.wilds) == (None, tiles("5m", "6m"))
+
+
+def test_the_flipped_indicator_is_a_copy_in_sight() -> None:
+    err = error("1111m23456789p11s", {**SELF, "wild_indicator": "1m"}, RULES_WITH_WILDS)
+    assert (err.code, err.pointer) == ("too_many_copies", "/context/wild_indicator")
+    build("111m234567899p11s", {**SELF, "wild_indicator": "1m"}, RULES_WITH_WILDS)
+
+
+def test_wild_tiles_are_never_melded_but_may_be_a_concealed_kong() -> None:
+    err = error("[222m]345678p11sEEE", {**SELF, "wild_indicator": "1m"}, RULES_WITH_WILDS)
+    assert (err.code, err.pointer) == ("illegal_meld", "/hand")
+    build("{2222m}345678p11sEEE", {**SELF, "wild_indicator": "1m"}, RULES_WITH_WILDS)
+
+
+@pytest.mark.parametrize(
+    ("rules", "context", "code", "pointer"),
+    [(RULES_WITH_WILDS, {"wild_indicator": "5m", "wilds": ["5m"]}, "inconsistent_context",
+      "/context/wilds"),
+     (RULES_WITH_WILDS, {"wilds": ["5m"]}, "wilds_not_supported", "/context/wilds"),
+     (RULES_EXPLICIT_WILDS, {"wild_indicator": "5m"}, "wilds_not_supported",
+      "/context/wild_indicator")],
+)
+def test_wilds_given_the_way_the_rule_set_does_not_take_them(
+        rules: RuleSet, context: dict[str, Any], code: str, pointer: str) -> None:
+    err = error(NINE_GATES, {**SELF, **context}, rules)
+    assert (err.code, err.pointer) == (code, pointer)
 
 
 @pytest.mark.parametrize(
@@ -427,7 +454,8 @@ def test_wilds_are_parsed_where_supported() -> None:
      ("wilds", 5, "invalid_field", "/context/wilds")],
 )
 def test_wild_errors(key: str, value: Any, code: str, pointer: str) -> None:
-    err = error(NINE_GATES, {**SELF, key: value}, RULES_WITH_WILDS)
+    rules = RULES_WITH_WILDS if key == "wild_indicator" else RULES_EXPLICIT_WILDS
+    err = error(NINE_GATES, {**SELF, key: value}, rules)
     assert (err.code, err.pointer) == (code, pointer)
 
 

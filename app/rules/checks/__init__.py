@@ -13,6 +13,15 @@ Parameter types a check may declare (the loader converts and validates YAML valu
 `scope="hand"` marks a check that looks only at the whole hand and the context, never at the
 reading: the engine computes it once per request instead of once per reading.
 
+`tells_apart=` says what the check sees of a reading's groups, for hands with wild tiles
+(app.domain.wildcards), whose readings are many: "nothing" (it looks at the context, the
+physical tiles, never the groups), or a function `(kind, tile, tileset, win, **params) ->
+key` such that the check's result depends on the groups only through their keys; `win` is
+None, or for the group holding the winning tile (tile read as, wilds in the group besides
+it). When every check of a rule set declares it, readings with the same keys are scored once
+and a group made only of wilds tries one identity per key. Without it the check is assumed to
+see everything (exact, and slower with many wilds).
+
 `needs=(...)` names features of a reading without which the check is always 0 (see
 `app.scoring.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait", and from the
 context "last_tile", "kong_win"); the engine
@@ -35,6 +44,8 @@ if TYPE_CHECKING:
 TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
 
 CheckFn = Callable[..., int]
+# What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.
+GroupKey = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -46,13 +57,15 @@ class CheckSpec:
     last: bool
     signature: inspect.Signature
     needs: tuple[str, ...] = ()
+    tells_apart: GroupKey | str | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
 
 
 def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
-          needs: tuple[str, ...] = ()) -> Callable[[CheckFn], CheckFn]:
+          needs: tuple[str, ...] = (),
+          tells_apart: GroupKey | str | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -67,7 +80,9 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         if unknown:
             raise RuntimeError(f"check {key!r} needs unknown features {unknown}")
         sig = inspect.signature(func, eval_str=True)
-        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs)
+        if isinstance(tells_apart, str) and tells_apart != "nothing":
+            raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart)
         return func
 
     return register
@@ -79,6 +94,7 @@ def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) ->
 
 
 # Importing the modules registers their checks.
-from app.rules.checks import sets, shapes, traits, win  # noqa: E402
+from app.rules.checks import sets, shapes, traits, wild, win  # noqa: E402
 
-__all__ = ["CHECKS", "CheckSpec", "TileGroup", "check", "run", "sets", "shapes", "traits", "win"]
+__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "run", "sets", "shapes",
+           "traits", "wild", "win"]

@@ -11,7 +11,7 @@ from app.scoring.view import View
 WinType = Literal["self_draw", "discard"]
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart="nothing")
 def self_drawn(v: View, ctx: WinContext) -> int:
     """自摸: the winning tile was drawn by the winner."""
     return 1 if ctx.self_drawn else 0
@@ -36,7 +36,7 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
     return 1
 
 
-@check(scope="hand", needs=("last_tile",))
+@check(scope="hand", needs=("last_tile",), tells_apart="nothing")
 def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
     """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
     discard after it (`win_type` limits it to one of them)."""
@@ -45,7 +45,7 @@ def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> i
     return 1 if win_type is None or ctx.win_type == win_type else 0
 
 
-@check(scope="hand", needs=("kong_win",))
+@check(scope="hand", needs=("kong_win",), tells_apart="nothing")
 def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
                                                          "after_kong_discard"]) -> int:
     """杠上开花 / 抢杠和 / 杠上炮: won on a kong's replacement tile, by robbing a kong, or on the
@@ -59,12 +59,14 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
     f = v.facts
     if kind == KONG_REPLACEMENT and not f.kong_tiles:
         return 0
-    if kind == KONG_ROBBED and (f.meld_counts[f.win_tile] or f.standing_counts[f.win_tile] > 1):
+    # The tiles as held (with wilds, `f` describes one substitution).
+    held = f.physical.concealed.count(f.physical.win_tile)
+    if kind == KONG_ROBBED and (f.meld_counts[f.physical.win_tile] or held > 1):
         return 0
     return 1
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart="nothing")
 def first_turn(v: View, ctx: WinContext, *, winner: Literal["dealer", "other"]) -> int:
     """天胡 / 地胡: won on the winner's first turn, before any claim; 天胡 is the dealer's
     self-draw on the deal (`dealer`), 地胡 another player's first-turn win (`other`)."""
@@ -97,7 +99,7 @@ def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "singl
     return 1 if v.facts.unique_wait else 0
 
 
-@check(last=True)
+@check(last=True, tells_apart="nothing")
 def nothing_else(v: View, ctx: WinContext) -> int:
     """无番和: the hand wins with no other fan at all (flowers aside); the engine asks this only
     after every other fan of the reading came out empty."""

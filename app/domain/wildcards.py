@@ -1,0 +1,359 @@
+"""Readings of a hand that holds wild tiles (混).
+
+A wild tile may stand for any tile, or for itself, but a reading never holds more than four
+of a kind (the `caps`: the tile set's copies less those in declared melds). The standing
+tiles split into the natural tiles (not wild) and a budget of wilds; a reading cuts the
+naturals into groups as `decompose` does, a wild filling each missing tile of a group, and
+the wilds left over make groups of their own ("free" groups).
+
+- Groups holding a natural tile are enumerated exactly, per suit (memoised on the suit's
+  counts, caps and budget), then combined across suits and honours within the budget.
+- A free group is made of wilds only, so any identity would do. The rule set says which
+  identities its fans can tell apart (`FreeClasses`: classes of candidate sets and pairs,
+  from the checks' declarations, see `app.scoring.evaluate`); one member of each class is
+  tried, the first one with room left. Without declarations every identity is its own class.
+- Each reading names where the winning tile sits (`Reading.win`, `Reading.win_as`): a natural
+  winning tile in a group holding that kind naturally; a wild winning tile in any group with
+  a wild, read as one of the tiles its wilds stand for. Different places score differently
+  (混儿吊, 捉五), so each is its own reading.
+
+Shapes: the regular shape (sets and one pair) and seven pairs (four of a kind is two pairs).
+The other special shapes are not read with wilds; the loader refuses a rule set that has both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from functools import cache
+from itertools import combinations_with_replacement, product
+from typing import NamedTuple
+
+from app.domain.decompose import CHOW, PAIR, PUNG, REGULAR, SEVEN_PAIRS, Group, Reading
+from app.domain.tiles import TileSet
+
+# A candidate identity for a free group: (kind, first tile).
+Identity = tuple[str, int]
+
+
+class FreeClasses(NamedTuple):
+    """Identities a free group may take, grouped into classes the fans cannot tell apart;
+    each class lists its members in the order they are tried."""
+
+    sets: tuple[tuple[Identity, ...], ...]
+    pairs: tuple[tuple[Identity, ...], ...]
+
+
+@cache
+def every_identity(tileset: TileSet) -> FreeClasses:
+    """No reduction: every possible set and pair is a class of its own."""
+    playing = tileset.playing
+    sets = [((PUNG, t),) for t in playing]
+    sets += [((CHOW, t),) for t in sorted(tileset.chow_starts)]
+    return FreeClasses(tuple(sets), tuple(((PAIR, t),) for t in playing))
+
+
+def group_tiles(kind: str, tile: int) -> tuple[int, ...]:
+    """The tiles of a standing group (chow, pung or pair)."""
+    if kind == CHOW:
+        return (tile, tile + 1, tile + 2)
+    return (tile,) * (2 if kind == PAIR else 3)
+
+
+# One suit's option: its groups, the wilds they use, whether one is the pair, and the wilds
+# per rank (to keep the caps when free groups are added).
+_SuitOption = tuple[tuple[Group, ...], int, bool, tuple[int, ...]]
+
+
+@cache
+def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
+                  budget: int) -> tuple[_SuitOption, ...]:
+    """Every way to cut one suit's natural tiles into groups that each hold at least one of
+    them, filling with at most `budget` wilds; at most one pair."""
+    found: dict[tuple[Group, ...], _SuitOption] = {}
+    left = list(counts)
+    used = [0] * 9  # wilds standing for each rank
+    groups: list[Group] = []
+
+    def room(r: int) -> bool:
+        return counts[r] + used[r] < caps[r]
+
+    def walk(wilds: int, pair: bool) -> None:
+        i = 0
+        while i < 9 and not left[i]:
+            i += 1
+        if i == 9:
+            key = tuple(sorted(groups))
+            if key not in found:
+                found[key] = (key, wilds, pair, tuple(used))
+            return
+        # A pung or the pair at rank i: one or more naturals of rank i, wilds for the rest.
+        for kind, size in ((PUNG, 3), (PAIR, 2)):
+            if kind == PAIR and pair:
+                continue
+            for naturals in range(1, min(left[i], size) + 1):
+                need = size - naturals
+                if wilds + need > budget or counts[i] + used[i] + need > caps[i]:
+                    continue
+                left[i] -= naturals
+                used[i] += need
+                groups.append(Group(kind, start + i, subs=(start + i,) * need))
+                walk(wilds + need, pair or kind == PAIR)
+                groups.pop()
+                used[i] -= need
+                left[i] += naturals
+        # A chow holding rank i (the lowest natural left): ranks below i are wilds; above it,
+        # a natural when one is left, or a wild (leaving the natural for another group).
+        for first in (i - 2, i - 1, i):
+            if first < 0 or first > 6:
+                continue
+            _chow(first, i, 0, [], wilds, pair)
+
+    def _chow(first: int, i: int, pos: int, wild_ranks: list[int], wilds: int,
+              pair: bool) -> None:
+        if pos == 3:
+            groups.append(Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)))
+            walk(wilds, pair)
+            groups.pop()
+            return
+        r = first + pos
+        if r >= i and left[r]:
+            left[r] -= 1
+            _chow(first, i, pos + 1, wild_ranks, wilds, pair)
+            left[r] += 1
+        if r != i and wilds < budget and room(r):
+            used[r] += 1
+            wild_ranks.append(r)
+            _chow(first, i, pos + 1, wild_ranks, wilds + 1, pair)
+            wild_ranks.pop()
+            used[r] -= 1
+
+    walk(0, False)
+    return tuple(found.values())
+
+
+def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
+    out: list[_SuitOption] = []
+    if n <= 2 and cap >= 2:
+        out.append(((Group(PAIR, t, subs=(t,) * (2 - n)),), 2 - n, True, (2 - n,)))
+    if n <= 3 and cap >= 3:
+        out.append(((Group(PUNG, t, subs=(t,) * (3 - n)),), 3 - n, False, (3 - n,)))
+    return tuple(out)
+
+
+# What the rule set's checks can tell apart in a part's groups (given the winning tile): two
+# options of one suit with the same profile, the same wilds, pair and room for free groups
+# score alike, so one of them is kept. None: every option is kept.
+Profile = Callable[[tuple[Group, ...]], Hashable]
+
+
+class Reducer(NamedTuple):
+    profile: Profile
+    memo: dict[tuple[object, ...], tuple[tuple[_SuitOption, ...], ...]]
+
+
+def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
+                  caps: Sequence[int], win_tile: int, win_wild: bool, shapes: frozenset[str],
+                  tileset: TileSet, free: FreeClasses,
+                  reducer: Reducer | None = None) -> Iterator[Reading]:
+    """Every reading of standing `naturals` (counts) plus `wilds` wild tiles, after the
+    `declared` melds, with the winning tile placed (see the module docstring). Readings of
+    one grouping come together, one per place of the winning tile."""
+    if SEVEN_PAIRS in shapes and not declared:
+        for groups in _seven_pairs(naturals, wilds, caps, free):
+            yield from _placed(SEVEN_PAIRS, groups, win_tile, win_wild)
+    if REGULAR in shapes:
+        for groups in _regular(naturals, wilds, len(declared), caps, tileset, free, reducer,
+                               (win_tile, win_wild)):
+            yield from _placed(REGULAR, declared + groups, win_tile, win_wild)
+
+
+# Options of one part that the rule set's checks cannot tell apart: the first stands for
+# all; the others are tried only when it leaves no room for the free groups.
+_Bucket = tuple[_SuitOption, ...]
+
+
+def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
+             reducer: Reducer | None, win: tuple[int, bool]) -> tuple[_Bucket, ...]:
+    options = _suit_options(start, seg, caps, budget)
+    if reducer is None:
+        return tuple((o,) for o in options)
+    key = (start, seg, caps, budget, win)
+    kept = reducer.memo.get(key)
+    if kept is None:
+        buckets: dict[Hashable, list[_SuitOption]] = {}
+        for option in options:
+            groups, used, pair, _ = option
+            buckets.setdefault((reducer.profile(groups), used, pair), []).append(option)
+        kept = reducer.memo[key] = tuple(tuple(b) for b in buckets.values())
+    return kept
+
+
+def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
+             tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
+             win: tuple[int, bool]) -> Iterator[tuple[Group, ...]]:
+    parts: list[tuple[int, tuple[_Bucket, ...]]] = []
+    for suit in tileset.suits:
+        start = tileset.suit_starts[suit]
+        seg = tuple(naturals[start:start + 9])
+        if any(seg):
+            buckets = _reduced(start, seg, tuple(caps[start:start + 9]), wilds, reducer, win)
+            if not buckets:
+                return
+            parts.append((start, buckets))
+    for t in tileset.playing:
+        if tileset.kinds[t].is_honor and naturals[t]:
+            options = _honour_options(t, naturals[t], caps[t])
+            if not options:
+                return
+            parts.append((t, tuple((o,) for o in options)))
+    sets_needed = 4 - n_declared
+    chosen: list[_Bucket] = []
+    starts = [start for start, _ in parts]
+
+    def combine(k: int, used: int, pair: bool) -> Iterator[tuple[Group, ...]]:
+        if k == len(parts):
+            yield from _with_free(chosen, starts, used, pair, wilds, sets_needed, naturals,
+                                  caps, free)
+            return
+        for bucket in parts[k][1]:
+            option = bucket[0]
+            if option[2] and pair:
+                continue
+            if used + option[1] > wilds:
+                continue
+            chosen.append(bucket)
+            yield from combine(k + 1, used + option[1], pair or option[2])
+            chosen.pop()
+
+    yield from combine(0, 0, False)
+
+
+def _room(members: Sequence[_SuitOption], starts: list[int], naturals: Sequence[int],
+          caps: Sequence[int]) -> list[int]:
+    room = [c - n for c, n in zip(caps, naturals, strict=True)]
+    for start, option in zip(starts, members, strict=True):
+        for r, n in enumerate(option[3]):
+            room[start + r] -= n
+    return room
+
+
+def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
+               sets_needed: int, naturals: Sequence[int], caps: Sequence[int],
+               free: FreeClasses) -> Iterator[tuple[Group, ...]]:
+    reps = [bucket[0] for bucket in chosen]
+    sets = sum(1 for option in reps for g in option[0] if g.kind != PAIR)
+    left = wilds - used
+    free_sets = sets_needed - sets
+    free_pair = 0 if pair else 1
+    if free_sets < 0 or left != 3 * free_sets + 2 * free_pair:
+        return
+    if not left:
+        yield tuple(g for option in reps for g in option[0])
+        return
+    room = _room(reps, starts, naturals, caps)
+    alternatives = any(len(bucket) > 1 for bucket in chosen)
+    pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
+    for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
+        classes = [free.sets[c] for c in combo]
+        for pair_class in pair_choices:
+            members: Sequence[_SuitOption] = reps
+            picked = _free_groups(classes, pair_class, room)
+            if picked is None and alternatives:
+                # The stand-in leaves no room: an equivalent option of a part may.
+                for alt in product(*chosen):
+                    picked = _free_groups(classes, pair_class, _room(alt, starts, naturals,
+                                                                      caps))
+                    if picked is not None:
+                        members = alt
+                        break
+            if picked is not None:
+                yield (*(g for option in members for g in option[0]), *picked)
+
+
+def _free_groups(classes: list[tuple[Identity, ...]], pair_class: tuple[Identity, ...] | None,
+                 room: list[int]) -> list[Group] | None:
+    """Free sets of the given classes and, if asked, a free pair of `pair_class`."""
+    with_pair = classes if pair_class is None else [*classes, pair_class]
+    return _assign(with_pair, room)
+
+
+def _assign(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
+    """One member of each class, in order, with room for all of them (backtracking)."""
+    if not classes:
+        return []
+    for kind, t in classes[0]:
+        tiles = group_tiles(kind, t)
+        if all(room[x] >= tiles.count(x) for x in tiles):
+            for x in tiles:
+                room[x] -= 1
+            rest = _assign(classes[1:], room)
+            for x in tiles:
+                room[x] += 1
+            if rest is not None:
+                return [Group(kind, t, subs=tiles), *rest]
+    return None
+
+
+def _seven_pairs(naturals: Sequence[int], wilds: int, caps: Sequence[int],
+                 free: FreeClasses) -> Iterator[tuple[Group, ...]]:
+    """七对 with wilds: an odd count takes one wild; the wilds left make pairs of their own."""
+    groups: list[Group] = []
+    left = wilds
+    room = list(caps)
+    for t, n in enumerate(naturals):
+        if not n:
+            continue
+        if n % 2:
+            if not left or n + 1 > caps[t]:
+                return
+            left -= 1
+            groups.extend([Group(PAIR, t)] * (n // 2))
+            groups.append(Group(PAIR, t, subs=(t,)))
+            room[t] -= n + 1
+        else:
+            groups.extend([Group(PAIR, t)] * (n // 2))
+            room[t] -= n
+    if len(groups) * 2 + left != 14 or left % 2:
+        return
+    for combo in combinations_with_replacement(range(len(free.pairs)), left // 2):
+        picked = _assign_pairs([free.pairs[c] for c in combo], room)
+        if picked is not None:
+            yield tuple(sorted((*groups, *picked)))
+
+
+def _assign_pairs(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
+    if not classes:
+        return []
+    for _, t in classes[0]:
+        if room[t] >= 2:
+            room[t] -= 2
+            rest = _assign_pairs(classes[1:], room)
+            room[t] += 2
+            if rest is not None:
+                return [Group(PAIR, t, subs=(t, t)), *rest]
+    return None
+
+
+def _placed(shape: str, groups: tuple[Group, ...], win_tile: int,
+            win_wild: bool) -> Iterator[Reading]:
+    """The reading once per distinct place of the winning tile."""
+    seen: set[tuple[Group, int]] = set()
+    for i, g in enumerate(groups):
+        for as_tile in places(g, win_tile, win_wild):
+            if (g, as_tile) not in seen:
+                seen.add((g, as_tile))
+                yield Reading(shape, groups, i, as_tile)
+
+
+def places(g: Group, win_tile: int, win_wild: bool) -> tuple[int, ...]:
+    """What the winning tile may be read as in group `g` (empty: it cannot sit there)."""
+    if g.declared:
+        return ()
+    if win_wild:
+        return tuple(sorted(set(g.subs)))
+    tiles = group_tiles(g.kind, g.tile)
+    return (win_tile,) if tiles.count(win_tile) > g.subs.count(win_tile) else ()
+
+
+__all__ = ["FreeClasses", "Identity", "Profile", "Reducer", "every_identity", "group_tiles",
+           "places", "wild_readings"]

@@ -1,0 +1,94 @@
+"""Checks on how a hand used its wild tiles (混), and the 龙 of wild-tile games.
+
+A reading of a hand with wilds names the winning tile's group (`View.win_group`) and what the
+winning tile is read as (`View.facts.win_tile`); each group's `subs` are the tiles its wilds
+stand for. In a hand without wilds `win_group` is None and the winning tile is itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from app.domain.decompose import CHOW, KONG, PAIR
+from app.domain.hand import WinContext
+from app.domain.tiles import TileSet
+from app.rules.checks import TileGroup, check
+from app.scoring.view import View
+
+_SIZE = {PAIR: 2, KONG: 4}
+
+
+def _wild_wait_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | None,
+                   **params: Any) -> bool | None:
+    return None if win is None else win[1] == _SIZE.get(kind, 3) - 1
+
+
+@check(tells_apart=_wild_wait_key)
+def wild_wait(v: View, ctx: WinContext) -> int:
+    """混儿吊: the winning tile completes its group only together with wild tiles (one wild
+    as the pair, 单混儿吊; two wilds as a set, 双混儿吊), so any tile would have won.
+
+    A wild drawn as the winning tile counts when the rest of its group is wild too.
+    """
+    g = v.win_group
+    if g is None:
+        return 0
+    others = len(g.subs) - (1 if v.facts.win_wild else 0)
+    return 1 if others == _SIZE.get(g.kind, 3) - 1 else 0
+
+
+@check(scope="hand", tells_apart="nothing")
+def no_wilds(v: View, ctx: WinContext) -> int:
+    """素 (没混儿): the winning hand holds no wild tile at all, melds included."""
+    return 0 if v.facts.wild_count else 1
+
+
+def _middle_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | None, *,
+                tiles: frozenset[int]) -> bool | None:
+    return None if win is None else kind == CHOW and tile + 1 == win[0] and win[0] in tiles
+
+
+@check(needs=("chows",), tells_apart=_middle_key)
+def win_in_chow_middle(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+    """捉五 (捉五魁): the winning tile, read as one of `tiles` (天津: 5万), sits in the middle
+    of a chow (4万-5万-6万); the chow's other tiles may be wilds, and so may the winning tile
+    itself."""
+    win = v.facts.win_tile
+    if win not in tiles:
+        return 0
+    g = v.win_group
+    if g is not None:
+        return 1 if g.kind == CHOW and g.tile + 1 == win else 0
+    # Without wilds the winning tile may be any copy of its kind in a standing chow.
+    for group in v.groups:
+        if group.kind == CHOW and not group.declared and group.tile + 1 == win:
+            return 1
+    return 0
+
+
+def _straight_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | None,
+                  **params: Any) -> int | None:
+    # Only the chows 123, 456 and 789 can be part of a 龙.
+    if kind == CHOW and tileset.kinds[tile].rank in (1, 4, 7):
+        return tile
+    return None
+
+
+@check(needs=("chows",), tells_apart=_straight_key)
+def straight(v: View, ctx: WinContext, *, suit: Literal["any", "wild"] = "any") -> int:
+    """龙 (一条龙) / 本混龙: 123, 456 and 789 of one suit as three chows (wilds may fill them);
+    with `suit: wild`, only in the suit of the wild tiles (本混龙)."""
+    chows = v.chows
+    if len(chows) < 3:
+        return 0
+    ts = v.facts.tileset
+    if suit == "wild":
+        if not ctx.wilds or not ts.kinds[ctx.wilds[0]].is_number:
+            return 0
+        starts = [ts.suit_starts[ts.kinds[ctx.wilds[0]].suit]]
+    else:
+        starts = [ts.suit_starts[s] for s in ts.suits]
+    for start in starts:
+        if start in chows and start + 3 in chows and start + 6 in chows:
+            return 1
+    return 0
