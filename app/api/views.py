@@ -19,7 +19,7 @@ from app.api.schemas import (
 )
 from app.domain import request as domain_request
 from app.domain.round import build_round
-from app.rules.model import FanDef, OptionDef, RuleSet
+from app.rules.model import WILD_RULES, FanDef, OptionDef, RuleSet, WildDef
 from app.scoring import evaluate, settle, waits
 
 api = Blueprint("api", __name__)
@@ -111,7 +111,15 @@ def get_ruleset(ruleset: str) -> Response:
             "description": rs.payment.description,
         },
         "settlement": _plain(rs.settlement) if rs.settlement is not None else None,
+        "wild": _wild(rs.wild) if rs.wild is not None else None,
     })
+
+
+def _wild(w: WildDef) -> dict[str, Any]:
+    return {"indicator": w.indicator,
+            "indicator_rule": WILD_RULES[w.indicator] if w.indicator else None,
+            "explicit": w.explicit, "indicator_out_of_play": w.indicator_out_of_play,
+            "description": w.description}
 
 
 def _validated(load: Callable[[Any], dict[str, Any]], body: Any) -> dict[str, Any]:

@@ -269,7 +269,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     fan_total = sum(f.value * n for f, n in fans)
     min_total = sum(f.value * n for f, n in fans if f.counts_toward_minimum)
     fan_results = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in fans)
-    decomposition = describe(view.reading, hand, rs.tileset)
+    decomposition = describe(view.reading, hand, rs.tileset, wild_set)
     for req in rs.requirements:
         if not req.bound(view, ctx):  # type: ignore[misc]
             return ScoreResult(
@@ -378,12 +378,44 @@ def _group_text(tileset: TileSet, kind: str, tile: int, declared: bool, conceale
     return text
 
 
-def describe(reading: Reading, hand: Hand, tileset: TileSet) -> DecompositionView:
+def describe(reading: Reading, hand: Hand, tileset: TileSet,
+             wild_set: frozenset[int] = frozenset()) -> DecompositionView:
     """The chosen reading in compact notation, groups in display order; declared melds in
-    brackets as on input (`[123p]`, `{5555s}` for a concealed kong)."""
+    brackets as on input (`[123p]`, `{5555s}` for a concealed kong), and what each wild tile
+    stood for."""
     if not reading.groups:
         return DecompositionView(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
     rank = tileset.display_rank
     groups = sorted(reading.groups, key=lambda g: (rank[g.tile], g.kind != PAIR))
     return DecompositionView(reading.shape, tuple(
-        _group_text(tileset, g.kind, g.tile, g.declared, g.concealed) for g in groups))
+        _group_text(tileset, g.kind, g.tile, g.declared, g.concealed) for g in groups),
+        _wild_uses(reading, hand, tileset, wild_set))
+
+
+def _wild_uses(reading: Reading, hand: Hand, tileset: TileSet,
+               wild_set: frozenset[int]) -> tuple[tuple[str, str], ...]:
+    """Pairs (wild tile held, tile it stood for). The winning tile, if wild, is paired with
+    what the reading reads it as; then each wild read as its own kind; then the rest in
+    display order (wilds of one kind are interchangeable, so any pairing is as true)."""
+    held = [t for t in hand.concealed if t in wild_set]
+    if not held:
+        return ()
+    read = [s for g in reading.groups for s in g.subs]
+    code = tileset.code
+    pairs: list[tuple[int, int]] = []
+    if hand.win_tile in wild_set and reading.win >= 0:
+        held.remove(hand.win_tile)
+        read.remove(reading.win_as)
+        pairs.append((hand.win_tile, reading.win_as))
+    rest: list[int] = []
+    for t in held:
+        if t in read:
+            read.remove(t)
+            pairs.append((t, t))
+        else:
+            rest.append(t)
+    rank = tileset.display_rank
+    rest.sort(key=rank.__getitem__)
+    read.sort(key=rank.__getitem__)
+    pairs.extend(zip(rest, read, strict=True))
+    return tuple((code(a), code(b)) for a, b in pairs)

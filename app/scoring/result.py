@@ -54,9 +54,13 @@ class Payments(NamedTuple):
 class DecompositionView(NamedTuple):
     shape: str
     melds: tuple[str, ...]
+    # What each wild tile (混) of the hand stood for: (the tile held, the tile read), the
+    # winning tile first when it is a wild; a wild read as itself is listed too.
+    wilds: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"shape": self.shape, "melds": list(self.melds)}
+        return {"shape": self.shape, "melds": list(self.melds),
+                "wilds": [{"tile": held, "as": read} for held, read in self.wilds]}
 
 
 class ScoreResult(NamedTuple):

@@ -14,7 +14,10 @@ from tests.api.helpers import validator_for
 
 # A winning hand of each rule set, to check the score response of every rule set too.
 HANDS = {"mcr": "1112345678999m5m", "sichuan": "111m444m777s22s55s5s",
-         "chengdu": "111m444m777s22s55s5s"}
+         "chengdu": "111m444m777s22s55s5s", "tianjin": "1234567mS9m333pE2p"}
+DISCARD = {"win_type": "discard", "discarder": 2}
+# 天津 is won by self-draw only; E makes E and S wild (the rule page's third example).
+CONTEXTS = {"tianjin": {"win_type": "self_draw", "wild_indicator": "E"}}
 
 
 def _ids(app: Flask) -> list[str]:
@@ -36,7 +39,7 @@ def test_definition_conforms(client: FlaskClient, spec: dict[str, Any], ruleset:
 @pytest.mark.parametrize("ruleset", sorted(HANDS))
 def test_score_conforms(client: FlaskClient, spec: dict[str, Any], ruleset: str) -> None:
     response = client.post(f"/v1/rulesets/{ruleset}/score", json={
-        "hand": HANDS[ruleset], "context": {"win_type": "discard", "discarder": 2}})
+        "hand": HANDS[ruleset], "context": CONTEXTS.get(ruleset, DISCARD)})
     assert response.status_code == 200
     body = response.get_json()
     assert body["winning"] is True

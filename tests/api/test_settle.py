@@ -55,11 +55,11 @@ RULE_PAGE_RESPONSE: dict[str, Any] = {
         {"event": 1, "seat": 2, "fans": [fan("all_pungs", "大对子", "All Pungs")],
          "fan_total": 1, "value": 2, "multiplier": 2,
          "decomposition": {"shape": "regular",
-                           "melds": ["222m", "333m", "44p", "777p", "888p"]}},
+                           "melds": ["222m", "333m", "44p", "777p", "888p"], "wilds": []}},
         {"event": 2, "seat": 0, "fans": [fan("full_flush", "清一色", "Full Flush", 2)],
          "fan_total": 2, "value": 4, "multiplier": 4,
          "decomposition": {"shape": "regular",
-                           "melds": ["123s", "234s", "456s", "789s", "99s"]}},
+                           "melds": ["123s", "234s", "456s", "789s", "99s"], "wilds": []}},
     ],
     "draw": {"event": 3, "players": [
         {"seat": 1, "state": "ready",
