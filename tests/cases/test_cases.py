@@ -10,6 +10,7 @@ A case file holds `cases:`, a list of
       shape: the decomposition shape
       fans: {fan id or Chinese name: count, ...}
       fan_total: n
+      value: what the hand is worth under its payment scheme (null when not winning)
       net: [money per seat]
       error: a 422 code, for a request that is not a real hand (nothing else is checked)
 `fans` lists the whole fan list unless a count is 0, which asserts only that the fan is
@@ -35,7 +36,7 @@ from tests.mcr_reference.generator import call_oracle, oracle_args
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).resolve().parent
 RULESETS = load_rulesets(ROOT / "rulesets")
-EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "net", "error"}
+EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "value", "net", "error"}
 
 
 def _collect() -> list[Any]:
@@ -97,6 +98,8 @@ def test_case(ruleset: str, case: dict[str, Any]) -> None:
             assert got.get(fid, 0) == count, f"{label}: {fid} should count {count}"
     if "fan_total" in exp:
         assert result.fan_total == exp["fan_total"], label
+    if "value" in exp:
+        assert result.value == exp["value"], f"{label}: value {result.value}"
     if "net" in exp:
         assert result.payments is not None, label
         assert list(result.payments.net) == exp["net"], label
