@@ -23,8 +23,8 @@ The other special shapes are not read with wilds; the loader refuses a rule set 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from functools import cache
+from collections.abc import Callable, Iterator, Sequence
+from functools import cache, lru_cache, partial
 from itertools import combinations_with_replacement, product
 from typing import NamedTuple
 
@@ -64,7 +64,8 @@ def group_tiles(kind: str, tile: int) -> tuple[int, ...]:
 _SuitOption = tuple[tuple[Group, ...], int, bool, tuple[int, ...]]
 
 
-@cache
+# Bounded: an entry for many naturals and wilds holds thousands of options.
+@lru_cache(maxsize=256)
 def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
                   budget: int) -> tuple[_SuitOption, ...]:
     """Every way to cut one suit's natural tiles into groups that each hold at least one of
@@ -140,15 +141,20 @@ def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
     return tuple(out)
 
 
-# What the rule set's checks can tell apart in a part's groups (given the winning tile): two
-# options of one suit with the same profile, the same wilds, pair and room for free groups
-# score alike, so one of them is kept. None: every option is kept.
-Profile = Callable[[tuple[Group, ...]], Hashable]
+# What the rule set's checks can tell apart in a group, given the winning tile: its key, and
+# for each place the winning tile may take in it, (its key, its key holding the winning tile).
+GroupInfo = tuple[int, tuple[tuple[int, int], ...]]
+# A part's profile: its groups' keys (sorted), their keys holding the winning tile, the wilds
+# it uses and whether it holds the pair. Options of a part with one profile score alike.
+_Profile = tuple[tuple[int, ...], frozenset[tuple[int, int]], int, bool]
+
+
+_MEMO_LIMIT = 4096
 
 
 class Reducer(NamedTuple):
-    profile: Profile
-    memo: dict[tuple[object, ...], tuple[tuple[_SuitOption, ...], ...]]
+    info: Callable[[Group], GroupInfo]
+    memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
 
 
 def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
@@ -158,34 +164,169 @@ def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ..
     """Every reading of standing `naturals` (counts) plus `wilds` wild tiles, after the
     `declared` melds, with the winning tile placed (see the module docstring). Readings of
     one grouping come together, one per place of the winning tile."""
+    for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
+                                        shapes, tileset, free, reducer):
+        yield from _placed(shape, groups, win_tile, win_wild)
+
+
+def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
+                   caps: Sequence[int], win_tile: int, win_wild: bool, shapes: frozenset[str],
+                   tileset: TileSet, free: FreeClasses,
+                   reducer: Reducer | None = None) -> Iterator[tuple[str, tuple[Group, ...]]]:
+    """The groupings of `wild_readings` (shape, groups), before the winning tile is placed:
+    the caller places it (`places`) when it can tell places apart more cheaply."""
     if SEVEN_PAIRS in shapes and not declared:
         for groups in _seven_pairs(naturals, wilds, caps, free):
-            yield from _placed(SEVEN_PAIRS, groups, win_tile, win_wild)
+            yield SEVEN_PAIRS, groups
     if REGULAR in shapes:
         for groups in _regular(naturals, wilds, len(declared), caps, tileset, free, reducer,
                                (win_tile, win_wild)):
-            yield from _placed(REGULAR, declared + groups, win_tile, win_wild)
+            yield REGULAR, declared + groups
 
 
-# Options of one part that the rule set's checks cannot tell apart: the first stands for
-# all; the others are tried only when it leaves no room for the free groups.
-_Bucket = tuple[_SuitOption, ...]
+# The options of one part the rule set's checks cannot tell apart: the first stands for all;
+# when it leaves no room for the free groups, another may: `least_used` (the fewest wilds any
+# of them places at each rank) says whether one could, `alternatives()` lists them all.
+class _Bucket(NamedTuple):
+    first: _SuitOption
+    alternatives: Callable[[], tuple[_SuitOption, ...]]
+    least_used: tuple[int, ...]
+
+
+def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profile:
+    keys: list[int] = []
+    held: set[tuple[int, int]] = set()
+    for g in option[0]:
+        key, places_ = info(g)
+        keys.append(key)
+        held.update(places_)
+    return tuple(sorted(keys)), frozenset(held), option[1], option[2]
 
 
 def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
              reducer: Reducer | None, win: tuple[int, bool]) -> tuple[_Bucket, ...]:
-    options = _suit_options(start, seg, caps, budget)
     if reducer is None:
-        return tuple((o,) for o in options)
+        return tuple(_Bucket(o, partial(_only, o), o[3])
+                     for o in _suit_options(start, seg, caps, budget))
     key = (start, seg, caps, budget, win)
     kept = reducer.memo.get(key)
     if kept is None:
-        buckets: dict[Hashable, list[_SuitOption]] = {}
-        for option in options:
-            groups, used, pair, _ = option
-            buckets.setdefault((reducer.profile(groups), used, pair), []).append(option)
-        kept = reducer.memo[key] = tuple(tuple(b) for b in buckets.values())
+        if len(reducer.memo) >= _MEMO_LIMIT:
+            reducer.memo.clear()  # a plain bound: hands with wilds are a small share
+        info = reducer.info
+        by_profile: dict[_Profile, list[_SuitOption]] = {}
+
+        def alternatives(profile: _Profile) -> tuple[_SuitOption, ...]:
+            # Rarely needed: every option of the suit, sorted by profile once.
+            if not by_profile:
+                for o in _suit_options(start, seg, caps, budget):
+                    by_profile.setdefault(_profile(o, info), []).append(o)
+            return tuple(by_profile.get(profile, ()))
+
+        kept = reducer.memo[key] = tuple(
+            _Bucket(option, partial(alternatives, p), least)
+            for p, (option, least) in _profiled_options(start, seg, caps, budget,
+                                                        info).items())
     return kept
+
+
+def _only(option: _SuitOption) -> tuple[_SuitOption, ...]:
+    return (option,)
+
+
+def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                      info: Callable[[Group], GroupInfo]
+                      ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
+    """One option of a suit per profile (as `_suit_options` would list them all, then keep
+    one per profile), the one placing the fewest wilds (most room for free groups), with the
+    fewest wilds any option of the profile places at each rank.
+
+    What is left after a group depends only on the naturals left, the wilds placed near
+    them, the budget and the pair, so each such state is worked out once, as the profiles
+    its rest can take; no other option is listed.
+    """
+    # profile -> (groups of one option, its wilds per rank, the fewest per rank of any)
+    Rest = dict[_Profile, tuple[tuple[Group, ...], tuple[int, ...], list[int]]]
+    memo: dict[tuple[object, ...], Rest] = {}
+    zero = (0,) * 9
+
+    def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int, pair: bool) -> Rest:
+        i = 0
+        while i < 9 and not left[i]:
+            i += 1
+        if i == 9:
+            return {((), frozenset(), 0, False): ((), zero, [0] * 9)}
+        # Later groups hold rank i or above and reach down two ranks at most.
+        state = (left[i:], used[max(0, i - 2):], budget, pair)
+        found = memo.get(state)
+        if found is not None:
+            return found
+        out: Rest = {}
+
+        def then(group: Group, take: tuple[int, ...], put: tuple[int, ...],
+                 is_pair: bool) -> None:
+            rest_left = list(left)
+            for r in take:
+                rest_left[r] -= 1
+            rest_used = list(used)
+            for r in put:
+                rest_used[r] += 1
+            spent = len(put)
+            key, held = info(group)
+            for (keys, held_rest, wilds, took_pair), (groups, added, least) in rest(
+                    tuple(rest_left), tuple(rest_used), budget - spent,
+                    pair or is_pair).items():
+                profile = (tuple(sorted((key, *keys))), held_rest.union(held), wilds + spent,
+                           is_pair or took_pair)
+                fewest = least[:]
+                more = list(added)
+                for r in put:
+                    fewest[r] += 1
+                    more[r] += 1
+                entry = out.get(profile)
+                if entry is None:
+                    out[profile] = ((group, *groups), tuple(more), fewest)
+                    continue
+                kept = entry[2]
+                for r in range(9):
+                    if fewest[r] < kept[r]:
+                        kept[r] = fewest[r]
+                # Keep as the stand-in the option closest to the fewest at every rank.
+                if sum(x * x for x in more) < sum(x * x for x in entry[1]):
+                    out[profile] = ((group, *groups), tuple(more), kept)
+
+        for kind, size in ((PUNG, 3), (PAIR, 2)):
+            if kind == PAIR and pair:
+                continue
+            for naturals in range(1, min(left[i], size) + 1):
+                need = size - naturals
+                if need > budget or counts[i] + used[i] + need > caps[i]:
+                    continue
+                then(Group(kind, start + i, subs=(start + i,) * need), (i,) * naturals,
+                     (i,) * need, kind == PAIR)
+        for first in (i - 2, i - 1, i):
+            if first < 0 or first > 6:
+                continue
+            # Each rank of the chow: the natural (required at i, none left below it) or a wild.
+            choices = []
+            for r in range(first, first + 3):
+                ways = []
+                if r >= i and left[r]:
+                    ways.append(False)
+                if r != i and counts[r] + used[r] < caps[r]:
+                    ways.append(True)
+                choices.append(ways)
+            for pick in product(*choices):
+                wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
+                if len(wild_ranks) > budget:
+                    continue
+                then(Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)),
+                     tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
+        memo[state] = out
+        return out
+
+    return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
+            for p, (groups, added, least) in rest(counts, zero, budget, False).items()}
 
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
@@ -205,7 +346,7 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             options = _honour_options(t, naturals[t], caps[t])
             if not options:
                 return
-            parts.append((t, tuple((o,) for o in options)))
+            parts.append((t, tuple(_Bucket(o, partial(_only, o), o[3]) for o in options)))
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
@@ -216,7 +357,7 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                                   caps, free)
             return
         for bucket in parts[k][1]:
-            option = bucket[0]
+            option = bucket.first
             if option[2] and pair:
                 continue
             if used + option[1] > wilds:
@@ -240,7 +381,7 @@ def _room(members: Sequence[_SuitOption], starts: list[int], naturals: Sequence[
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
                sets_needed: int, naturals: Sequence[int], caps: Sequence[int],
                free: FreeClasses) -> Iterator[tuple[Group, ...]]:
-    reps = [bucket[0] for bucket in chosen]
+    reps = [bucket.first for bucket in chosen]
     sets = sum(1 for option in reps for g in option[0] if g.kind != PAIR)
     left = wilds - used
     free_sets = sets_needed - sets
@@ -251,16 +392,26 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
         yield tuple(g for option in reps for g in option[0])
         return
     room = _room(reps, starts, naturals, caps)
-    alternatives = any(len(bucket) > 1 for bucket in chosen)
+    alternatives: list[tuple[_SuitOption, ...]] | None = None
+    most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
         classes = [free.sets[c] for c in combo]
         for pair_class in pair_choices:
             members: Sequence[_SuitOption] = reps
             picked = _free_groups(classes, pair_class, room)
-            if picked is None and alternatives:
-                # The stand-in leaves no room: an equivalent option of a part may.
-                for alt in product(*chosen):
+            if picked is None:
+                # The stand-in leaves no room: an equivalent option of a part may, if even
+                # the most room any of them leaves is enough.
+                if most_room is None:
+                    most_room = _room([(o[0], o[1], o[2], b.least_used)
+                                       for o, b in zip(reps, chosen, strict=True)],
+                                      starts, naturals, caps)
+                if _free_groups(classes, pair_class, most_room) is None:
+                    continue
+                if alternatives is None:
+                    alternatives = [bucket.alternatives() for bucket in chosen]
+                for alt in product(*alternatives):
                     picked = _free_groups(classes, pair_class, _room(alt, starts, naturals,
                                                                       caps))
                     if picked is not None:
@@ -355,5 +506,14 @@ def places(g: Group, win_tile: int, win_wild: bool) -> tuple[int, ...]:
     return (win_tile,) if tiles.count(win_tile) > g.subs.count(win_tile) else ()
 
 
-__all__ = ["FreeClasses", "Identity", "Profile", "Reducer", "every_identity", "group_tiles",
-           "places", "wild_readings"]
+__all__ = [
+    "FreeClasses",
+    "GroupInfo",
+    "Identity",
+    "Reducer",
+    "every_identity",
+    "group_tiles",
+    "places",
+    "wild_groupings",
+    "wild_readings",
+]

@@ -25,7 +25,15 @@ from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Group, Reading, d
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
-from app.domain.wildcards import FreeClasses, Reducer, every_identity, places, wild_readings
+from app.domain.wildcards import (
+    FreeClasses,
+    GroupInfo,
+    Reducer,
+    every_identity,
+    places,
+    wild_groupings,
+    wild_readings,
+)
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import SCHEMES, resolve_params
@@ -309,44 +317,30 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
     declared = tuple(
         Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG) for m in hand.melds)
     win_tile, win_wild = hand.win_tile, facts.win_wild
-    keyed = plan.group_keys is not None
     reducer = None
-    if keyed:
-        def profile(groups: tuple[Group, ...]) -> object:
-            plain = tuple(sorted(plan.group_key(g.kind, g.tile, tileset) for g in groups))
-            held = frozenset(
-                (plan.group_key(g.kind, g.tile, tileset),
-                 plan.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
-                for g in groups for w in places(g, win_tile, win_wild))
-            return plain, held
+    if plan.group_keys is not None:
+        # Per group: its key, and its keys as the winning tile's group, for each place.
+        seen_groups: dict[Group, GroupInfo] = {}
+
+        def group_info(g: Group) -> GroupInfo:
+            found = seen_groups.get(g)
+            if found is None:
+                plain_key = plan.group_key(g.kind, g.tile, tileset)
+                found = seen_groups[g] = (plain_key, tuple(
+                    (plain_key,
+                     plan.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
+                    for w in places(g, win_tile, win_wild)))
+            return found
 
         assert plan.suit_memo is not None
-        reducer = Reducer(profile, plan.suit_memo)
-    readings = wild_readings(naturals, wilds, declared, caps, win_tile, win_wild, plan.shapes,
-                             tileset, plan.free or every_identity(tileset), reducer)
+        reducer = Reducer(group_info, plan.suit_memo)
+    free = plan.free or every_identity(tileset)
     by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, list[int | None]]] = {}
     seen: set[object] = set()
     natural_tiles = [t for t in hand.concealed if t not in wild_set]
-    last_groups: tuple[Group, ...] = ()
-    plain: object = None
-    for reading in readings:
-        groups = reading.groups
-        win_group = groups[reading.win]
-        if keyed:
-            if groups is not last_groups:
-                last_groups = groups
-                plain = tuple(sorted((plan.group_key(g.kind, g.tile, tileset), g.declared,
-                                      g.concealed) for g in groups))
-            signature: object = (
-                reading.shape, plain, plan.group_key(win_group.kind, win_group.tile, tileset),
-                plan.group_key(win_group.kind, win_group.tile, tileset,
-                               (reading.win_as, len(win_group.subs) - win_wild)))
-        else:
-            signature = (reading.shape, tuple(sorted(groups)), win_group, reading.win_as)
-        if signature in seen:
-            continue
-        seen.add(signature)
-        subs = tuple(sorted(s for g in groups for s in g.subs))
+
+    def view_of(reading: Reading) -> tuple[View, list[int | None]]:
+        subs = tuple(sorted(s for g in reading.groups for s in g.subs))
         entry = by_subs.get((subs, reading.win_as))
         if entry is None:
             as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
@@ -355,7 +349,28 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
             sub_facts.wild_count = facts.wild_count
             sub_facts.win_wild = win_wild
             entry = by_subs[(subs, reading.win_as)] = (sub_facts, [None] * plan.hand_slots)
-        yield View(reading, entry[0], plan.policy), entry[1]
+        return View(reading, entry[0], plan.policy), entry[1]
+
+    if reducer is None:
+        for reading in wild_readings(naturals, wilds, declared, caps, win_tile, win_wild,
+                                     plan.shapes, tileset, free):
+            exact: object = (reading.shape, tuple(sorted(reading.groups)),
+                             reading.groups[reading.win], reading.win_as)
+            if exact not in seen:
+                seen.add(exact)
+                yield view_of(reading)
+        return
+    info = reducer.info
+    for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
+                                        plan.shapes, tileset, free, reducer):
+        plain = tuple(sorted([(info(g)[0], g.declared, g.concealed) for g in groups]))
+        for i, g in enumerate(groups):
+            for as_tile, (_, win_key) in zip(places(g, win_tile, win_wild), info(g)[1],
+                                             strict=True):
+                signature = (shape, plain, info(g)[0], win_key)
+                if signature not in seen:
+                    seen.add(signature)
+                    yield view_of(Reading(shape, groups, i, as_tile))
 
 
 def _not_counted(fans: list[tuple[FanDef, int]]) -> str:

@@ -12,8 +12,13 @@ hand has a winning shape, whether or not it reaches the rule set's minimum (the 
 says `winning: false` and why). A context flag that cannot hold for some tile (抢杠和 on a
 tile the hand holds another copy of) simply does not score its fan there, as in `score`.
 
-Trying every tile keeps this generic: any shape a rule set enables, wild tiles, requirements
-such as 四川's missing suit all come through `score` unchanged.
+With wild tiles (混) in the hand every tile is tried, since a wild stands for whatever is
+missing; a hand without wilds that is ready also waits on the wild kinds (a drawn wild stands
+for any completing tile). The flipped indicator counts as a copy in sight where the rule set
+puts it out of play.
+
+Trying tiles through `score` keeps this generic: any shape a rule set enables, wild tiles,
+requirements such as 四川's missing suit all come through unchanged.
 """
 
 from __future__ import annotations
@@ -93,7 +98,19 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
     before = [0] * tileset.size
     for t in standing:
         before[t] += 1
-    candidates = completing_tiles(before, len(melds), frozenset(rs.shapes), tileset)
+    wild_kinds = set(ctx.wilds) if rs.wild is not None else set()
+    if wild_kinds & set(standing):
+        # A wild can stand for whatever a tile lacks: every tile is a candidate (a lone wild
+        # beside four sets waits on every tile).
+        candidates: frozenset[int] | set[int] = set(tileset.playing)
+    else:
+        candidates = completing_tiles(before, len(melds), frozenset(rs.shapes), tileset)
+        # Drawing a wild completes a ready hand: it stands for any tile that would.
+        if candidates and wild_kinds:
+            candidates = candidates | wild_kinds
+    # The flipped indicator (天津) is out of play: one copy fewer of its kind to draw.
+    if rs.wild is not None and rs.wild.indicator_out_of_play and ctx.wild_indicator is not None:
+        held[ctx.wild_indicator] += 1
     entries: list[WaitEntry] = []
     best: WaitEntry | None = None
     for t in tileset.display_order:
