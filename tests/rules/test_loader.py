@@ -254,6 +254,19 @@ TOP_REJECTIONS = [
     ("option enum default", mini(options=[{"name": "x", "type": "enum", "default": "c",
                                            "choices": ["a", "b"], "description": "d"}]),
      "options[0].default", ["choices"]),
+    ("wild not a mapping", mini(wild="next"), "wild", ["mapping"]),
+    ("wild unknown key", mini(shapes={"regular": {}}, wild={"indicator": "next", "jokers": 4}),
+     "wild.jokers", ["unknown key"]),
+    ("wild unknown indicator rule", mini(shapes={"regular": {}}, wild={"indicator": "prev"}),
+     "wild.indicator", ["self_and_next"]),
+    ("wild given no way", mini(shapes={"regular": {}}, wild={"indicator": None}), "wild",
+     ["indicator or explicit"]),
+    ("wild flag not a bool", mini(shapes={"regular": {}},
+                                  wild={"indicator": "next", "explicit": "yes"}),
+     "wild.explicit", ["true or false"]),
+    ("wild with a shape it cannot read", mini(shapes={"regular": {}, "thirteen_orphans": {}},
+                                              wild={"indicator": "next"}),
+     "shapes", ["thirteen_orphans"]),
 ]
 
 

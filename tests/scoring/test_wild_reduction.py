@@ -1,0 +1,93 @@
+"""The reduced reading of wild hands (checks' `tells_apart`) scores exactly as the full one.
+
+The tianjin rule set's checks all declare what they tell apart, so its wild hands are read
+with free groups tried once per class and equivalent readings scored once. A variant with
+one more fan whose check declares nothing (worth 0, so totals are unchanged) is read in
+full. On random near-complete hands with up to seven wilds both must agree: the winning flag,
+the total, and whether a decomposition exists.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from app.domain.errors import HandError
+from app.domain.request import build
+from app.domain.tiles import STANDARD
+from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.model import RuleSet
+from app.scoring.evaluate import _plan, score
+
+HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "120"))
+ROOT = Path(__file__).resolve().parents[2]
+CODES = [STANDARD.code(t) for t in STANDARD.playing]
+
+
+@pytest.fixture(scope="module")
+def tianjin() -> RuleSet:
+    return load_rulesets(ROOT / "rulesets")["tianjin"]
+
+
+@pytest.fixture(scope="module")
+def exact() -> RuleSet:
+    raw: dict[str, Any] = copy.deepcopy(
+        yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
+    raw["id"] = "tianjin_exact"
+    raw["fans"].append({"id": "probe", "name": "探", "name_en": "Probe", "value": 0,
+                        "check": "all_pungs", "description": "sees every group"})
+    rs = build_ruleset(raw, "tianjin_exact (test variant)")
+    assert _plan(rs).group_keys is None  # the variant is read in full
+    return rs
+
+
+def _hand(rng: random.Random) -> tuple[str, str]:
+    """A complete-looking hand of four sets and a pair, some tiles replaced by wilds."""
+    indicator = rng.choice(CODES)
+    ind = STANDARD.by_code[indicator]
+    wild_kinds = {indicator, STANDARD.code(STANDARD.next_kinds[ind])}
+    tiles: list[str] = []
+    for _ in range(4):
+        if rng.random() < 0.6:
+            t = rng.choice([x for x in range(27) if x % 9 <= 6])
+            tiles += [STANDARD.code(t + k) for k in range(3)]
+        else:
+            tiles += [rng.choice(CODES)] * 3
+    tiles += [rng.choice(CODES)] * 2
+    tiles = [t for t in tiles if t not in wild_kinds]
+    rng.shuffle(tiles)
+    spare = [k for k in sorted(wild_kinds) for _ in range(3 if k == indicator else 4)]
+    rng.shuffle(spare)
+    wilds = spare[:rng.randint(0, 7)]
+    tiles = tiles[:14 - len(wilds)]
+    while len(tiles) < 14 - len(wilds):
+        tiles.append(rng.choice([c for c in CODES if c not in wild_kinds]))
+    hand = tiles + wilds
+    rng.shuffle(hand)
+    return "".join(hand), indicator
+
+
+def test_reduced_reading_equals_the_full_one(tianjin: RuleSet, exact: RuleSet) -> None:
+    rng = random.Random(20261129)
+    checked = wins = 0
+    while checked < HANDS:
+        hand, indicator = _hand(rng)
+        context = {"win_type": "self_draw", "wild_indicator": indicator}
+        try:
+            h, ctx = build(hand, context, tianjin)
+        except HandError:
+            continue  # more copies than exist: not a hand
+        a = score(h, ctx, tianjin)
+        b = score(*build(hand, context, exact), exact)
+        assert (a.winning, a.fan_total, a.decomposition is None) == (
+            b.winning, b.fan_total, b.decomposition is None), (hand, indicator)
+        checked += 1
+        wins += a.winning
+    print(f"{checked} hands, {wins} winning: reduced == full")
+    assert wins > checked // 2
