@@ -186,11 +186,19 @@ def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, .
 
 # The options of one part the rule set's checks cannot tell apart: the first stands for all;
 # when it leaves no room for the free groups, another may: `least_used` (the fewest wilds any
-# of them places at each rank) says whether one could, `alternatives()` lists them all.
+# of them places at each rank) says whether one could, and `fits(need)` finds one leaving at
+# least `need` tiles of room at each rank of the part (None if none does).
 class _Bucket(NamedTuple):
     first: _SuitOption
-    alternatives: Callable[[], tuple[_SuitOption, ...]]
+    fits: Callable[[tuple[int, ...]], _SuitOption | None]
     least_used: tuple[int, ...]
+
+
+def _fixed(option: _SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
+           need: tuple[int, ...]) -> _SuitOption | None:
+    """A part with a single option: it fits if it leaves the room."""
+    ok = all(n + u + d <= c for c, n, u, d in zip(caps, counts, option[3], need, strict=True))
+    return option if ok else None
 
 
 def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profile:
@@ -206,7 +214,7 @@ def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profil
 def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
              reducer: Reducer | None, win: tuple[int, bool]) -> tuple[_Bucket, ...]:
     if reducer is None:
-        return tuple(_Bucket(o, partial(_only, o), o[3])
+        return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3])
                      for o in _suit_options(start, seg, caps, budget))
     key = (start, seg, caps, budget, win)
     kept = reducer.memo.get(key)
@@ -214,54 +222,58 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         if len(reducer.memo) >= _MEMO_LIMIT:
             reducer.memo.clear()  # a plain bound: hands with wilds are a small share
         info = reducer.info
-        by_profile: dict[_Profile, list[_SuitOption]] = {}
+        found: dict[tuple[int, ...], dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]] = {}
 
-        def alternatives(profile: _Profile) -> tuple[_SuitOption, ...]:
-            # Rarely needed: every option of the suit, sorted by profile once.
-            if not by_profile:
-                for o in _suit_options(start, seg, caps, budget):
-                    by_profile.setdefault(_profile(o, info), []).append(o)
-            return tuple(by_profile.get(profile, ()))
+        def fits(profile: _Profile, need: tuple[int, ...]) -> _SuitOption | None:
+            # The same search with the room kept back: an option of this profile that
+            # leaves `need` at each rank, if there is one.
+            narrowed = found.get(need)
+            if narrowed is None:
+                less = tuple(c - d for c, d in zip(caps, need, strict=True))
+                narrowed = found[need] = (
+                    _profiled_options(start, seg, less, budget, info)
+                    if all(n <= c for n, c in zip(seg, less, strict=True)) else {})
+            entry = narrowed.get(profile)
+            return entry[0] if entry is not None else None
 
         kept = reducer.memo[key] = tuple(
-            _Bucket(option, partial(alternatives, p), least)
+            _Bucket(option, partial(fits, p), least)
             for p, (option, least) in _profiled_options(start, seg, caps, budget,
                                                         info).items())
     return kept
-
-
-def _only(option: _SuitOption) -> tuple[_SuitOption, ...]:
-    return (option,)
 
 
 def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
                       info: Callable[[Group], GroupInfo]
                       ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
     """One option of a suit per profile (as `_suit_options` would list them all, then keep
-    one per profile), the one placing the fewest wilds (most room for free groups), with the
+    one per profile), the one crowding the fewest ranks (most room for free groups), with the
     fewest wilds any option of the profile places at each rank.
 
     What is left after a group depends only on the naturals left, the wilds placed near
-    them, the budget and the pair, so each such state is worked out once, as the profiles
-    its rest can take; no other option is listed.
+    them, the wilds still free and whether the pair is taken, so each such state is worked out
+    once, as the profiles its rest can take; no other option is listed.
     """
-    # profile -> (groups of one option, its wilds per rank, the fewest per rank of any)
-    Rest = dict[_Profile, tuple[tuple[Group, ...], tuple[int, ...], list[int]]]
-    memo: dict[tuple[object, ...], Rest] = {}
+    # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
+    # per rank of any option of the profile)
+    Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int], list[int]]
+    memo: dict[tuple[object, ...], dict[_Profile, Entry]] = {}
     zero = (0,) * 9
+    done: dict[_Profile, Entry] = {((), frozenset(), 0, False): ((), zero, (0, 0), [0] * 9)}
 
-    def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int, pair: bool) -> Rest:
+    def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int,
+             pair: bool) -> dict[_Profile, Entry]:
         i = 0
         while i < 9 and not left[i]:
             i += 1
         if i == 9:
-            return {((), frozenset(), 0, False): ((), zero, [0] * 9)}
+            return done
         # Later groups hold rank i or above and reach down two ranks at most.
         state = (left[i:], used[max(0, i - 2):], budget, pair)
         found = memo.get(state)
         if found is not None:
             return found
-        out: Rest = {}
+        out: dict[_Profile, Entry] = {}
 
         def then(group: Group, take: tuple[int, ...], put: tuple[int, ...],
                  is_pair: bool) -> None:
@@ -273,27 +285,35 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 rest_used[r] += 1
             spent = len(put)
             key, held = info(group)
-            for (keys, held_rest, wilds, took_pair), (groups, added, least) in rest(
+            for (keys, held_rest, wilds, took_pair), (groups, added, _, least) in rest(
                     tuple(rest_left), tuple(rest_used), budget - spent,
                     pair or is_pair).items():
                 profile = (tuple(sorted((key, *keys))), held_rest.union(held), wilds + spent,
                            is_pair or took_pair)
-                fewest = least[:]
-                more = list(added)
-                for r in put:
-                    fewest[r] += 1
-                    more[r] += 1
                 entry = out.get(profile)
+                if put:
+                    more = list(added)
+                    fewest = least[:]
+                    for r in put:
+                        more[r] += 1
+                        fewest[r] += 1
+                    total = tuple(more)
+                else:
+                    total, fewest = added, least
                 if entry is None:
-                    out[profile] = ((group, *groups), tuple(more), fewest)
+                    out[profile] = ((group, *groups), total, _crowding(total, used, counts, caps),
+                                    fewest[:])
                     continue
-                kept = entry[2]
+                kept = entry[3]
                 for r in range(9):
                     if fewest[r] < kept[r]:
                         kept[r] = fewest[r]
-                # Keep as the stand-in the option closest to the fewest at every rank.
-                if sum(x * x for x in more) < sum(x * x for x in entry[1]):
-                    out[profile] = ((group, *groups), tuple(more), kept)
+                # Keep as the stand-in the option that fills the fewest ranks to their cap
+                # (a full rank keeps out every free chow through it), then the one placing
+                # its wilds most evenly.
+                crowding = _crowding(total, used, counts, caps)
+                if crowding < entry[2]:
+                    out[profile] = ((group, *groups), total, crowding, kept)
 
         for kind, size in ((PUNG, 3), (PAIR, 2)):
             if kind == PAIR and pair:
@@ -326,7 +346,13 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
         return out
 
     return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
-            for p, (groups, added, least) in rest(counts, zero, budget, False).items()}
+            for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
+
+
+def _crowding(added: Sequence[int], used: Sequence[int], counts: Sequence[int],
+              caps: Sequence[int]) -> tuple[int, int]:
+    full = sum(1 for a, u, n, c in zip(added, used, counts, caps, strict=True) if n + u + a >= c)
+    return full, sum(a * a for a in added)
 
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
@@ -346,7 +372,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             options = _honour_options(t, naturals[t], caps[t])
             if not options:
                 return
-            parts.append((t, tuple(_Bucket(o, partial(_only, o), o[3]) for o in options)))
+            parts.append((t, tuple(_Bucket(o, partial(_fixed, o, (caps[t],), (naturals[t],)),
+                                           o[3]) for o in options)))
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
@@ -392,40 +419,64 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
         yield tuple(g for option in reps for g in option[0])
         return
     room = _room(reps, starts, naturals, caps)
-    alternatives: list[tuple[_SuitOption, ...]] | None = None
     most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
         classes = [free.sets[c] for c in combo]
         for pair_class in pair_choices:
-            members: Sequence[_SuitOption] = reps
-            picked = _free_groups(classes, pair_class, room)
-            if picked is None:
-                # The stand-in leaves no room: an equivalent option of a part may, if even
-                # the most room any of them leaves is enough.
-                if most_room is None:
-                    most_room = _room([(o[0], o[1], o[2], b.least_used)
-                                       for o, b in zip(reps, chosen, strict=True)],
-                                      starts, naturals, caps)
-                if _free_groups(classes, pair_class, most_room) is None:
-                    continue
-                if alternatives is None:
-                    alternatives = [bucket.alternatives() for bucket in chosen]
-                for alt in product(*alternatives):
-                    picked = _free_groups(classes, pair_class, _room(alt, starts, naturals,
-                                                                      caps))
-                    if picked is not None:
-                        members = alt
-                        break
+            wanted = classes if pair_class is None else [*classes, pair_class]
+            picked = _assign(wanted, room)
             if picked is not None:
-                yield (*(g for option in members for g in option[0]), *picked)
+                yield (*(g for option in reps for g in option[0]), *picked)
+                continue
+            # The stand-ins leave no room: equivalent options of the parts may, if even the
+            # most room any of them leaves is enough.
+            if most_room is None:
+                most_room = _room([(o[0], o[1], o[2], b.least_used)
+                                   for o, b in zip(reps, chosen, strict=True)],
+                                  starts, naturals, caps)
+            for trial in _assignments(wanted, most_room):
+                members = _fitting(trial, chosen, starts)
+                if members is not None:
+                    yield (*(g for option in members for g in option[0]), *trial)
+                    break
 
 
-def _free_groups(classes: list[tuple[Identity, ...]], pair_class: tuple[Identity, ...] | None,
-                 room: list[int]) -> list[Group] | None:
-    """Free sets of the given classes and, if asked, a free pair of `pair_class`."""
-    with_pair = classes if pair_class is None else [*classes, pair_class]
-    return _assign(with_pair, room)
+def _assignments(classes: list[tuple[Identity, ...]], room: list[int]) -> Iterator[list[Group]]:
+    """Every choice of one member per class that fits in `room` together."""
+    if not classes:
+        yield []
+        return
+    for kind, t in classes[0]:
+        tiles = group_tiles(kind, t)
+        if all(room[x] >= tiles.count(x) for x in tiles):
+            for x in tiles:
+                room[x] -= 1
+            for rest in _assignments(classes[1:], room):
+                yield [Group(kind, t, subs=tiles), *rest]
+            for x in tiles:
+                room[x] += 1
+
+
+def _fitting(groups: list[Group], chosen: list[_Bucket],
+             starts: list[int]) -> list[_SuitOption] | None:
+    """An option of each part's bucket leaving room for the free `groups`, or None."""
+    need: dict[int, int] = {}
+    for g in groups:
+        for x in g.subs:
+            need[x] = need.get(x, 0) + 1
+    members = []
+    for bucket, start in zip(chosen, starts, strict=True):
+        width = len(bucket.least_used)
+        part_need = tuple(need.get(start + r, 0) for r in range(width))
+        if not any(part_need):
+            members.append(bucket.first)
+            continue
+        option = bucket.fits(part_need)
+        if option is None:
+            return None
+        members.append(option)
+    return members
 
 
 def _assign(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
