@@ -88,6 +88,16 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
     return register
 
 
+def group_tile_set(kind: str, tile: int) -> frozenset[int]:
+    """The kinds of tile in a group (for `tells_apart` keys): a chow's three, a knit's
+    three, a pung's, kong's or pair's one."""
+    if kind == "chow":
+        return frozenset((tile, tile + 1, tile + 2))
+    if kind == "knit":
+        return frozenset((tile, tile + 3, tile + 6))
+    return frozenset((tile,))
+
+
 def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) -> int:
     """Call a check directly (tests use this; the engine calls pre-bound partials)."""
     return spec.func(view, ctx, **params)
@@ -96,5 +106,5 @@ def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) ->
 # Importing the modules registers their checks.
 from app.rules.checks import sets, shapes, traits, wild, win  # noqa: E402
 
-__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "run", "sets", "shapes",
-           "traits", "wild", "win"]
+__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "group_tile_set", "run",
+           "sets", "shapes", "traits", "wild", "win"]

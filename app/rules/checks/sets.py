@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from app.domain.decompose import CHOW, KNIT
+from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG
 from app.domain.hand import WinContext
-from app.rules.checks import TileGroup, check
+from app.domain.tiles import TileSet
+from app.rules.checks import TileGroup, check, group_tile_set
 from app.scoring.view import View
 
 ChowKind = Literal[
@@ -16,7 +17,12 @@ ChowKind = Literal[
 ]
 
 
-@check(needs=("pungs",))
+def _pungs_among_key(kind: str, tile: int, tileset: TileSet, win: object, *,
+                     tiles: frozenset[int], **params: Any) -> tuple[bool, bool]:
+    return kind in (PUNG, KONG) and tile in tiles, kind == PAIR and tile in tiles
+
+
+@check(needs=("pungs",), tells_apart=_pungs_among_key)
 def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
                 pair_among: bool = False) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
@@ -67,7 +73,12 @@ def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     return terminals + sum(1 for w in winds if w not in (ctx.seat_wind, ctx.round_wind))
 
 
-@check(needs=("pungs",))
+def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
+                   within: frozenset[int] | None = None) -> tuple[str, bool]:
+    return kind, within is None or group_tile_set(kind, tile) <= within
+
+
+@check(needs=("pungs",), tells_apart=_all_pungs_key)
 def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> int:
     """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻)."""
     if len(v.pungs) != 4 or v.pair < 0:

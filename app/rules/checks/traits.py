@@ -2,44 +2,60 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.domain.hand import WinContext
-from app.rules.checks import TileGroup, check
+from app.domain.tiles import TileSet
+from app.rules.checks import TileGroup, check, group_tile_set
 from app.scoring.view import View
 
+# What these checks see of a group, for hands with wild tiles (see `check(tells_apart=)`):
+# they look at the whole hand's tiles, so at each group's tiles.
 
-@check(scope="hand")
+
+def _category(kind: str, tile: int, tileset: TileSet, win: object, **params: Any) -> int:
+    # A group's tiles are of one category: a numbered suit, winds or dragons.
+    return tileset.category[tile]
+
+
+def _within(kind: str, tile: int, tileset: TileSet, win: object, *,
+            tiles: frozenset[int]) -> bool:
+    return group_tile_set(kind, tile) <= tiles
+
+
+@check(scope="hand", tells_apart=_within)
 def tiles_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     """限定牌 (绿一色, 断幺, 全大 ...): every tile of the hand, melds included, is one of
     `tiles`."""
     return 1 if v.facts.kinds <= tiles else 0
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart=_category)
 def one_suit(v: View, ctx: WinContext, *, honors: bool) -> int:
     """清一色 / 混一色: one numbered suit only, with (混) or without (清) honours."""
     f = v.facts
     return 1 if len(f.suits) == 1 and f.has_honors == honors else 0
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart=_category)
 def voided_suit(v: View, ctx: WinContext) -> int:
     """缺一门: at least one of the numbered suits is missing from the hand."""
     return 1 if len(v.facts.suits) < 3 else 0
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart=_category)
 def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
     """定缺: the hand, melds included, holds tiles of at most `count` numbered suits."""
     return 1 if len(v.facts.suits) <= count else 0
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart=_category)
 def no_honors(v: View, ctx: WinContext) -> int:
     """无字: the hand holds no wind or dragon."""
     return 0 if v.facts.has_honors else 1
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart=_category)
 def all_types(v: View, ctx: WinContext) -> int:
     """五门齐: all three numbered suits, a wind and a dragon are in the hand."""
     f = v.facts
@@ -53,7 +69,7 @@ def tile_hog(v: View, ctx: WinContext) -> int:
     return sum(1 for t in f.kinds if f.counts[t] == 4 and t not in f.kong_tiles)
 
 
-@check(scope="hand")
+@check(scope="hand", tells_apart="nothing")
 def flowers(v: View, ctx: WinContext) -> int:
     """花牌: one for each flower the winner has set aside."""
     return ctx.flowers
