@@ -30,6 +30,7 @@ MAX_FLOWER_LIST = 16
 MAX_OPTIONS = 32
 MAX_OPTION_NAME_LENGTH = 64
 MAX_OPTION_STRING_LENGTH = 64
+MAX_OPTION_LIST = 8  # a per-seat option lists one integer per seat
 OPTION_INT_MIN = -(2**31)
 OPTION_INT_MAX = 2**31 - 1
 MAX_INT = 2**31 - 1  # seats and flower counts
@@ -43,7 +44,9 @@ MSG_NOT_STRING = "Not a string."
 MSG_NOT_TILES = "Not a tile string or a list of tile codes."
 MSG_NOT_HAND = "Not a hand: expected a notation string or an object."
 MSG_NOT_FLOWERS = "Not a flower count, a list of flower codes or a string of flowers."
-MSG_NOT_OPTION_VALUE = "Not an option value: expected a boolean, an integer or a string."
+MSG_NOT_OPTION_VALUE = (
+    "Not an option value: expected a boolean, an integer, a string or a list of integers."
+)
 MSG_NOT_OPTIONS = "Not an object of options."
 MSG_NO_WIN_TILE = (
     "Not allowed: a waiting hand is one tile short and has no winning tile; every tile that "
@@ -240,7 +243,8 @@ class WildTiles(Tiles):
 
 
 class Options(fields.Field[dict[str, Any]]):
-    """`context.options`: option name -> boolean, integer or string; the rule set decides."""
+    """`context.options`: option name -> boolean, integer, string or list of integers (a
+    per-seat option); the rule set decides."""
 
     default_error_messages = {"invalid": MSG_NOT_OPTIONS}  # noqa: RUF012
 
@@ -252,7 +256,7 @@ class Options(fields.Field[dict[str, Any]]):
         if len(value) > MAX_OPTIONS:
             raise ValidationError(f"More than {MAX_OPTIONS} options.")
         out = dict(value)
-        errors: dict[str, list[str]] = {}
+        errors: dict[str, list[str] | dict[int, list[str]]] = {}
         for name, item in value.items():
             if len(name) > MAX_OPTION_NAME_LENGTH:
                 errors[name] = [f"Option name longer than {MAX_OPTION_NAME_LENGTH} characters."]
@@ -265,11 +269,35 @@ class Options(fields.Field[dict[str, Any]]):
                 if not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
                     errors[name] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
                 out[name] = number
+            elif type(item) is list:
+                numbers, problem = _option_list(item)
+                if problem:
+                    errors[name] = problem
+                else:
+                    out[name] = numbers
             else:
                 errors[name] = [MSG_NOT_OPTION_VALUE]
         if errors:
             raise ValidationError(errors)
         return out
+
+
+def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | list[str]]:
+    """A list option value: its integers, and its errors (keyed by index, like a List
+    field's, or messages about the list itself); no errors: empty."""
+    if len(items) > MAX_OPTION_LIST:
+        return [], [f"More than {MAX_OPTION_LIST} items."]
+    numbers: list[int] = []
+    errors: dict[int, list[str]] = {}
+    for i, item in enumerate(items):
+        number = as_integer(item)
+        if number is None:
+            errors[i] = [MSG_NOT_INT]
+        elif not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
+            errors[i] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
+        else:
+            numbers.append(number)
+    return numbers, errors
 
 
 def _seat() -> validate.Range:

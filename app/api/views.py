@@ -76,6 +76,8 @@ def _option(option: OptionDef) -> dict[str, Any]:
         out["minimum"] = option.minimum
     if option.maximum is not None:
         out["maximum"] = option.maximum
+    if option.dealer_entry is not None:
+        out["dealer_entry"] = option.dealer_entry
     return out
 
 
@@ -104,6 +106,12 @@ def get_ruleset(ruleset: str) -> Response:
             {"check": r.check, "params": _plain(r.params), "reason": r.reason,
              "message": r.message}
             for r in rs.requirements
+        ],
+        "fan_requirements": [
+            {"some_fan_besides": sorted(r.besides),
+             "when": {"option": r.option, "in": list(r.values)} if r.option else None,
+             "reason": r.reason, "message": r.message}
+            for r in rs.fan_requirements
         ],
         "payment": {
             "scheme": rs.payment.scheme,

@@ -35,7 +35,9 @@ Error codes (all answered 422):
 - ``flowers_out_of_range``: more flowers than the rule set allows;
 - ``not_a_flower``: a non-flower tile listed in ``context.flowers``;
 - ``wilds_not_supported``: a wild indicator or wild tiles for a rule set without wilds;
-- ``unknown_option``, ``invalid_option``: ``context.options`` against the rule set's options;
+- ``unknown_option``, ``invalid_option``: ``context.options`` against the rule set's options
+  (a per-seat option's entry is pointed at by its index: ``/context/options/pulls/2``; an
+  entry the dealer may not have, by the dealer's seat);
 - ``inconsistent_context``: a win that cannot happen (see `_check_consistency`);
 - ``missing_field``, ``invalid_field``: a required field absent, or a value of the wrong type
   or outside its enum (normally caught by the API schema first).
@@ -400,7 +402,7 @@ def _build_context(data: object, hand: Hand | Sequence[Meld], ruleset: RuleSet) 
     winner = _seat(data, "winner", ruleset.players) or 0
     dealer = _seat(data, "dealer", ruleset.players) or 0
     discarder = _seat(data, "discarder", ruleset.players)
-    options = build_options(data.get("options"), ruleset)
+    options = build_options(data.get("options"), ruleset, dealer=dealer)
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
     melds = hand.melds if isinstance(hand, Hand) else hand
@@ -631,12 +633,14 @@ def check_wild_tiles(standing: Sequence[int], melds: Sequence[Meld], ctx: WinCon
 
 
 def build_options(
-    value: object, ruleset: RuleSet, pointer: str = "/context/options"
+    value: object, ruleset: RuleSet, pointer: str = "/context/options", *,
+    dealer: int | None = None, dealer_field: str = "context.dealer",
 ) -> dict[str, Any]:
     """House rules: every declared option, the request's value or the rule set's default.
 
     ``pointer`` is where the options are in the request (a settle request carries them at
-    ``/options``)."""
+    ``/options``). ``dealer``: the dealer's seat, named ``dealer_field`` in messages, for the
+    per-seat options whose dealer entry is fixed (a per-seat value is kept as a tuple)."""
     if value is None:
         value = {}
     if not isinstance(value, Mapping):
@@ -653,6 +657,9 @@ def build_options(
                 f"rule set {ruleset.id} has no option {name!r}; its options are: {known}",
                 ptr,
             )
+        if od.type == "per_seat":
+            out[name] = _per_seat(od, v, ruleset.players, ptr, dealer, dealer_field)
+            continue
         problem = _option_problem(od, v)
         if problem is not None:
             raise HandError(
@@ -660,6 +667,33 @@ def build_options(
             )
         out[name] = v
     return out
+
+
+def _per_seat(od: OptionDef, v: object, players: int, ptr: str, dealer: int | None,
+              dealer_field: str) -> tuple[int, ...]:
+    """A per-seat option: one integer per seat, each within the bounds, the dealer's entry
+    the one the option fixes (拉庄: the dealer pulls nobody)."""
+    def bad(problem: str, at: str = ptr) -> HandError:
+        return HandError("invalid_option", f"option {od.name!r} is {_json(v)}, but {problem}",
+                         at)
+
+    if not isinstance(v, list | tuple) or len(v) != players:
+        raise bad(f"it must list one integer per seat: {players} entries, for seats "
+                  f"0..{players - 1}")
+    for seat, n in enumerate(v):
+        at = f"{ptr}/{seat}"
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise bad(f"entry {seat} (seat {seat}) must be an integer", at)
+        if od.minimum is not None and n < od.minimum:
+            raise bad(f"entry {seat} (seat {seat}) must be at least {od.minimum}", at)
+        if od.maximum is not None and n > od.maximum:
+            raise bad(f"entry {seat} (seat {seat}) must be at most {od.maximum}", at)
+    if dealer is not None and od.dealer_entry is not None and v[dealer] != od.dealer_entry:
+        raise bad(f"entry {dealer} must be {od.dealer_entry}: seat {dealer} is the dealer "
+                  f"({dealer_field}), and the dealer's own entry is always "
+                  f"{od.dealer_entry}; set it to {od.dealer_entry}, or name the right dealer",
+                  f"{ptr}/{dealer}")
+    return tuple(v)
 
 
 def _option_problem(od: OptionDef, v: object) -> str | None:
@@ -802,6 +836,8 @@ def _json(v: object) -> str:
         return "null"
     if isinstance(v, str):
         return f'"{v}"'
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_json(x) for x in v) + "]"
     return str(v)
 
 

@@ -11,6 +11,7 @@ fan of the same id (or are added), and `remove_fans: [...]` drops parent fans.
 
 from __future__ import annotations
 
+import collections.abc
 import inspect
 import types
 import typing
@@ -29,6 +30,7 @@ from app.rules.checks import CHECKS, TileGroup
 from app.rules.model import (
     WILD_RULES,
     FanDef,
+    FanRequirement,
     OptionDef,
     PaymentDef,
     Requirement,
@@ -37,7 +39,7 @@ from app.rules.model import (
     WildDef,
 )
 from app.rules.settlement import build_settlement
-from app.scoring.payments import SCHEMES
+from app.scoring.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
 from app.scoring.policies import POLICIES
 
 
@@ -67,7 +69,7 @@ TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
     "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
-    "wild",
+    "wild", "requires_fans",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
@@ -76,7 +78,10 @@ FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "de
 REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
-OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum"}
+OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
+               "dealer_entry"}
+OPTION_TYPES = ("bool", "int", "enum", "per_seat")
+FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "reason", "message"}
 PAYMENT_KEYS = {"scheme", "params", "description"}
 
 
@@ -221,7 +226,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
 
-    options = _options(data.get("options"), err)
+    options = _options(data.get("options"), err, players)
     bool_options = {o.name for o in options if o.type == "bool"}
     for f in fans:
         if f.enabled_by is not None and f.enabled_by not in bool_options:
@@ -233,7 +238,10 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
     requirements = tuple(_requirement(r, i, tileset, err)
                          for i, r in enumerate(_list(data.get("requires"), "requires", err)))
-    payment = _payment(data["payment"], options, err)
+    fan_requirements = tuple(
+        _fan_requirement(r, i, id_set, options, err)
+        for i, r in enumerate(_list(data.get("requires_fans"), "requires_fans", err)))
+    payment = _payment(data["payment"], options, err, frozenset(id_set))
     wild = _wild(data.get("wild"), set(shapes), err)
     settlement = (build_settlement(data["settlement"], options, payment.params, err)
                   if data.get("settlement") is not None else None)
@@ -244,7 +252,8 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         options=options,
         payment=payment, min_fan=min_fan, max_flowers=max_flowers,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
-        meld_kinds=tuple(meld_kinds), requirements=requirements, settlement=settlement,
+        meld_kinds=tuple(meld_kinds), requirements=requirements,
+        fan_requirements=fan_requirements, settlement=settlement,
         wild=wild, source=source,
     )
 
@@ -305,6 +314,47 @@ def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:
     return Requirement(check=r["check"], params=MappingProxyType(dict(params_raw)),
                        reason=r["reason"], message=r["message"],
                        bound=bind_check(spec.func, params))
+
+
+def _fan_requirement(r: Any, i: int, fan_ids: set[str], options: tuple[OptionDef, ...],
+                     err: Any) -> FanRequirement:
+    """`requires_fans:` an entry: the hand must count some fan besides `some_fan_besides`,
+    `when` (optional) the option `option` has one of the values `in`."""
+    field = f"requires_fans[{i}]"
+    if not isinstance(r, dict):
+        raise err(field, "must be a mapping with some_fan_besides, reason and message")
+    bad = set(r) - FAN_REQUIRE_KEYS
+    if bad:
+        raise err(f"{field}.{sorted(map(str, bad))[0]}",
+                  f"unknown key (allowed: {', '.join(sorted(FAN_REQUIRE_KEYS))})")
+    for key in ("reason", "message"):
+        if not isinstance(r.get(key), str) or not r[key].strip():
+            raise err(f"{field}.{key}", "must be a non-empty string")
+    besides = r.get("some_fan_besides")
+    if (not isinstance(besides, list) or not besides
+            or any(not isinstance(f, str) or f not in fan_ids for f in besides)):
+        raise err(f"{field}.some_fan_besides", "must be a non-empty list of fan ids of this "
+                  f"rule set (got {besides!r})")
+    option: str | None = None
+    values: tuple[Any, ...] = ()
+    when = r.get("when")
+    if when is not None:
+        if not isinstance(when, dict) or set(when) != {"option", "in"}:
+            raise err(f"{field}.when", "must be {option: <a bool or enum option>, in: [values]}")
+        od = next((o for o in options if o.name == when["option"]), None)
+        if od is None or od.type not in ("bool", "enum"):
+            raise err(f"{field}.when.option", f"must name a bool or enum option of this rule "
+                      f"set (got {when['option']!r})")
+        allowed = (True, False) if od.type == "bool" else od.choices
+        chosen = when["in"]
+        if (not isinstance(chosen, list) or not chosen
+                or any(not any(type(c) is type(a) and c == a for a in allowed)
+                       for c in chosen)):
+            raise err(f"{field}.when.in", f"must list values of option {od.name!r} "
+                      f"({', '.join(map(str, allowed))})")
+        option, values = od.name, tuple(chosen)
+    return FanRequirement(besides=frozenset(besides), reason=r["reason"],
+                          message=" ".join(r["message"].split()), option=option, values=values)
 
 
 def _list(value: Any, field: str, err: Any) -> list[Any]:
@@ -548,8 +598,9 @@ def _find_cycle(ids: list[str], by_id: Mapping[str, FanDef]) -> list[str]:
     return ids[:1]
 
 
-def _options(value: Any, err: Any) -> tuple[OptionDef, ...]:
-    options = tuple(_option(o, i, err) for i, o in enumerate(_list(value, "options", err)))
+def _options(value: Any, err: Any, players: int) -> tuple[OptionDef, ...]:
+    options = tuple(_option(o, i, err, players)
+                    for i, o in enumerate(_list(value, "options", err)))
     names = [o.name for o in options]
     for i, name in enumerate(names):
         if name in names[:i]:
@@ -557,7 +608,7 @@ def _options(value: Any, err: Any) -> tuple[OptionDef, ...]:
     return options
 
 
-def _option(o: Any, i: int, err: Any) -> OptionDef:
+def _option(o: Any, i: int, err: Any, players: int) -> OptionDef:
     if not isinstance(o, dict):
         raise err(f"options[{i}]", "must be a mapping")
     bad = set(o) - OPTION_KEYS
@@ -567,8 +618,8 @@ def _option(o: Any, i: int, err: Any) -> OptionDef:
         if not isinstance(o.get(key), str):
             raise err(f"options[{i}].{key}", "must be a string")
     typ = o["type"]
-    if typ not in ("bool", "int", "enum"):
-        raise err(f"options[{i}].type", "must be bool, int or enum")
+    if typ not in OPTION_TYPES:
+        raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
     choices_raw = o.get("choices")
     if choices_raw is not None and (typ != "enum" or not isinstance(choices_raw, list)):
         raise err(f"options[{i}].choices", "only an enum option has choices: a list")
@@ -576,34 +627,60 @@ def _option(o: Any, i: int, err: Any) -> OptionDef:
     if typ == "enum" and not choices:
         raise err(f"options[{i}].choices", "an enum option needs choices")
     bounds: dict[str, int | None] = {}
-    for key in ("minimum", "maximum"):
+    for key in ("minimum", "maximum", "dealer_entry"):
         value = o.get(key)
-        if value is not None and (typ != "int" or not isinstance(value, int)
+        if key == "dealer_entry" and value is not None and typ != "per_seat":
+            raise err(f"options[{i}].{key}", "only a per_seat option has a dealer entry")
+        if value is not None and (typ not in ("int", "per_seat") or not isinstance(value, int)
                                   or isinstance(value, bool)):
-            raise err(f"options[{i}].{key}", "only an int option has bounds: an integer")
+            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds: an "
+                      "integer")
         bounds[key] = value
+    lo, hi = bounds["minimum"], bounds["maximum"]
     default = o.get("default")
     if typ == "bool" and not isinstance(default, bool):
         raise err(f"options[{i}].default", "must be true or false")
     if typ == "int":
         if not isinstance(default, int) or isinstance(default, bool):
             raise err(f"options[{i}].default", "must be an integer")
-        lo, hi = bounds["minimum"], bounds["maximum"]
         if (lo is not None and default < lo) or (hi is not None and default > hi):
             raise err(f"options[{i}].default", "must lie within minimum and maximum")
     if typ == "enum" and default not in choices:
         raise err(f"options[{i}].default", "must be one of the choices")
+    if typ == "per_seat":
+        # One integer per seat, each within the bounds; the dealer's entry is checked per
+        # request (the dealer is a seat of the request), so a default needs it everywhere.
+        entry = bounds["dealer_entry"]
+        if (not isinstance(default, list) or len(default) != players
+                or any(not isinstance(n, int) or isinstance(n, bool)
+                       or (lo is not None and n < lo) or (hi is not None and n > hi)
+                       or (entry is not None and n != entry) for n in default)):
+            raise err(f"options[{i}].default", f"must list {players} integers (one per seat) "
+                      "within minimum and maximum, each equal to dealer_entry when it is set")
+        default = tuple(default)
     return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
-                     choices=choices, minimum=bounds["minimum"], maximum=bounds["maximum"])
+                     choices=choices, minimum=lo, maximum=hi,
+                     dealer_entry=bounds["dealer_entry"])
 
 
 def _accepts(ann: Any, value: Any) -> bool:
-    """Whether a YAML value fits a scheme parameter annotated int, str or int | str."""
+    """Whether a YAML value fits a scheme parameter annotated int, str, bool, int | str or
+    Sequence[int] (a list of integers)."""
+    if typing.get_origin(ann) is collections.abc.Sequence:
+        return isinstance(value, list) and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in value)
     kinds = typing.get_args(ann) if typing.get_origin(ann) in (types.UnionType,
                                                                typing.Union) else (ann,)
     if isinstance(value, bool):
         return bool in kinds
     return any(isinstance(value, k) for k in kinds if isinstance(k, type))
+
+
+def _is_mapping(ann: Any) -> bool:
+    """A scheme parameter that takes a mapping (its scheme's `prepare` checks it)."""
+    base = getattr(ann, "__supertype__", ann)
+    return base is collections.abc.Mapping or typing.get_origin(base) in (
+        collections.abc.Mapping, dict)
 
 
 def _type_words(ann: Any) -> str:
@@ -613,7 +690,8 @@ def _type_words(ann: Any) -> str:
     return " or ".join(words.get(k, str(k)) for k in kinds)
 
 
-def _payment(p: Any, options: tuple[OptionDef, ...], err: Any) -> PaymentDef:
+def _payment(p: Any, options: tuple[OptionDef, ...], err: Any,
+             fan_ids: frozenset[str]) -> PaymentDef:
     if not isinstance(p, dict):
         raise err("payment", "must be a mapping with a 'scheme'")
     bad = set(p) - PAYMENT_KEYS
@@ -626,22 +704,31 @@ def _payment(p: Any, options: tuple[OptionDef, ...], err: Any) -> PaymentDef:
     if not isinstance(params, dict):
         raise err("payment.params", "must be a mapping")
     sig = inspect.signature(SCHEMES[scheme].value, eval_str=True)
-    accepted = {n for n, q in sig.parameters.items() if q.kind is q.KEYWORD_ONLY}
+    accepted = {n for n, q in sig.parameters.items()
+                if q.kind is q.KEYWORD_ONLY and n not in RESERVED_PARAMS}
     option_names = {o.name for o in options}
     for name, value in params.items():
         field = f"payment.params.{name}"
         if name not in accepted:
             raise err(field, f"not a parameter of scheme {scheme!r} (takes: "
                       f"{', '.join(sorted(accepted))})")
+        ann = sig.parameters[name].annotation
+        if isinstance(value, dict) and _is_mapping(ann):
+            continue  # a mapping parameter (points tables): the scheme's `prepare` checks it
         if isinstance(value, dict):
             # A parameter the request chooses: {option: <name of a declared option>}.
             if set(value) != {"option"} or value["option"] not in option_names:
                 raise err(field, "must be a value or {option: <a declared option>}")
-        elif not _accepts(sig.parameters[name].annotation, value):
-            raise err(field, f"must be {_type_words(sig.parameters[name].annotation)} or "
-                      f"{{option: name}} (got {value!r})")
+        elif not _accepts(ann, value):
+            raise err(field, f"must be {_type_words(ann)} or {{option: name}} (got {value!r})")
     for name in accepted:
         if name not in params and sig.parameters[name].default is inspect.Parameter.empty:
             raise err(f"payment.params.{name}", "missing required parameter")
+    prepare = SCHEMES[scheme].prepare
+    if prepare is not None:
+        try:
+            params = prepare(dict(params), {o.name: o for o in options}, fan_ids)
+        except SchemeParamError as exc:
+            raise err(f"payment.params.{exc.field}", exc.message) from None
     return PaymentDef(scheme=scheme, params=MappingProxyType(dict(params)),
                       description=str(p.get("description", "")))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -53,15 +53,42 @@ class Requirement:
 
 @dataclass(frozen=True)
 class OptionDef:
-    """A house rule a request may set in `context.options`."""
+    """A house rule a request may set in `context.options`.
+
+    A `per_seat` option is one integer per seat (a list as long as the rule set has players,
+    天津 拉庄: how often each player pulls); `minimum` and `maximum` bound each entry, and
+    `dealer_entry`, when set, is the value the dealer's own entry must have."""
 
     name: str
-    type: str  # "bool" | "int" | "enum"
+    type: str  # "bool" | "int" | "enum" | "per_seat"
     default: Any
     description: str
     choices: tuple[Any, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    dealer_entry: int | None = None
+
+
+@dataclass(frozen=True)
+class FanRequirement:
+    """A condition on the fans a winning hand counts, decided after they are (a house rule
+    that refuses the smallest hands): the hand must count some fan besides `besides`. With
+    `option`, it applies only while that request option has one of the values `values`."""
+
+    besides: frozenset[str]
+    reason: str
+    message: str
+    option: str | None = None
+    values: tuple[Any, ...] = ()
+
+    def refuses(self, fan_ids: Iterable[str], options: Mapping[str, Any]) -> bool:
+        """Whether a hand counting these fans fails the requirement under these options."""
+        if self.option is not None:
+            chosen = options.get(self.option)
+            # Compared with the type too: true == 1 in Python, but not in JSON.
+            if not any(type(v) is type(chosen) and v == chosen for v in self.values):
+                return False
+        return all(f in self.besides for f in fan_ids)
 
 
 @dataclass(frozen=True)
@@ -139,6 +166,8 @@ class RuleSet:
     meld_kinds: tuple[str, ...] = ("chow", "pung", "kong")
     # Conditions every win must meet besides a shape and the minimum (四川 定缺).
     requirements: tuple[Requirement, ...] = ()
+    # Conditions on the counted fans, decided after them (天津 min_hand: no plain 提溜).
+    fan_requirements: tuple[FanRequirement, ...] = ()
     # How a whole round is settled (血战到底: kong money, drawn-game checks); None: the rule
     # set settles single hands only.
     settlement: SettlementDef | None = None

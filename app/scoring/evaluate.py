@@ -293,8 +293,20 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           f"{_not_counted(fans)}; {rs.name} needs at least {rs.min_fan} to win"),
             fans=fan_results, fan_total=fan_total, decomposition=decomposition, payments=None,
         )
+    # Requirements on the counted fans (a house rule refusing a plain 提溜), then the money;
+    # a scheme that prices the fans themselves (`by_fans`) gets them.
+    counted_ids = tuple((f.id, n) for f, n in fans)
+    for freq in rs.fan_requirements:
+        if freq.refuses((fid for fid, _ in counted_ids), ctx.options):
+            return ScoreResult(
+                ruleset=rs.id, winning=False, reason=Reason(freq.reason, freq.message),
+                fans=fan_results, fan_total=fan_total, decomposition=decomposition,
+                payments=None,
+            )
     scheme = SCHEMES[rs.payment.scheme]
     params = resolve_params(rs.payment.params, ctx)
+    if scheme.by_fans:
+        params["fans"] = counted_ids
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fan_results,

@@ -9,19 +9,36 @@ checked by the loader against `value`'s signature; a parameter may name a reques
 - `pay(total, ctx, players, payers, **params) -> Payments`: the money of one win; `payers`
   are the seats still in the round (all others, for a single hand; 血战到底 drops winners).
 
+A scheme may also declare (see `Scheme`):
+
+- `by_fans`: it prices a hand by the fans it counts, not only by their total: `value` and
+  `pay` then also take the keyword `fans`, the counted fans as (fan id, count) pairs (天津's
+  tjmj table: 捉五 and 龙 add, 混儿吊 素 杠开 本混 multiply);
+- `seat_factor(payer, payee, dealer, **params) -> int`: the factor on any money between two
+  seats (坐庄 / 拉庄), which round settlement also applies to kong money;
+- `prepare(params, options, fan_ids) -> params`: checks of its parameters beyond their types
+  at load time (a table that names no fan of the rule set, an option of the wrong kind), and
+  their conversion; it raises `SchemeParamError`.
+
 Nothing here assumes four players or that the discarder pays: those are the scheme's choice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, NewType
 
 from app.domain.hand import WinContext
 from app.scoring.result import Payments, Transfer
 
+if TYPE_CHECKING:
+    from app.rules.model import OptionDef
+
 NO_CAP = "none"
+# The counted fans of a hand, as (fan id, count) pairs: what a `by_fans` scheme prices.
+CountedFans = tuple[tuple[str, int], ...]
 
 
 def settle_transfers(players: int, transfers: list[Transfer]) -> Payments:
@@ -96,16 +113,180 @@ def doubling_pay(total: int, ctx: WinContext, players: int,
     return settle_transfers(players, transfers)
 
 
+# ---- points: a table of the counted fans, and the dealer's stakes -----------------------
+
+@dataclass(frozen=True)
+class PointsTable:
+    """How the counted fans of a hand become points, the multiple of the base it is worth.
+
+    `doubling`: 2^(sum of the fans' values) (天津's default table: each 番 doubles).
+    Otherwise the fans in `add` add up (a fan counted twice adds twice), a hand where none
+    adds is worth 1, and each fan in `times` then multiplies (天津 tjmj: 捉五 3 + 龙 4 = 7,
+    × 2 for 混儿吊). A fan in neither is worth nothing here (提溜: 1).
+    """
+
+    doubling: bool = False
+    add: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    times: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+
+    def points(self, total: int, fans: CountedFans) -> int:
+        if self.doubling:
+            return int(2 ** total)
+        points = sum(self.add.get(f, 0) * n for f, n in fans) or 1
+        for f, n in fans:
+            points *= self.times.get(f, 1) ** n
+        return points
+
+
+# Points tables by name, the `tables` parameter of the points scheme (converted by `prepare`).
+PointsTables = NewType("PointsTables", Mapping)  # type: ignore[type-arg]
+DOUBLING = "doubling"
+
+
+def dealer_factor(payer: int, payee: int, dealer: int, *, dealer_sits: bool = False,
+                  pulls: Sequence[int] = ()) -> int:
+    """坐庄 / 拉庄: money between the dealer and another player doubles when the dealer sits
+    (`dealer_sits`), and once more for each time that player pulls (`pulls`, by seat; the
+    dealer's own entry is 0); money between two other players is never affected."""
+    if payer == payee or dealer not in (payer, payee):
+        return 1
+    other = payee if payer == dealer else payer
+    pulled = pulls[other] if other < len(pulls) else 0
+    return int(2 ** (int(dealer_sits) + pulled))
+
+
+def points_value(total: int, *, fans: CountedFans = (), base: int, table: str,
+                 tables: PointsTables, dealer_sits: bool = False,
+                 pulls: Sequence[int] = ()) -> tuple[int, int | None]:
+    """The hand's points in the chosen table (the multiplier) and base × points, what one
+    payer pays before the dealer's stakes."""
+    points = tables[table].points(total, fans)
+    return base * points, points
+
+
+def points_pay(total: int, ctx: WinContext, players: int, payers: Sequence[int] | None = None,
+               *, fans: CountedFans = (), base: int, table: str, tables: PointsTables,
+               dealer_sits: bool = False, pulls: Sequence[int] = ()) -> Payments:
+    """Self-draw: every payer pays base × points, no self-draw bonus; discard: the discarder
+    alone pays it. Each amount is multiplied by the dealer's stakes between payer and winner
+    (`dealer_factor`)."""
+    worth = base * tables[table].points(total, fans)
+    transfers: list[Transfer] = []
+    if ctx.self_drawn:
+        for seat in _others(ctx, players, payers):
+            factor = dealer_factor(seat, ctx.winner, ctx.dealer, dealer_sits=dealer_sits,
+                                   pulls=pulls)
+            transfers.append(Transfer(seat, ctx.winner, worth * factor, "self_draw"))
+    else:
+        assert ctx.discarder is not None
+        factor = dealer_factor(ctx.discarder, ctx.winner, ctx.dealer, dealer_sits=dealer_sits,
+                               pulls=pulls)
+        transfers.append(Transfer(ctx.discarder, ctx.winner, worth * factor, "discarder"))
+    return settle_transfers(players, transfers)
+
+
+def points_seat_factor(payer: int, payee: int, dealer: int, **params: Any) -> int:
+    """The dealer's stakes of the points scheme, for money other than the hand's."""
+    return dealer_factor(payer, payee, dealer, dealer_sits=bool(params.get("dealer_sits")),
+                         pulls=params.get("pulls") or ())
+
+
+class SchemeParamError(Exception):
+    """A scheme parameter the scheme refuses at load time: the parameter's name (or a dotted
+    path under it) and why."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+def _option_of(params: Mapping[str, Any], name: str,
+               options: Mapping[str, OptionDef]) -> OptionDef | None:
+    value = params.get(name)
+    return options[value["option"]] if isinstance(value, dict) else None
+
+
+def points_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
+                   fan_ids: frozenset[str]) -> dict[str, Any]:
+    """The points scheme's parameters: `tables` maps a name to `doubling` or to `{add,
+    times}` of the rule set's fan ids; `table` names one of them (or is an enum option whose
+    choices all do); `dealer_sits` a bool option, `pulls` a per-seat option of non-negative
+    entries."""
+    raw = params.get("tables")
+    if not isinstance(raw, dict) or not raw:
+        raise SchemeParamError("tables", "must map table names to `doubling` or to "
+                               "{add: {fan: n}, times: {fan: n}}")
+    tables: dict[str, PointsTable] = {}
+    for name, conf in raw.items():
+        where = f"tables.{name}"
+        if not isinstance(name, str):
+            raise SchemeParamError(where, "a table's name must be a string")
+        if conf == DOUBLING:
+            tables[name] = PointsTable(doubling=True)
+            continue
+        if not isinstance(conf, dict) or not set(conf) <= {"add", "times"} or not conf:
+            raise SchemeParamError(where, "must be `doubling` or a mapping with add and/or "
+                                   "times (fan id -> integer)")
+        maps: dict[str, Mapping[str, int]] = {}
+        for key in ("add", "times"):
+            weights = conf.get(key) or {}
+            if not isinstance(weights, dict):
+                raise SchemeParamError(f"{where}.{key}", "must map fan ids to integers")
+            for fid, n in weights.items():
+                if fid not in fan_ids:
+                    raise SchemeParamError(f"{where}.{key}.{fid}",
+                                           "names no fan of this rule set")
+                least = 0 if key == "add" else 1
+                if not isinstance(n, int) or isinstance(n, bool) or n < least:
+                    raise SchemeParamError(f"{where}.{key}.{fid}",
+                                           f"must be an integer of at least {least}")
+            maps[key] = MappingProxyType(dict(weights))
+        tables[name] = PointsTable(add=maps.get("add", MappingProxyType({})),
+                                   times=maps.get("times", MappingProxyType({})))
+    table = params.get("table")
+    chosen = _option_of(params, "table", options)
+    if chosen is not None:
+        if chosen.type != "enum" or any(c not in tables for c in chosen.choices):
+            raise SchemeParamError("table", f"option {chosen.name!r} must be an enum whose "
+                                   f"choices are tables ({', '.join(tables)})")
+    elif table not in tables:
+        raise SchemeParamError("table", f"must name a table ({', '.join(tables)}) or "
+                               "{option: name}")
+    sits = _option_of(params, "dealer_sits", options)
+    if sits is not None and sits.type != "bool":
+        raise SchemeParamError("dealer_sits", f"option {sits.name!r} must be a bool option")
+    pulls = _option_of(params, "pulls", options)
+    if pulls is not None and (pulls.type != "per_seat" or pulls.minimum is None
+                              or pulls.minimum < 0 or pulls.dealer_entry != 0):
+        raise SchemeParamError("pulls", f"option {pulls.name!r} must be a per_seat option "
+                               "with minimum 0 and dealer_entry 0 (the dealer pulls nobody)")
+    fixed = params.get("pulls")
+    if isinstance(fixed, list) and any(not isinstance(n, int) or isinstance(n, bool) or n < 0
+                                       for n in fixed):
+        raise SchemeParamError("pulls", "must list non-negative integers, one per seat")
+    return {**params, "tables": MappingProxyType(tables)}
+
+
 @dataclass(frozen=True)
 class Scheme:
     value: Callable[..., tuple[int, int | None]]
     pay: Callable[..., Payments]
+    # `value` and `pay` also take `fans`, the counted fans (see the module's docstring).
+    by_fans: bool = False
+    seat_factor: Callable[..., int] | None = None
+    prepare: Callable[[dict[str, Any], Mapping[str, OptionDef], frozenset[str]],
+                      dict[str, Any]] | None = None
 
 
 SCHEMES: dict[str, Scheme] = {
     "base_plus_fan": Scheme(base_plus_fan_value, base_plus_fan_pay),
     "doubling": Scheme(doubling_value, doubling_pay),
+    "points": Scheme(points_value, points_pay, by_fans=True, seat_factor=points_seat_factor,
+                     prepare=points_prepare),
 }
+# Keyword parameters the engine passes itself; a rule set cannot set them.
+RESERVED_PARAMS = frozenset({"fans"})
 
 
 def resolve_params(params: Mapping[str, Any], ctx: WinContext) -> dict[str, Any]:
@@ -114,11 +295,24 @@ def resolve_params(params: Mapping[str, Any], ctx: WinContext) -> dict[str, Any]
             for k, v in params.items()}
 
 
-def pay(scheme: str, params: dict[str, Any], total: int, ctx: WinContext, players: int,
-        payers: Sequence[int] | None = None) -> Payments:
-    return SCHEMES[scheme].pay(total, ctx, players, payers, **resolve_params(params, ctx))
+def _fans_kw(scheme: Scheme, fans: CountedFans) -> dict[str, Any]:
+    return {"fans": fans} if scheme.by_fans else {}
 
 
-def value(scheme: str, params: dict[str, Any], total: int,
-          ctx: WinContext) -> tuple[int, int | None]:
-    return SCHEMES[scheme].value(total, **resolve_params(params, ctx))
+def pay(scheme: str, params: Mapping[str, Any], total: int, ctx: WinContext, players: int,
+        payers: Sequence[int] | None = None, fans: CountedFans = ()) -> Payments:
+    s = SCHEMES[scheme]
+    return s.pay(total, ctx, players, payers, **resolve_params(params, ctx), **_fans_kw(s, fans))
+
+
+def value(scheme: str, params: Mapping[str, Any], total: int, ctx: WinContext,
+          fans: CountedFans = ()) -> tuple[int, int | None]:
+    s = SCHEMES[scheme]
+    return s.value(total, **resolve_params(params, ctx), **_fans_kw(s, fans))
+
+
+def seat_factor(scheme: str, params: Mapping[str, Any], payer: int, payee: int,
+                dealer: int) -> int:
+    """The scheme's factor on money between two seats (resolved `params`); 1 without one."""
+    fn = SCHEMES[scheme].seat_factor
+    return 1 if fn is None else fn(payer, payee, dealer, **params)

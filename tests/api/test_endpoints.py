@@ -42,10 +42,10 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert set(body) == {"id", "name", "name_en", "players", "description", "tiles", "min_fan",
-                         "max_flowers", "meld_kinds", "requirements", "fans", "options",
-                         "payment", "settlement", "wild"}
-    assert (body["meld_kinds"], body["requirements"], body["settlement"], body["wild"]) == (
-        ["chow", "pung", "kong"], [], None, None)
+                         "max_flowers", "meld_kinds", "requirements", "fan_requirements",
+                         "fans", "options", "payment", "settlement", "wild"}
+    assert (body["meld_kinds"], body["requirements"], body["fan_requirements"],
+            body["settlement"], body["wild"]) == (["chow", "pung", "kong"], [], [], None, None)
     assert (body["id"], body["players"], body["tiles"]) == ("mcr", 4, "standard")
     assert (body["min_fan"], body["max_flowers"]) == (8, 8)
     ruleset = app.extensions[RULESETS_KEY]["mcr"]
