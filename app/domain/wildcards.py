@@ -141,12 +141,14 @@ def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
     return tuple(out)
 
 
-# What the rule set's checks can tell apart in a group, given the winning tile: its key, and
-# for each place the winning tile may take in it, (its key, its key holding the winning tile).
-GroupInfo = tuple[int, tuple[tuple[int, int], ...]]
-# A part's profile: its groups' keys (sorted), their keys holding the winning tile, the wilds
-# it uses and whether it holds the pair. Options of a part with one profile score alike.
-_Profile = tuple[tuple[int, ...], frozenset[tuple[int, int]], int, bool]
+# What the rule set's checks can tell apart in a group, given the winning tile, as numbers the
+# caller assigns: the group's weight (groups look alike to every check when their weights are
+# equal; the weights of a part's groups add up, so equal sums mean equal multisets) and a
+# bit for each way it can hold the winning tile (its key and its key holding it).
+GroupInfo = tuple[int, int]
+# A part's profile: its groups' weights added, their bits for the winning tile or-ed, the
+# wilds it uses and whether it holds the pair. Options of a part with one profile score alike.
+_Profile = tuple[int, int, int, bool]
 
 
 _MEMO_LIMIT = 4096
@@ -202,13 +204,12 @@ def _fixed(option: _SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
 
 
 def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profile:
-    keys: list[int] = []
-    held: set[tuple[int, int]] = set()
+    weight = held = 0
     for g in option[0]:
-        key, places_ = info(g)
-        keys.append(key)
-        held.update(places_)
-    return tuple(sorted(keys)), frozenset(held), option[1], option[2]
+        w, bits = info(g)
+        weight += w
+        held |= bits
+    return weight, held, option[1], option[2]
 
 
 def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
@@ -259,7 +260,7 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
     Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int], list[int]]
     memo: dict[tuple[object, ...], dict[_Profile, Entry]] = {}
     zero = (0,) * 9
-    done: dict[_Profile, Entry] = {((), frozenset(), 0, False): ((), zero, (0, 0), [0] * 9)}
+    done: dict[_Profile, Entry] = {(0, 0, 0, False): ((), zero, (0, 0), [0] * 9)}
 
     def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int,
              pair: bool) -> dict[_Profile, Entry]:
@@ -284,11 +285,11 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             for r in put:
                 rest_used[r] += 1
             spent = len(put)
-            key, held = info(group)
-            for (keys, held_rest, wilds, took_pair), (groups, added, _, least) in rest(
+            weight, bits = info(group)
+            for (weights, held_rest, wilds, took_pair), (groups, added, _, least) in rest(
                     tuple(rest_left), tuple(rest_used), budget - spent,
                     pair or is_pair).items():
-                profile = (tuple(sorted((key, *keys))), held_rest.union(held), wilds + spent,
+                profile = (weights + weight, held_rest | bits, wilds + spent,
                            is_pair or took_pair)
                 entry = out.get(profile)
                 if put:

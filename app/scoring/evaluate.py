@@ -76,6 +76,8 @@ class _Plan:
     key_cache: dict[tuple[str, int, tuple[int, int] | None], int] | None = None
     key_ids: dict[tuple[object, ...], int] | None = None
     suit_memo: dict[tuple[object, ...], Any] | None = None
+    # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards).
+    numbers: dict[object, int] | None = None
 
     def group_key(self, kind: str, tile: int, tileset: TileSet,
                   win: tuple[int, int] | None = None) -> int:
@@ -137,6 +139,7 @@ def _plan(rs: RuleSet) -> _Plan:
         group_keys=group_keys, free=free, key_cache={} if group_keys is not None else None,
         key_ids={} if group_keys is not None else None,
         suit_memo={} if group_keys is not None else None,
+        numbers={} if group_keys is not None else None,
         steps=steps, last=last,
         extras={name: {rank: tuple(by_id[f] for f in fans)
                        for rank, fans in shape.extras_by_win_rank.items()}
@@ -331,20 +334,37 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
     win_tile, win_wild = hand.win_tile, facts.win_wild
     reducer = None
     if plan.group_keys is not None:
-        # Per group: its key, and its keys as the winning tile's group, for each place.
-        seen_groups: dict[Group, GroupInfo] = {}
+        assert plan.suit_memo is not None and plan.numbers is not None
+        numbers = plan.numbers
 
-        def group_info(g: Group) -> GroupInfo:
-            found = seen_groups.get(g)
+        def number(thing: object) -> int:
+            found = numbers.get(thing)
             if found is None:
-                plain_key = plan.group_key(g.kind, g.tile, tileset)
-                found = seen_groups[g] = (plain_key, tuple(
-                    (plain_key,
-                     plan.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
-                    for w in places(g, win_tile, win_wild)))
+                found = numbers[thing] = len(numbers)
             return found
 
-        assert plan.suit_memo is not None
+        # Per group: its weight (by its key, and for a declared meld how it was declared),
+        # and per place of the winning tile: (the tile it is read as, its key there).
+        seen_groups: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+
+        def described(g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+            found = seen_groups.get(g)
+            if found is None:
+                key = plan.group_key(g.kind, g.tile, tileset)
+                weight = 1 << (4 * number(("weight", key, g.declared, g.concealed)))
+                at = tuple(
+                    (w, plan.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
+                    for w in places(g, win_tile, win_wild))
+                bits = 0
+                for _, win_key in at:
+                    bits |= 1 << number(("held", key, win_key))
+                found = seen_groups[g] = (weight, bits, key, at)
+            return found
+
+        def group_info(g: Group) -> GroupInfo:
+            found = described(g)
+            return found[0], found[1]
+
         reducer = Reducer(group_info, plan.suit_memo)
     free = plan.free or every_identity(tileset)
     by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, list[int | None]]] = {}
@@ -372,14 +392,15 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
                 seen.add(exact)
                 yield view_of(reading)
         return
-    info = reducer.info
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
                                         plan.shapes, tileset, free, reducer):
-        plain = tuple(sorted([(info(g)[0], g.declared, g.concealed) for g in groups]))
+        plain = 0
+        for g in groups:
+            plain += described(g)[0]
         for i, g in enumerate(groups):
-            for as_tile, (_, win_key) in zip(places(g, win_tile, win_wild), info(g)[1],
-                                             strict=True):
-                signature = (shape, plain, info(g)[0], win_key)
+            _, _, key, at = described(g)
+            for as_tile, win_key in at:
+                signature = (shape, plain, key, win_key)
                 if signature not in seen:
                     seen.add(signature)
                     yield view_of(Reading(shape, groups, i, as_tile))

@@ -33,10 +33,20 @@ def counts(*codes: str) -> list[int]:
     return c
 
 
-def identity_info(g: Group) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """A stand-in for the engine's keys: every group its own key (subs aside)."""
-    key = hash((g.kind, g.tile)) & 0xFFFF
-    return key, tuple((key, hash((key, w)) & 0xFFFF) for w in places(g, 0, True))
+_NUMBERS: dict[object, int] = {}
+
+
+def _number(thing: object) -> int:
+    return _NUMBERS.setdefault(thing, len(_NUMBERS))
+
+
+def identity_info(g: Group) -> tuple[int, int]:
+    """A stand-in for the engine's keys: every group its own key (subs aside), and a bit for
+    each tile a winning wild could be read as in it."""
+    bits = 0
+    for w in places(g, 0, True):
+        bits |= 1 << _number(("held", g.kind, g.tile, w))
+    return 1 << (4 * _number((g.kind, g.tile))), bits
 
 
 def _tiles_of(groups: tuple[Group, ...]) -> Counter[int]:

@@ -41,7 +41,7 @@ def exact() -> RuleSet:
         yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
     raw["id"] = "tianjin_exact"
     raw["fans"].append({"id": "probe", "name": "探", "name_en": "Probe", "value": 0,
-                        "check": "all_pungs", "description": "sees every group"})
+                        "check": "tile_hog", "description": "sees every group"})
     rs = build_ruleset(raw, "tianjin_exact (test variant)")
     assert _plan(rs).group_keys is None  # the variant is read in full
     return rs
