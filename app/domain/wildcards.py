@@ -275,6 +275,8 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
         if found is not None:
             return found
         out: dict[_Profile, Entry] = {}
+        # Room each rank has before this state's next group (for the stand-in's crowding).
+        room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
 
         def then(group: Group, take: tuple[int, ...], put: tuple[int, ...],
                  is_pair: bool) -> None:
@@ -302,8 +304,7 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 else:
                     total, fewest = added, least
                 if entry is None:
-                    out[profile] = ((group, *groups), total, _crowding(total, used, counts, caps),
-                                    fewest[:])
+                    out[profile] = ((group, *groups), total, _crowding(total, room), fewest[:])
                     continue
                 kept = entry[3]
                 for r in range(9):
@@ -312,7 +313,7 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
                 # (a full rank keeps out every free chow through it), then the one placing
                 # its wilds most evenly.
-                crowding = _crowding(total, used, counts, caps)
+                crowding = _crowding(total, room)
                 if crowding < entry[2]:
                     out[profile] = ((group, *groups), total, crowding, kept)
 
@@ -350,10 +351,17 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
 
 
-def _crowding(added: Sequence[int], used: Sequence[int], counts: Sequence[int],
-              caps: Sequence[int]) -> tuple[int, int]:
-    full = sum(1 for a, u, n, c in zip(added, used, counts, caps, strict=True) if n + u + a >= c)
-    return full, sum(a * a for a in added)
+def _crowding(added: Sequence[int], room: Sequence[int]) -> tuple[int, int]:
+    """How many ranks `added` wilds fill to the cap, and how unevenly they are spread."""
+    full = spread = 0
+    for a, r in zip(added, room, strict=True):
+        if a:
+            spread += a * a
+            if a >= r:
+                full += 1
+        elif r <= 0:
+            full += 1
+    return full, spread
 
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
