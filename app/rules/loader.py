@@ -243,6 +243,8 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         for i, r in enumerate(_list(data.get("requires_fans"), "requires_fans", err)))
     payment = _payment(data["payment"], options, err, frozenset(id_set))
     wild = _wild(data.get("wild"), set(shapes), err)
+    if wild is not None:
+        _check_wild_reading(wild, fans, requirements, err)
     settlement = (build_settlement(data["settlement"], options, payment.params, err)
                   if data.get("settlement") is not None else None)
     return RuleSet(
@@ -270,10 +272,14 @@ def _wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:
         return None
     if not isinstance(value, dict):
         raise err("wild", "must be a mapping with indicator, explicit, indicator_out_of_play")
-    unknown = set(value) - {"indicator", "explicit", "indicator_out_of_play", "description"}
+    unknown = set(value) - {"indicator", "explicit", "indicator_out_of_play", "description",
+                            "read"}
     if unknown:
         raise err(f"wild.{sorted(unknown)[0]}", "unknown key (allowed: indicator, explicit, "
-                  "indicator_out_of_play, description)")
+                  "indicator_out_of_play, read, description)")
+    read = value.get("read", "reduced")
+    if read not in ("reduced", "full"):
+        raise err("wild.read", "must be reduced or full")
     indicator = value.get("indicator")
     if indicator is not None and indicator not in WILD_RULES:
         raise err("wild.indicator", f"must be one of {', '.join(WILD_RULES)} or null")
@@ -291,7 +297,23 @@ def _wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:
     description = value.get("description", "")
     if not isinstance(description, str):
         raise err("wild.description", "must be a string")
-    return WildDef(indicator, explicit, out_of_play, description.strip())
+    return WildDef(indicator, explicit, out_of_play, description.strip(), read)
+
+
+def _check_wild_reading(wild: WildDef, fans: list[FanDef],
+                        requirements: tuple[Requirement, ...], err: Any) -> None:
+    """A rule set reading wild hands reduced needs every check it uses to say what it tells
+    apart (app.rules.checks); without that a hand with many wilds would be read in full,
+    which can take minutes: better to stop at start-up."""
+    if wild.read != "reduced":
+        return
+    silent = [f"fan {f.id} ({f.check})" for f in fans if CHECKS[f.check].tells_apart is None]
+    silent += [f"requirement {r.reason} ({r.check})" for r in requirements
+               if CHECKS[r.check].tells_apart is None]
+    if silent:
+        raise err("wild.read", f"{', '.join(silent)} use checks that do not declare what they "
+                  "tell apart (tells_apart): declare it on the check, or set wild.read: full "
+                  "(every reading, slow with many wilds)")
 
 
 def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:

@@ -136,6 +136,10 @@ class WildDef:
     # The flipped indicator tile is out of play: it counts as one copy of its kind in sight.
     indicator_out_of_play: bool
     description: str = ""
+    # How wild hands are read: "reduced" (every check declares what it tells apart, see
+    # app.rules.checks; the loader holds it to that) or "full" (every reading, exact and slow
+    # with many wilds: for checking the reduced reading).
+    read: str = "reduced"
 
     def kinds(self, indicator: int, next_kinds: tuple[int, ...]) -> tuple[int, ...]:
         """The wild kinds an indicator makes, sorted."""

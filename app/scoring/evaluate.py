@@ -165,7 +165,8 @@ def _wild_plan(rs: RuleSet) -> tuple[
     used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in rs.fans]  # type: ignore[union-attr]
     used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
              for r in rs.requirements]
-    if any(spec.tells_apart is None for spec, _ in used):
+    if rs.wild is not None and rs.wild.read == "full" or any(
+            spec.tells_apart is None for spec, _ in used):
         return None, every_identity(rs.tileset)
     keys = tuple((spec.tells_apart, params) for spec, params in used
                  if callable(spec.tells_apart))

@@ -267,6 +267,13 @@ TOP_REJECTIONS = [
     ("wild with a shape it cannot read", mini(shapes={"regular": {}, "thirteen_orphans": {}},
                                               wild={"indicator": "next"}),
      "shapes", ["thirteen_orphans"]),
+    ("wild read neither way", mini(shapes={"regular": {}},
+                                   wild={"indicator": "next", "read": "quick"}),
+     "wild.read", ["reduced or full"]),
+    ("wild read reduced with a check that declares nothing",
+     mini(shapes={"regular": {}}, wild={"indicator": "next"},
+          fans=[fan("a", "tile_hog"), fan("b", "self_drawn")]),
+     "wild.read", ["fan a (tile_hog)", "wild.read: full"]),
 ]
 
 

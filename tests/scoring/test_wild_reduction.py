@@ -2,8 +2,8 @@
 
 The tianjin rule set's checks all declare what they tell apart, so its wild hands are read
 with free groups tried once per class and equivalent readings scored once. A variant with
-one more fan whose check declares nothing (worth 0, so totals are unchanged) is read in
-full. On random near-complete hands with up to seven wilds both must agree: the winning flag,
+one more fan whose check declares nothing (worth 0, so totals are unchanged), marked
+`wild.read: full`, is read in full. On random near-complete hands with up to seven wilds both must agree: the winning flag,
 the total, and whether a decomposition exists.
 """
 
@@ -40,6 +40,7 @@ def exact() -> RuleSet:
     raw: dict[str, Any] = copy.deepcopy(
         yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
     raw["id"] = "tianjin_exact"
+    raw["wild"]["read"] = "full"
     raw["fans"].append({"id": "probe", "name": "探", "name_en": "Probe", "value": 0,
                         "check": "tile_hog", "description": "sees every group"})
     rs = build_ruleset(raw, "tianjin_exact (test variant)")
