@@ -6,12 +6,18 @@ tiles split into the natural tiles (not wild) and a budget of wilds; a reading c
 naturals into groups as `decompose` does, a wild filling each missing tile of a group, and
 the wilds left over make groups of their own ("free" groups).
 
-- Groups holding a natural tile are enumerated exactly, per suit (memoised on the suit's
-  counts, caps and budget), then combined across suits and honours within the budget.
+- Groups holding a natural tile ("anchored") are worked out per suit and combined across
+  suits and honours within the budget. Without a `Reducer` every option of a suit is listed
+  (`_suit_options`). With one, the rule set's checks have said what they tell apart (see
+  `check(tells_apart=)`), and options of a suit that look alike to every check (the same
+  profile: group keys, places for the winning tile, wilds used, pair) are one: a search that
+  shares every state it reaches (`_profiled_options`) finds one stand-in per profile without
+  listing the others.
 - A free group is made of wilds only, so any identity would do. The rule set says which
-  identities its fans can tell apart (`FreeClasses`: classes of candidate sets and pairs,
-  from the checks' declarations, see `app.scoring.evaluate`); one member of each class is
-  tried, the first one with room left. Without declarations every identity is its own class.
+  identities its fans can tell apart (`FreeClasses`); one member of each class is tried, the
+  first with room left (never a fifth copy). Without declarations every identity is a class.
+  When a stand-in leaves no room for the free groups, an equivalent option may: the search is
+  run again with that room kept back (`_Bucket.fits`), so the answer stays exact.
 - Each reading names where the winning tile sits (`Reading.win`, `Reading.win_as`): a natural
   winning tile in a group holding that kind naturally; a wild winning tile in any group with
   a wild, read as one of the tiles its wilds stand for. Different places score differently
