@@ -53,7 +53,7 @@ MSG_NO_WIN_TILE = (
     "completes it is tried."
 )
 
-MSG_NOT_EVENT = "Not an event: expected an object with type kong, win or draw."
+MSG_NOT_EVENT = "Not an event: expected an object with type kong, win, draw or follow_dealer."
 MSG_NOT_FOR_KIND = "Not allowed for this kind of kong."
 
 # Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
@@ -413,8 +413,18 @@ class _DrawEventSchema(Schema):
                         validate=validate.Length(max=MAX_DRAW_HANDS))
 
 
+class _FollowDealerEventSchema(Schema):
+    """跟庄 (天津 铲): every other player followed the dealer's first discard."""
+
+    class Meta:
+        unknown = RAISE
+
+    type = StrictStr(required=True, validate=validate.OneOf(["follow_dealer"]))
+
+
 _EVENT_SCHEMAS: dict[str, type[Schema]] = {
     "kong": _KongEventSchema, "win": _WinEventSchema, "draw": _DrawEventSchema,
+    "follow_dealer": _FollowDealerEventSchema,
 }
 
 
@@ -431,7 +441,7 @@ class Event(fields.Field[Any]):
         if schema is None:
             if "type" not in value:
                 raise ValidationError({"type": [MSG_REQUIRED]})
-            raise ValidationError({"type": ["Must be one of: kong, win, draw."]})
+            raise ValidationError({"type": ["Must be one of: kong, win, draw, follow_dealer."]})
         return schema().load(value)
 
 
@@ -440,6 +450,12 @@ class SettleRequestSchema(Schema):
         unknown = RAISE
 
     options = Options(allow_none=True)
+    # The round's dealer and flipped wild tile, given once for every event.
+    dealer = StrictInt(allow_none=True, validate=_seat())
+    wild_indicator = StrictStr(
+        allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH)
+    )
+    wilds = WildTiles(allow_none=True)
     events = fields.List(Event(), required=True, validate=validate.Length(max=MAX_EVENTS))
 
 

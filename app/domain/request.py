@@ -597,6 +597,18 @@ def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple
     return None, tuple(sorted(wild_tiles))
 
 
+def build_round_wilds(data: Mapping[str, Any],
+                      ruleset: RuleSet) -> tuple[int | None, tuple[int, ...]]:
+    """A settle request's ``wild_indicator`` / ``wilds`` (one flipped tile for the whole
+    round), read as a context's are: (indicator, wild kinds). Errors point at the request's
+    own fields (``/wild_indicator``)."""
+    try:
+        return _wilds(data, ruleset)
+    except HandError as exc:
+        raise HandError(exc.code, exc.message.replace("context.", ""),
+                        exc.pointer.replace("/context", "", 1), exc.position) from None
+
+
 def check_wild_tiles(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
                      ruleset: RuleSet, hand_data: object) -> None:
     """What wild tiles forbid in a hand:

@@ -8,7 +8,15 @@ A round is what happened between the deal and the end, as far as money is concer
 - ``win``: a seat wins (the hand and its context, as in the score request; the seat is the
   winner and the round's options apply);
 - ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
-  and says whether it is a passive pig (``passive_pig``).
+  and says whether it is a passive pig (``passive_pig``);
+- ``follow_dealer``: every other player followed the dealer's first discard (跟庄, 天津 铲),
+  for rule sets whose settlement pays it; at most once, before any win.
+
+The round has one dealer (``dealer``, default 0) and, in rule sets with wild tiles, one
+flipped tile (``wild_indicator``, or ``wilds``). They are given once, for the round, and go
+into every win's context and every hand at the draw; a win's context may repeat them, but not
+differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
+winner per hand) ends the round at its first win.
 
 `build_round` checks what a schema cannot: seats, the hands (every code of
 `app.domain.request`, the pointer moved into the event), and that the sequence can happen. The
@@ -19,21 +27,26 @@ first problem found is raised as a `HandError` whose pointer names the event
 - ``settle_not_supported``: the rule set has no ``settlement`` section;
 - ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
   from, discards a winning tile, or is listed at the draw (血战到底: winners are out);
-- ``round_over``: an event after the draw, or after every seat but one has won;
+- ``round_over``: an event after the draw, after every seat but one has won, or after the
+  win where a win ends the round;
 - ``wrong_draw_players``: a draw that does not list each seat not yet won exactly once;
 - ``inconsistent_event``: an event that contradicts itself or what came before: a direct kong
   on one's own discard; a 杠上开花 not right after the winner's own kong; a 杠上炮 not right
   after the discarder's kong, or a discard win right after the discarder's kong without it
   (or 抢杠); a 抢杠 not right after the discarder's added kong of that tile; ``passive_pig``
-  on a hand that is not a pig; a fifth kong by one seat;
+  on a hand that is not a pig; a fifth kong by one seat; a win whose context names another
+  dealer or other wild tiles than the round's; a second ``follow_dealer``, or one after a win;
 - ``kong_mismatch``: a hand whose declared kongs are not exactly the kongs its seat made in
   the events (a concealed kong is written ``{5555m}``, a direct or added one ``[5555m]``; a
   robbed kong is void and stays a pung);
 - ``too_many_copies``: a second kong of the same tile, or more copies of a tile across the
   round's hands and kongs than the tile set has (a tile won by several players on the same
   discard, 一炮多响, counts once);
+- ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
+  them may only be a concealed kong, 金杠);
 - ``invalid_field``, ``missing_field``: as in `app.domain.request`, for callers that bypass
-  the API schema (too many events, an unknown event type, a wrong JSON type).
+  the API schema (too many events, an unknown event type, a wrong JSON type), and a
+  ``follow_dealer`` event in a rule set whose settlement does not pay it.
 
 Whether a win's hand is a legal win is the scorer's question: `app.scoring.settle` answers
 ``not_a_win`` for a hand that is not.
@@ -58,7 +71,13 @@ from app.domain.hand import (
     WinContext,
 )
 from app.domain.notation import format_tiles, parse_tile
-from app.domain.request import MAX_MELDS, build, build_options, build_waiting
+from app.domain.request import (
+    MAX_MELDS,
+    build,
+    build_options,
+    build_round_wilds,
+    build_waiting,
+)
 from app.rules.model import RuleSet
 
 MAX_EVENTS = 32  # 27 kongs (one per kind of a 108-tile set), 3 wins and a draw fit
@@ -66,7 +85,8 @@ DIRECT = "direct"
 ADDED = "added"
 CONCEALED = "concealed"
 KONG_KINDS = (DIRECT, ADDED, CONCEALED)
-EVENT_TYPES = ("kong", "win", "draw")
+FOLLOW_DEALER = "follow_dealer"
+EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER)
 _KIND_ZH = {DIRECT: "点杠", ADDED: "加杠", CONCEALED: "暗杠"}
 
 
@@ -101,7 +121,12 @@ class DrawEvent:
     hands: tuple[DrawHand, ...]  # in seat order
 
 
-Event = KongEvent | WinEvent | DrawEvent
+@dataclass(frozen=True, slots=True)
+class FollowDealerEvent:
+    """跟庄 (天津 铲): every other player followed the dealer's first discard."""
+
+
+Event = KongEvent | WinEvent | DrawEvent | FollowDealerEvent
 
 
 @dataclass(frozen=True)
@@ -110,8 +135,12 @@ class Round:
     events: tuple[Event, ...]
     # Indices of added kongs that were robbed (抢杠): they count as no kong.
     robbed: frozenset[int]
-    # The round is over: a draw ended it, or every seat but one has won.
+    # The round is over: a draw ended it, every seat but one has won, or a win that ends it.
     finished: bool
+    dealer: int = 0
+    # The round's wild tiles (混): the flipped indicator, if given, and the wild kinds.
+    wild_indicator: int | None = None
+    wilds: tuple[int, ...] = ()
 
 
 def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
@@ -124,7 +153,10 @@ def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
         )
     if not isinstance(data, Mapping):
         raise HandError("invalid_field", "the request must be an object with events", "")
-    options = build_options(data.get("options"), ruleset, "/options")
+    dealer = _round_dealer(data.get("dealer"), ruleset.players)
+    indicator, wilds = build_round_wilds(data, ruleset)
+    options = build_options(data.get("options"), ruleset, "/options", dealer=dealer,
+                            dealer_field="dealer")
     raw_events = data.get("events")
     if raw_events is None:
         raise HandError("missing_field", "events is required", "/events")
@@ -136,11 +168,26 @@ def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
             f"{len(raw_events)} events, but a round has at most {MAX_EVENTS} here",
             "/events",
         )
-    builder = _Builder(ruleset, options)
+    builder = _Builder(ruleset, options, dealer,
+                       {k: data[k] for k in ("wild_indicator", "wilds") if data.get(k)},
+                       indicator, wilds)
     for i, raw in enumerate(raw_events):
         builder.add(i, raw)
     return Round(options=options, events=tuple(builder.events),
-                 robbed=frozenset(builder.robbed), finished=builder.over is not None)
+                 robbed=frozenset(builder.robbed), finished=builder.over is not None,
+                 dealer=dealer, wild_indicator=indicator, wilds=wilds)
+
+
+def _round_dealer(value: object, players: int) -> int:
+    """The round's ``dealer``: a seat, default 0."""
+    if value is None:
+        return 0
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise HandError("invalid_field", "dealer must be a seat number", "/dealer")
+    if not 0 <= value < players:
+        raise HandError("seat_out_of_range", f"dealer is {value}, but seats of this rule set "
+                        f"are 0..{players - 1}", "/dealer")
+    return value
 
 
 def suits_of(standing: Sequence[int], melds: Sequence[Meld], ruleset: RuleSet) -> int:
@@ -154,9 +201,17 @@ def suits_of(standing: Sequence[int], melds: Sequence[Meld], ruleset: RuleSet) -
 class _Builder:
     """The sequence so far: who has won, the kongs, every hand shown, the tiles they hold."""
 
-    def __init__(self, ruleset: RuleSet, options: dict[str, Any]) -> None:
+    def __init__(self, ruleset: RuleSet, options: dict[str, Any], dealer: int,
+                 wild_fields: dict[str, Any], indicator: int | None,
+                 wilds: tuple[int, ...]) -> None:
         self.rs = ruleset
         self.options = options
+        self.dealer = dealer
+        # The round's wild tiles, as given (for the hands' contexts) and as read.
+        self.wild_fields = wild_fields
+        self.indicator = indicator
+        self.wilds = wilds
+        self.followed: int | None = None  # the index of the follow_dealer event
         self.players = ruleset.players
         self.events: list[Event] = []
         self.won: list[int] = []  # in the order they won
@@ -189,6 +244,8 @@ class _Builder:
             self.events.append(self._kong(i, raw))
         elif kind == "win":
             self.events.append(self._win(i, raw))
+        elif kind == FOLLOW_DEALER:
+            self.events.append(self._follow(i))
         else:
             self.events.append(self._draw(i, raw))
 
@@ -239,6 +296,16 @@ class _Builder:
             raise HandError("inconsistent_event", f"{what}: seat {seat} has already made "
                             f"{MAX_MELDS} kongs, and a hand holds at most {MAX_MELDS} melds",
                             f"{at}/tile")
+        if tile in self.wilds:
+            # Wilds are never claimed or melded; four of them may be a concealed kong (金杠).
+            if kind != CONCEALED:
+                raise HandError("illegal_meld", f"{what}: {tileset.code(tile)} is a wild tile "
+                                "(混) this round: wilds are never claimed or melded, four of "
+                                "them may only be a concealed kong (金杠)", f"{at}/kind")
+        if tile == self.indicator and self.rs.wild is not None \
+                and self.rs.wild.indicator_out_of_play:
+            raise HandError("too_many_copies", f"{what}: one {tileset.code(tile)} is the flipped "
+                            "wild indicator, out of play, so nobody holds four", f"{at}/tile")
         earlier = self.kong_of_tile.get(tile)
         if earlier is not None:
             raise HandError("too_many_copies", f"{what}: {tileset.code(tile)} was already konged "
@@ -270,11 +337,27 @@ class _Builder:
                 raise HandError("invalid_field", f"{what}: context.{key} is not given here "
                                 "(the event's seat is the winner; options are the round's)",
                                 f"{at}/context/{key}")
+        given = context.get("dealer")
+        if isinstance(given, int) and not isinstance(given, bool) and given != self.dealer:
+            raise HandError("inconsistent_event", f"{what}: context.dealer is {given}, but the "
+                            f"round's dealer is seat {self.dealer} (the request's dealer); a "
+                            "round has one dealer: omit context.dealer or give the same seat",
+                            f"{at}/context/dealer")
+        merged = {**context, "winner": seat, "options": self.options}
+        if merged.get("dealer") is None:
+            merged["dealer"] = self.dealer
+        if not context.get("wild_indicator") and not context.get("wilds"):
+            merged.update(self.wild_fields)
         try:
-            hand, ctx = build(raw["hand"], {**context, "winner": seat, "options": self.options},
-                              self.rs)
+            hand, ctx = build(raw["hand"], merged, self.rs)
         except HandError as exc:
             raise _within(exc, at, what, "/context/options") from None
+        if (ctx.wild_indicator, ctx.wilds) != (self.indicator, self.wilds):
+            field = "wild_indicator" if context.get("wild_indicator") else "wilds"
+            raise HandError("inconsistent_event", f"{what}: context.{field} makes other tiles "
+                            "wild than the round's (the request's wild_indicator or wilds); a "
+                            "round has one flipped tile: omit it here or give the same one",
+                            f"{at}/context/{field}")
         if ctx.discarder is not None:
             self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
         kong_event = self._kong_link(i, seat, hand, ctx, what)
@@ -295,7 +378,25 @@ class _Builder:
         self.won.append(seat)
         if len(self.won) == self.players - 1:
             self.over = f"every seat but one has won by events[{i}]"
+        if self.rs.settlement is not None and self.rs.settlement.win_ends_round:
+            self.over = f"seat {seat} won in events[{i}], and a win ends the round here"
         return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
+
+    def _follow(self, i: int) -> FollowDealerEvent:
+        at = f"/events/{i}"
+        what = f"events[{i}] ({FOLLOW_DEALER})"
+        if self.rs.settlement is None or self.rs.settlement.follow_dealer is None:
+            raise HandError("invalid_field", f"{what}: rule set {self.rs.id} does not settle "
+                            "跟庄 (its settlement has no follow_dealer)", f"{at}/type")
+        if self.followed is not None:
+            raise HandError("inconsistent_event", f"{what}: the dealer's first discard was "
+                            f"already followed in events[{self.followed}]; it happens once",
+                            f"{at}/type")
+        if self.won:
+            raise HandError("inconsistent_event", f"{what}: following the dealer's first "
+                            "discard happens in the first go-round, before any win", f"{at}/type")
+        self.followed = i
+        return FollowDealerEvent()
 
     def _kong_link(self, i: int, seat: int, hand: Hand, ctx: WinContext,
                    what: str) -> int | None:
@@ -368,9 +469,13 @@ class _Builder:
             if "hand" not in item or item["hand"] is None:
                 raise HandError("missing_field", f"{who}: hand is required", f"{hp}/hand")
             try:
-                standing, melds, _ = build_waiting(item["hand"], {"win_type": SELF_DRAW},
-                                                   self.rs)
+                standing, melds, _ = build_waiting(
+                    item["hand"], {"win_type": SELF_DRAW, **self.wild_fields}, self.rs)
             except HandError as exc:
+                if exc.pointer.startswith("/context"):
+                    # The round's wild tiles against this hand (it holds the out-of-play
+                    # indicator's kind four times, a meld of wilds): the hand is at fault.
+                    exc = HandError(exc.code, exc.message, "/hand", exc.position)
                 raise _within(exc, hp, who, "") from None
             passive = item.get("passive_pig")
             if passive is not None and not isinstance(passive, bool):
@@ -443,6 +548,9 @@ class _Builder:
         keeps three), less the tiles several players won from one discard."""
         kinds = self.rs.tileset.kinds
         total = [-n for n in self.shared]
+        if (self.indicator is not None and self.rs.wild is not None
+                and self.rs.wild.indicator_out_of_play):
+            total[self.indicator] += 1  # the flipped copy is out of play
         for seat in range(self.players):
             shown = self.shown.get(seat)
             if shown is not None:

@@ -245,7 +245,9 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     wild = _wild(data.get("wild"), set(shapes), err)
     if wild is not None:
         _check_wild_reading(wild, fans, requirements, err)
-    settlement = (build_settlement(data["settlement"], options, payment.params, err)
+    settlement = (build_settlement(data["settlement"], options, payment.params, err,
+                                   seat_factors=SCHEMES[payment.scheme].seat_factor is not None,
+                                   wilds=wild is not None)
                   if data.get("settlement") is not None else None)
     return RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],

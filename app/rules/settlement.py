@@ -1,11 +1,20 @@
 """结算: how a whole round's money is settled, as rule-set data (the YAML `settlement:`).
 
-A rule set that settles rounds (血战到底) says, as data:
+A rule set that settles rounds (血战到底, 天津) says, as data:
 
 - `kongs`: the money of each kind of kong (`direct` 点杠, `added` 加杠, `concealed` 暗杠):
   who pays (`discarder`: the player whose discard was konged; `each_active`: every other
   player not yet won) and how much, and for an added kong whether it pays only when the
   added tile is the one just drawn (`only_if_fresh`, 及时雨). A kind left out earns nothing.
+  `golden` (金杠): a concealed kong of four wild tiles, paid its own amount, or as a concealed
+  kong when that amount is `off` (only in rule sets with wild tiles).
+- `win_ends_round`: the first win ends the round (天津: one winner per hand, and nobody drops
+  out); otherwise winners drop out and the others play on (血战到底).
+- `seat_factors`: kong money and `follow_dealer` money between two seats are multiplied by
+  the payment scheme's seat factor (天津 坐庄 / 拉庄: the dealer's stakes), as the win is.
+- `follow_dealer`: {amount}: when every other player follows the dealer's first discard (跟庄,
+  天津 铲; a `follow_dealer` event), the dealer pays each other player `amount`, after the rest
+  of the round is settled.
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_refund`: a win on the discard after a kong (杠上炮) refunds that kong's money.
 - `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits
@@ -14,11 +23,14 @@ A rule set that settles rounds (血战到底) says, as data:
   查大叫, each player not ready pays each ready player that player's best value),
   `refund_kongs` (退税: a player not ready or a pig returns the kong money received) and
   `all_alike_pays_nothing` (when every player not yet won is ready, or none is, and there is
-  no pig, nothing is paid).
+  no pig, nothing is paid), `ready_as` (`discard`, the default: a hand is ready when it wins
+  on some discard, and only hand fans give its value; `self_draw`: by self-draw, for rule sets
+  that allow no other win) and `kongs_stand` (default true, 荒庄不荒杠; false: every kong's
+  money goes back at the draw).
 
 Amounts count in units of the payment's `base` and may name a request option instead of a
-number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` may name
-a bool option the same way.
+number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
+`kongs_stand` may name a bool option the same way.
 
 `build_settlement` validates the mapping strictly; the loader passes its error factory, so
 every error names the file and the field (`settlement.kongs.added.amount`).
@@ -35,16 +47,24 @@ if TYPE_CHECKING:
     from app.rules.model import OptionDef
 
 KONG_KINDS = ("direct", "added", "concealed")
+CONCEALED = "concealed"
+# 金杠: a concealed kong of four wild tiles, settled under its own entry when there is one.
+GOLDEN = "golden"
+# A golden kong amount that means "no amount of its own: paid as a concealed kong".
+OFF = "off"
 # Who pays a kong: the discarder of the konged tile, or every other player still in the round.
 DISCARDER = "discarder"
 EACH_ACTIVE = "each_active"
 PAYERS = (DISCARDER, EACH_ACTIVE)
 BEST_VALUE = "best_value"
+# How a waiting hand at a draw is scored to tell whether it is ready.
+READY_AS = ("discard", "self_draw")
 
-SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game"}
+SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game",
+                   "win_ends_round", "seat_factors", "follow_dealer"}
 KONG_KEYS = {"payer", "amount", "only_if_fresh"}
 DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
-              "refund_kongs", "all_alike_pays_nothing"}
+              "refund_kongs", "all_alike_pays_nothing", "ready_as", "kongs_stand"}
 
 
 @dataclass(frozen=True)
@@ -54,7 +74,8 @@ class OptionRef:
     option: str
 
 
-# An amount in units of the payment's base, or the option that gives it.
+# An amount in units of the payment's base, or the option that gives it (for a golden kong,
+# an option whose value may be OFF).
 Amount = int | OptionRef
 # A switch, or the bool option that gives it.
 Flag = bool | OptionRef
@@ -80,14 +101,26 @@ class DrawnGameDef:
     not_ready_pays: str | None = None  # BEST_VALUE: 查大叫; None: nothing
     refund_kongs: bool = False  # 退税
     all_alike_pays_nothing: bool = False
+    ready_as: str = "discard"  # a READY_AS: the win a waiting hand is scored as
+    kongs_stand: Flag = True  # 荒庄不荒杠; false: the draw returns every kong's money
+
+
+@dataclass(frozen=True)
+class FollowDealer:
+    """跟庄 (天津 铲): the dealer pays each other player `amount` (in bases)."""
+
+    amount: Amount
 
 
 @dataclass(frozen=True)
 class SettlementDef:
-    kongs: Mapping[str, KongMoney]  # by kind; a kind absent earns nothing
+    kongs: Mapping[str, KongMoney]  # by kind (KONG_KINDS, GOLDEN); a kind absent earns nothing
     robbed_kong_void: bool = False
     kong_discard_refund: bool = False
     drawn_game: DrawnGameDef = DrawnGameDef()
+    win_ends_round: bool = False
+    seat_factors: bool = False
+    follow_dealer: FollowDealer | None = None
 
 
 def resolve(value: Amount | Flag, options: Mapping[str, Any]) -> Any:
@@ -102,8 +135,10 @@ ErrorFactory = Callable[[str, str], Exception]
 
 
 def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: Mapping[str, Any],
-                     err: ErrorFactory) -> SettlementDef:
-    """Validate the YAML `settlement:` mapping into a `SettlementDef`."""
+                     err: ErrorFactory, *, seat_factors: bool = False,
+                     wilds: bool = False) -> SettlementDef:
+    """Validate the YAML `settlement:` mapping into a `SettlementDef`. `seat_factors`: the
+    payment scheme has a seat factor; `wilds`: the rule set plays with wild tiles."""
     if not isinstance(raw, dict):
         raise err("settlement", "must be a mapping with kongs and drawn_game")
     _known_keys(raw, SETTLEMENT_KEYS, "settlement", err)
@@ -118,12 +153,32 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
     kongs: dict[str, KongMoney] = {}
     for kind, conf in kongs_raw.items():
         field = f"settlement.kongs.{kind}"
-        if kind not in KONG_KINDS:
-            raise err(field, f"unknown kind of kong (known: {', '.join(KONG_KINDS)})")
+        if kind not in (*KONG_KINDS, GOLDEN):
+            raise err(field, f"unknown kind of kong (known: {', '.join((*KONG_KINDS, GOLDEN))})")
+        if kind == GOLDEN and not wilds:
+            raise err(field, "a golden kong (金杠) is four wild tiles, but this rule set plays "
+                      "without wild tiles (`wild:`)")
         kongs[kind] = _kong(conf, kind, field, by_name, err)
+    if GOLDEN in kongs and CONCEALED not in kongs:
+        raise err("settlement.kongs.golden", "a golden kong set off is paid as a concealed "
+                  "kong, so kongs.concealed must be given too")
     drawn_raw = raw.get("drawn_game")
     if not isinstance(drawn_raw, dict):
         raise err("settlement.drawn_game", "must be a mapping (the drawn-game checks)")
+    factors = _bool(raw.get("seat_factors", False), "settlement.seat_factors", err)
+    if factors and not seat_factors:
+        raise err("settlement.seat_factors", "the payment scheme has no seat factor (坐庄 / "
+                  "拉庄) to apply")
+    follow: FollowDealer | None = None
+    if raw.get("follow_dealer") is not None:
+        conf = raw["follow_dealer"]
+        if not isinstance(conf, dict):
+            raise err("settlement.follow_dealer", "must be a mapping with amount")
+        _known_keys(conf, {"amount"}, "settlement.follow_dealer", err)
+        if "amount" not in conf:
+            raise err("settlement.follow_dealer.amount", "missing")
+        follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
+                                      by_name, err))
     return SettlementDef(
         kongs=MappingProxyType(kongs),
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
@@ -131,6 +186,10 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         kong_discard_refund=_bool(raw.get("kong_discard_refund", False),
                                   "settlement.kong_discard_refund", err),
         drawn_game=_drawn_game(drawn_raw, by_name, err),
+        win_ends_round=_bool(raw.get("win_ends_round", False), "settlement.win_ends_round",
+                             err),
+        seat_factors=factors,
+        follow_dealer=follow,
     )
 
 
@@ -147,7 +206,7 @@ def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
                   f"an {kind} kong has no discarder")
     if "amount" not in conf:
         raise err(f"{field}.amount", "missing")
-    amount = _amount(conf["amount"], f"{field}.amount", options, err)
+    amount = _amount(conf["amount"], f"{field}.amount", options, err, off=kind == GOLDEN)
     fresh: Flag = False
     if "only_if_fresh" in conf:
         if kind != "added":
@@ -173,12 +232,17 @@ def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
                                 f"{field}.pig_counts_as_not_ready", err)
     if max_suits is None and (penalty != 0 or counts_as_not_ready):
         raise err(f"{field}.max_suits", "a pig penalty or pig rule needs max_suits (who is a pig)")
+    ready_as = raw.get("ready_as", "discard")
+    if ready_as not in READY_AS:
+        raise err(f"{field}.ready_as", f"must be one of {', '.join(READY_AS)} (got {ready_as!r})")
     return DrawnGameDef(
         max_suits=max_suits, pig_penalty=penalty, pig_counts_as_not_ready=counts_as_not_ready,
         not_ready_pays=not_ready_pays,
         refund_kongs=_bool(raw.get("refund_kongs", False), f"{field}.refund_kongs", err),
         all_alike_pays_nothing=_bool(raw.get("all_alike_pays_nothing", False),
                                      f"{field}.all_alike_pays_nothing", err),
+        ready_as=ready_as,
+        kongs_stand=_flag(raw.get("kongs_stand", True), f"{field}.kongs_stand", options, err),
     )
 
 
@@ -212,14 +276,17 @@ def _is_int(value: Any) -> bool:
 
 
 def _amount(value: Any, field: str, options: Mapping[str, OptionDef],
-            err: ErrorFactory) -> Amount:
+            err: ErrorFactory, off: bool = False) -> Amount:
+    """An amount or an option giving one; with `off`, an enum option may also offer OFF."""
     if isinstance(value, dict):
         od = _option_ref(value, field, options, err)
         ints = (od.type == "int" and (od.minimum is not None and od.minimum >= 0)) or (
-            od.type == "enum" and all(_is_int(c) and c >= 0 for c in od.choices))
+            od.type == "enum" and all((_is_int(c) and c >= 0) or (off and c == OFF)
+                                      for c in od.choices))
         if not ints:
+            also = f" (or {OFF!r})" if off else ""
             raise err(field, f"option {od.name!r} must be an int option with minimum 0 or an "
-                      "enum of non-negative integers to give an amount")
+                      f"enum of non-negative integers{also} to give an amount")
         return OptionRef(od.name)
     if not _is_int(value) or value < 0:
         raise err(field, f"must be a non-negative integer (units of the base) or "

@@ -1,4 +1,4 @@
-"""settle(round, rule set) -> SettleResult: the money of a whole round (血战到底), itemised.
+"""settle(round, rule set) -> SettleResult: the money of a whole round (血战到底, 天津), itemised.
 
 The events of a validated `app.domain.round.Round` are settled in order, under the rule set's
 `settlement` data (`app.rules.settlement`); nothing here knows a particular game's numbers.
@@ -7,12 +7,16 @@ options, like the payment scheme's own parameters).
 
 - A kong earns its money at once: from the discarder (`discarder`) or from every other player
   still in the round (`each_active`); an added kong that is not fresh earns nothing where the
-  rule set pays only fresh ones (及时雨).
+  rule set pays only fresh ones (及时雨). A concealed kong of four of the round's wild tiles
+  (金杠) is paid the `golden` amount where the rule set has one that is not `off`. With
+  `seat_factors`, each payer pays the amount times the payment scheme's factor between it and
+  the kong's maker (天津 坐庄 / 拉庄).
 - A win is scored by `app.scoring.evaluate.score` and paid by `app.scoring.payments.pay` with
   the players still in the round as payers: a discard win by the discarder, a self-draw by
   every other player still in. Winners drop out after their event, so several wins on one
-  discard (一炮多响) are each paid by the discarder. A hand that is not a legal win cannot be
-  settled: `HandError` `not_a_win`, naming the event.
+  discard (一炮多响) are each paid by the discarder (where a win ends the round, there is no
+  later event). A hand that is not a legal win cannot be settled: `HandError` `not_a_win`,
+  naming the event.
 - A robbed added kong (抢杠) is void where the rule set says so: its money goes back
   (`kong_void`). A win on the discard after a kong (杠上炮) refunds that kong's money where the
   rule set says so (`kong_refund`). Each happens once per kong.
@@ -24,7 +28,11 @@ options, like the payment scheme's own parameters).
   discard win, no kong, not the last tile, so only hand fans count), 退税 (each player not
   ready, or a pig, returns the kong money it still holds to the payers still in the round).
   When every player is ready, or none is, and there is no pig, nothing is paid if the rule
-  set says so.
+  set says so. Where kong money does not stand on a drawn game (`kongs_stand` false, 荒庄荒杠),
+  every kong's maker returns what it still holds (`drawn_game_refund`). A waiting hand is
+  scored as a discard win or, with `ready_as: self_draw`, as a self-draw.
+- 跟庄 (天津 铲, a `follow_dealer` event): after everything else, whether the round was won or
+  drawn, the dealer pays each other player the `follow_dealer` amount (with the seat factor).
 
 Every transfer names its reason and the index of its event; the nets are the sums of the
 transfers, so they always sum to zero.
@@ -37,27 +45,40 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from app.domain.errors import HandError
-from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, WinContext
+from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, SELF_DRAW, WinContext
 from app.domain.round import (
     ADDED,
+    CONCEALED,
     DIRECT,
     DrawEvent,
     DrawHand,
+    FollowDealerEvent,
     KongEvent,
     Round,
     WinEvent,
     suits_of,
 )
 from app.rules.model import RuleSet
-from app.rules.settlement import BEST_VALUE, DISCARDER, SettlementDef, resolve
+from app.rules.settlement import (
+    BEST_VALUE,
+    DISCARDER,
+    GOLDEN,
+    OFF,
+    KongMoney,
+    SettlementDef,
+    resolve,
+)
 from app.scoring.evaluate import score
-from app.scoring.payments import pay, resolve_params
+from app.scoring.payments import pay, resolve_params, seat_factor
 from app.scoring.result import DecompositionView, FanResult
 from app.scoring.waits import WaitEntry, waits
 
 # Transfer reasons (stable: clients switch on them).
-KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", "concealed": "concealed_kong"}
+KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", CONCEALED: "concealed_kong",
+                GOLDEN: "golden_kong"}
 KONG_VOID = "kong_void"
+DRAWN_GAME_REFUND = "drawn_game_refund"
+FOLLOW_DEALER = "follow_dealer"
 KONG_REFUND = "kong_refund"
 WIN_DISCARD = "win_discard"
 WIN_SELF_DRAW = "win_self_draw"
@@ -155,8 +176,17 @@ class _State:
     options: Mapping[str, Any]
     base: int
     active: list[int]  # seats still in the round, in seat order
+    rnd: Round
+    params: dict[str, Any]  # the payment's parameters, resolved with the round's options
     transfers: list[SettleTransfer] = field(default_factory=list)
     kongs: dict[int, _Kong] = field(default_factory=dict)  # by event index
+
+    def factor(self, payer: int, payee: int) -> int:
+        """The seat factor on money between two seats (1 unless the rule set applies the
+        payment scheme's: 坐庄 / 拉庄)."""
+        if not self.sd.seat_factors:
+            return 1
+        return seat_factor(self.rs.payment.scheme, self.params, payer, payee, self.rnd.dealer)
 
     def move(self, payer: int, payee: int, amount: int, reason: str, event: int) -> None:
         if amount > 0:
@@ -181,17 +211,29 @@ def settle(rnd: Round, rs: RuleSet) -> SettleResult:
         raise HandError("settle_not_supported",
                         f"rule set {rs.id} settles single hands only", "")
     probe = WinContext(win_type=DISCARD, options=dict(rnd.options))
-    base = int(resolve_params(dict(rs.payment.params), probe)["base"])
-    st = _State(rs=rs, sd=sd, options=rnd.options, base=base, active=list(range(rs.players)))
+    params = resolve_params(dict(rs.payment.params), probe)
+    st = _State(rs=rs, sd=sd, options=rnd.options, base=int(params["base"]),
+                active=list(range(rs.players)), rnd=rnd, params=params)
     wins: list[WinSummary] = []
     draw: DrawSummary | None = None
+    followed: int | None = None
     for i, event in enumerate(rnd.events):
         if isinstance(event, KongEvent):
             _kong(st, i, event)
         elif isinstance(event, WinEvent):
             wins.append(_win(st, i, event))
+        elif isinstance(event, FollowDealerEvent):
+            followed = i  # paid after the normal settlement
         else:
             draw = _draw(st, i, event)
+    if followed is not None and sd.follow_dealer is not None:
+        # 铲: the dealer pays each other player, won or drawn, with the seat factor.
+        amount = int(resolve(sd.follow_dealer.amount, st.options)) * st.base
+        dealer = rnd.dealer
+        for seat in range(rs.players):
+            if seat != dealer:
+                st.move(dealer, seat, amount * st.factor(dealer, seat), FOLLOW_DEALER,
+                        followed)
     net = [0] * rs.players
     for t in st.transfers:
         net[t.payer] -= t.amount
@@ -199,9 +241,19 @@ def settle(rnd: Round, rs: RuleSet) -> SettleResult:
     return SettleResult(rs.id, rnd.finished, tuple(net), tuple(st.transfers), tuple(wins), draw)
 
 
+def _kong_money(st: _State, event: KongEvent) -> tuple[KongMoney | None, str]:
+    """The money entry a kong is paid by, and its transfer reason: a 金杠 (a concealed kong
+    of wild tiles) by `golden` unless that is off, any other kong by its kind."""
+    golden = st.sd.kongs.get(GOLDEN)
+    if (event.kind == CONCEALED and golden is not None and event.tile in st.rnd.wilds
+            and resolve(golden.amount, st.options) != OFF):
+        return golden, KONG_REASONS[GOLDEN]
+    return st.sd.kongs.get(event.kind), KONG_REASONS[event.kind]
+
+
 def _kong(st: _State, i: int, event: KongEvent) -> None:
     kong = st.kongs[i] = _Kong(event.seat)
-    money = st.sd.kongs.get(event.kind)
+    money, reason = _kong_money(st, event)
     if money is None:
         return
     if event.kind == ADDED and resolve(money.only_if_fresh, st.options) and not event.fresh:
@@ -213,9 +265,10 @@ def _kong(st: _State, i: int, event: KongEvent) -> None:
     else:
         payers = [s for s in st.active if s != event.seat]
     for payer in payers:
-        st.move(payer, event.seat, amount, KONG_REASONS[event.kind], i)
-        if amount > 0:
-            kong.held.append((payer, amount))
+        paid = amount * st.factor(payer, event.seat)
+        st.move(payer, event.seat, paid, reason, i)
+        if paid > 0:
+            kong.held.append((payer, paid))
 
 
 def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
@@ -234,8 +287,9 @@ def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
         elif ctx.kong == KONG_AFTER_DISCARD and st.sd.kong_discard_refund:
             st.give_back(kong, KONG_REFUND, i)
     why_paid = WIN_SELF_DRAW if ctx.self_drawn else WIN_DISCARD
-    payments = pay(rs.payment.scheme, dict(rs.payment.params), result.fan_total, ctx,
-                   rs.players, payers=st.active)
+    payments = pay(rs.payment.scheme, rs.payment.params, result.fan_total, ctx,
+                   rs.players, payers=st.active,
+                   fans=tuple((f.id, f.count) for f in result.fans))
     for t in payments.transfers:
         st.move(t.payer, t.payee, t.amount, why_paid, i)
     st.active.remove(event.seat)
@@ -271,6 +325,10 @@ def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
         for kong in st.kongs.values():
             if kong.seat in state and state[kong.seat].state != READY:
                 st.give_back(kong, TAX_REFUND, i, to=still_in)
+    # 4. 荒庄荒杠: where kong money does not stand on a drawn game, it all goes back.
+    if not resolve(dg.kongs_stand, st.options):
+        for kong in st.kongs.values():
+            st.give_back(kong, DRAWN_GAME_REFUND, i)
     return DrawSummary(i, players)
 
 
@@ -280,9 +338,17 @@ def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
     if dg.max_suits is not None and suits_of(hand.standing, hand.melds, rs) > dg.max_suits:
         return DrawPlayer(hand.seat, PASSIVE_PIG if hand.passive_pig else PIG, None)
     # A neutral win: on a discard (from another player still in), no kong, not the last tile,
-    # so that only the hand's own fans count.
-    others = [h.seat for h in event.hands if h.seat != hand.seat]
-    ctx = WinContext(win_type=DISCARD, winner=hand.seat, discarder=others[0],
-                     options=dict(st.options))
+    # so that only the hand's own fans count; or, where the rule set says so (self-draw only
+    # games), a self-draw. The round's dealer and wild tiles hold.
+    rnd = st.rnd
+    if dg.ready_as == SELF_DRAW:
+        ctx = WinContext(win_type=SELF_DRAW, winner=hand.seat, dealer=rnd.dealer,
+                         wild_indicator=rnd.wild_indicator, wilds=rnd.wilds,
+                         options=dict(st.options))
+    else:
+        others = [h.seat for h in event.hands if h.seat != hand.seat]
+        ctx = WinContext(win_type=DISCARD, winner=hand.seat, discarder=others[0],
+                         dealer=rnd.dealer, wild_indicator=rnd.wild_indicator,
+                         wilds=rnd.wilds, options=dict(st.options))
     best = waits(hand.standing, hand.melds, ctx, rs).best
     return DrawPlayer(hand.seat, READY if best is not None else NOT_READY_STATE, best)

@@ -1,17 +1,19 @@
 """The tianjin rule set's money over HTTP: its options as `GET /v1/rulesets/tianjin` documents
-them, per-seat option values and their 422s (code and pointer), the tables and the dealer's
-stakes in a score."""
+them, per-seat option values and their 422s (code and pointer, in a score and in a settle
+request), the tables and the dealer's stakes in a score, and a settled round with 铲."""
 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from marshmallow import ValidationError
 
-from app.api.schemas import load_score_request
-from tests.api.helpers import problem, validate_live, validator_for
+from app.api.schemas import load_score_request, load_settle_request
+from tests.api.helpers import REPO_ROOT, problem, validate_live, validator_for
 
 SCORE = "/v1/rulesets/tianjin/score"
 SETTLE = "/v1/rulesets/tianjin/settle"
@@ -31,13 +33,15 @@ def test_every_option_is_documented(client: FlaskClient, spec: dict[str, Any]) -
     validate_live(spec, "/v1/rulesets/{ruleset}", "get", response)
     body = response.get_json()
     options = {o["name"]: o for o in body["options"]}
-    assert list(options) == ["base", "table", "dealer_sits", "pulls", "min_hand"]
+    assert list(options) == ["base", "table", "dealer_sits", "pulls", "min_hand",
+                             "golden_kong", "drawn_kongs_stand"]
     for option in options.values():
         assert option["description"] and "default" in option and option["type"]
     assert options["pulls"] == {**options["pulls"], "type": "per_seat", "default": [0, 0, 0, 0],
                                 "minimum": 0, "maximum": 2, "dealer_entry": 0}
     assert options["table"]["choices"] == ["default", "tjmj"]
     assert options["min_hand"]["choices"] == ["any", "no_plain", "no_plain_or_wild_wait"]
+    assert options["golden_kong"]["choices"] == ["off", 4, 8]
     assert (options["dealer_sits"]["type"], options["dealer_sits"]["default"]) == ("bool", False)
     assert body["payment"]["scheme"] == "points"
     assert body["payment"]["params"]["tables"]["tjmj"] == {
@@ -46,6 +50,7 @@ def test_every_option_is_documented(client: FlaskClient, spec: dict[str, Any]) -
     assert [r["when"] for r in body["fan_requirements"]] == [
         {"option": "min_hand", "in": ["no_plain", "no_plain_or_wild_wait"]},
         {"option": "min_hand", "in": ["no_plain_or_wild_wait"]}]
+    assert body["settlement"]["win_ends_round"] is True
 
 
 def test_the_stakes_and_the_tables(client: FlaskClient, spec: dict[str, Any]) -> None:
@@ -99,6 +104,12 @@ def test_a_list_of_non_integers_is_refused_by_the_schema(
     assert not validator_for(spec, "/components/schemas/ScoreRequest").is_valid(body)
 
 
+def test_a_list_of_integers_passes_both_schemas(spec: dict[str, Any]) -> None:
+    body = {"hand": SU, "context": context(options={"pulls": [0, 1, 2, 0]})}
+    load_score_request(body)
+    assert validator_for(spec, "/components/schemas/ScoreRequest").is_valid(body)
+
+
 def test_a_list_is_only_for_a_per_seat_option(client: FlaskClient) -> None:
     body = problem(score(client, options={"dealer_sits": [1, 0, 0, 0]}), 422, "invalid_option")
     assert body["errors"][0]["pointer"] == "/context/options/dealer_sits"
@@ -137,3 +148,76 @@ def test_waits_use_the_options_too(client: FlaskClient) -> None:
     assert waits["4s"]["winning"] is False
     assert waits["4s"]["reason"]["code"] == "below_minimum"
 
+
+# --- settle ---------------------------------------------------------------------------------
+
+SEED_ROUND: dict[str, Any] = {
+    "dealer": 0, "wild_indicator": "3p",
+    "options": {"dealer_sits": True, "pulls": [0, 0, 1, 2]},
+    "events": [{"type": "follow_dealer"}],
+}
+
+
+def test_the_seed_example_of_chan_over_http(client: FlaskClient, spec: dict[str, Any]) -> None:
+    response = client.post(SETTLE, json=SEED_ROUND)
+    validate_live(spec, "/v1/rulesets/{ruleset}/settle", "post", response)
+    body = response.get_json()
+    assert body["transfers"] == [
+        {"from": 0, "to": s, "amount": a, "reason": "follow_dealer", "event": 0}
+        for s, a in ((1, 2), (2, 4), (3, 8))]
+    assert body["net"] == [-14, 2, 4, 8]
+
+
+@pytest.mark.parametrize(("body", "code", "pointer"), [
+    ({**SEED_ROUND, "options": {"pulls": [1, 0, 0, 0]}}, "invalid_option", "/options/pulls/0"),
+    ({**SEED_ROUND, "dealer": 3}, "invalid_option", "/options/pulls/3"),
+    ({**SEED_ROUND, "dealer": 7}, "seat_out_of_range", "/dealer"),
+    ({**SEED_ROUND, "wild_indicator": "x"}, "unknown_tile", "/wild_indicator"),
+    ({**SEED_ROUND, "events": [{"type": "follow_dealer"}] * 2}, "inconsistent_event",
+     "/events/1/type"),
+])
+def test_settle_refusals(client: FlaskClient, spec: dict[str, Any], body: dict[str, Any],
+                         code: str, pointer: str) -> None:
+    response = client.post(SETTLE, json=body)
+    validate_live(spec, "/v1/rulesets/{ruleset}/settle", "post", response)
+    assert problem(response, 422, code)["errors"][0]["pointer"] == pointer
+
+
+@pytest.mark.parametrize(("body", "pointer"), [
+    ({"events": [{"type": "follow_dealer", "seat": 0}]}, "/events/0/seat"),
+    ({"dealer": "0", "events": []}, "/dealer"),
+    ({"wild_indicator": 3, "events": []}, "/wild_indicator"),
+    ({"events": [{"type": "chan"}]}, "/events/0/type"),
+])
+def test_settle_schema_refusals(client: FlaskClient, spec: dict[str, Any],
+                                body: dict[str, Any], pointer: str) -> None:
+    """Refused by the schema and by the document alike."""
+    response = client.post(SETTLE, json=body)
+    errors = problem(response, 422, "invalid_request")["errors"]
+    assert errors[0]["pointer"] == pointer
+    with pytest.raises(ValidationError):
+        load_settle_request(body)
+    assert not validator_for(spec, "/components/schemas/SettleRequest").is_valid(body)
+
+
+def test_the_round_fields_pass_both_schemas(spec: dict[str, Any]) -> None:
+    body = {**SEED_ROUND, "wilds": None}
+    load_settle_request(body)
+    assert validator_for(spec, "/components/schemas/SettleRequest").is_valid(body)
+
+
+def test_sichuan_refuses_follow_dealer(client: FlaskClient) -> None:
+    response = client.post("/v1/rulesets/sichuan/settle", json={"events": [
+        {"type": "follow_dealer"}]})
+    assert problem(response, 422, "invalid_field")["errors"][0]["pointer"] == "/events/0/type"
+
+
+def test_the_readme_example_is_real(client: FlaskClient) -> None:
+    """README's tianjin settle example answers the net it shows."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    section = text[text.index("`tianjin` (its `settlement:` data)"):]
+    found = re.search(r"tianjin/settle \\\n.*?-d '(\{.*?\})'\n# → net (\[.*?\])", section,
+                      re.DOTALL)
+    assert found is not None
+    body = client.post(SETTLE, json=json.loads(found.group(1))).get_json()
+    assert body["net"] == json.loads(found.group(2)) == [-14, 2, 4, 8]

@@ -62,12 +62,13 @@ def test_the_real_tianjin_money_data() -> None:
     rs = load_rulesets(ROOT / "rulesets")["tianjin"]
     assert {o.name: o.type for o in rs.options} == {
         "base": "int", "table": "enum", "dealer_sits": "bool", "pulls": "per_seat",
-        "min_hand": "enum"}
+        "min_hand": "enum", "golden_kong": "enum", "drawn_kongs_stand": "bool"}
     assert rs.option_by_name["pulls"].default == (0, 0, 0, 0)
     assert rs.payment.scheme == "points"
     assert set(rs.payment.params["tables"]) == set(rs.option_by_name["table"].choices)
     assert [sorted(r.besides) for r in rs.fan_requirements] == [["ti_liu"],
                                                                 ["hun_diao", "ti_liu"]]
+    assert rs.settlement is not None and rs.settlement.win_ends_round
 
 
 @pytest.mark.parametrize(("option", "field", "words"), [

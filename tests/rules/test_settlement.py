@@ -1,5 +1,5 @@
 """The rule sets' `settlement:` section: strict validation naming file and field, options as
-amounts, inheritance, and the real sichuan and chengdu data."""
+amounts, inheritance, and the real sichuan, chengdu and tianjin data."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from app.rules.loader import load_rulesets
 from app.rules.settlement import (
     DrawnGameDef,
+    FollowDealer,
     KongMoney,
     OptionRef,
     SettlementDef,
@@ -168,3 +169,107 @@ def test_the_real_rule_sets() -> None:
     assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (False, 2)
     # chengdu's own option list replaces sichuan's: the inherited ones are still there.
     assert {"base", "cap", "self_draw"} <= set(options)
+
+
+# --- 天津: one winner, the dealer's stakes, 金杠, 跟庄, kong money on a drawn game ------------
+
+WILD = {"indicator": "self_and_next", "explicit": False, "indicator_out_of_play": True}
+GOLDEN_OPTION = {"name": "golden", "type": "enum", "choices": ["off", 4, 8], "default": "off",
+                 "description": "金杠"}
+STAND_OPTION = {"name": "stand", "type": "bool", "default": True, "description": "荒庄不荒杠"}
+
+
+def tianjin_like(**changes: Any) -> dict[str, Any]:
+    """A settlement as tianjin's, on `mini` with wilds and the points scheme (which has the
+    dealer's stakes as its seat factor); `changes` as in `with_settlement`."""
+    settlement: dict[str, Any] = {
+        "win_ends_round": True, "seat_factors": True,
+        "kongs": {"direct": {"payer": "each_active", "amount": 1},
+                  "concealed": {"payer": "each_active", "amount": 2},
+                  "golden": {"payer": "each_active", "amount": {"option": "golden"}}},
+        "follow_dealer": {"amount": 1},
+        "drawn_game": {"ready_as": "self_draw", "kongs_stand": {"option": "stand"}},
+    }
+    for path, value in changes.items():
+        *parents, last = path.split("__")
+        node = settlement
+        for p in parents:
+            node = node[p]
+        if value is None:
+            node.pop(last, None)
+        else:
+            node[last] = value
+    return mini(settlement=settlement, wild=WILD, options=[GOLDEN_OPTION, STAND_OPTION],
+                payment={"scheme": "points",
+                         "params": {"base": 1, "table": "t", "tables": {"t": "doubling"}}})
+
+
+def test_a_tianjin_like_settlement_loads(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, tianjin_like()))["mini"]
+    sd = rs.settlement
+    assert sd is not None
+    assert (sd.win_ends_round, sd.seat_factors) == (True, True)
+    assert sd.kongs["golden"] == KongMoney("each_active", OptionRef("golden"))
+    assert sd.follow_dealer == FollowDealer(1)
+    assert (sd.drawn_game.ready_as, sd.drawn_game.kongs_stand) == ("self_draw",
+                                                                   OptionRef("stand"))
+    # 血战到底's checks are all off.
+    assert sd.drawn_game == DrawnGameDef(ready_as="self_draw", kongs_stand=OptionRef("stand"))
+    assert not (sd.robbed_kong_void or sd.kong_discard_refund)
+
+
+def test_the_new_keys_default_to_blood_battle(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, with_settlement()))["mini"]
+    sd = rs.settlement
+    assert sd is not None
+    assert (sd.win_ends_round, sd.seat_factors, sd.follow_dealer) == (False, False, None)
+    assert (sd.drawn_game.ready_as, sd.drawn_game.kongs_stand) == ("discard", True)
+
+
+@pytest.mark.parametrize("changes,field,words", [
+    ({"win_ends_round": "yes"}, "settlement.win_ends_round", "true or false"),
+    ({"seat_factors": 1}, "settlement.seat_factors", "true or false"),
+    ({"follow_dealer": 1}, "settlement.follow_dealer", "amount"),
+    ({"follow_dealer__amount": None}, "settlement.follow_dealer.amount", "missing"),
+    ({"follow_dealer__amount": -1}, "settlement.follow_dealer.amount", "non-negative"),
+    ({"follow_dealer__extra": 1}, "settlement.follow_dealer.extra", "unknown key"),
+    ({"kongs__golden__amount": {"option": "stand"}}, "settlement.kongs.golden.amount",
+     "(or 'off')"),
+    ({"kongs__concealed": None}, "settlement.kongs.golden", "kongs.concealed"),
+    ({"drawn_game__ready_as": "discard_or_not"}, "settlement.drawn_game.ready_as",
+     "discard, self_draw"),
+    ({"drawn_game__kongs_stand": {"option": "golden"}}, "settlement.drawn_game.kongs_stand",
+     "bool option"),
+])
+def test_tianjin_like_rejections(tmp_path: Path, changes: dict[str, Any], field: str,
+                                 words: str) -> None:
+    msg = load_error(tmp_path, tianjin_like(**changes))
+    assert_names(msg, "mini.yaml", field)
+    assert words in msg
+
+
+def test_seat_factors_need_a_scheme_that_has_them(tmp_path: Path) -> None:
+    data = with_settlement(seat_factors=True)
+    msg = load_error(tmp_path, data)
+    assert_names(msg, "mini.yaml", "settlement.seat_factors")
+    assert "no seat factor" in msg
+
+
+def test_a_golden_kong_needs_wild_tiles(tmp_path: Path) -> None:
+    data = tianjin_like()
+    del data["wild"]
+    msg = load_error(tmp_path, data)
+    assert_names(msg, "mini.yaml", "settlement.kongs.golden")
+    assert "without wild tiles" in msg
+
+
+def test_the_real_tianjin_settlement() -> None:
+    sd = load_rulesets(ROOT / "rulesets")["tianjin"].settlement
+    assert sd is not None
+    assert sd.win_ends_round and sd.seat_factors
+    assert {k: (m.payer, m.amount) for k, m in sd.kongs.items()} == {
+        "direct": ("each_active", 1), "added": ("each_active", 1),
+        "concealed": ("each_active", 2), "golden": ("each_active", OptionRef("golden_kong"))}
+    assert sd.follow_dealer == FollowDealer(1)
+    assert sd.drawn_game == DrawnGameDef(ready_as="self_draw",
+                                         kongs_stand=OptionRef("drawn_kongs_stand"))

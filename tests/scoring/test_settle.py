@@ -1,5 +1,6 @@
-"""Round settlement (血战到底): the rule page's round, each rule on its own, and properties
-over thousands of random valid rounds.
+"""Round settlement (血战到底, and 天津's one-winner rounds with the dealer's stakes, 金杠, 铲 and
+the drawn game): the rule page's round, each rule on its own, and properties over thousands of
+random valid rounds.
 
 Rounds are written as settle request bodies and go through `build_round` (the domain's
 validation) and `settle` (the engine), with the real `sichuan` and `chengdu` rule sets.
@@ -368,3 +369,215 @@ def test_not_ready_pays_the_best_waits_value(body: dict[str, Any]) -> None:
         if pigs or "not_ready" in states.values():
             assert {t.payer for t in to_it} == {s for s, st_ in states.items()
                                                  if st_ != "ready"}
+
+
+# --- 天津: one winner, the dealer's stakes (坐庄 / 拉庄), 金杠, 铲, 荒庄 ------------------------
+
+TIANJIN = RULESETS["tianjin"]
+
+
+def tianjin(*events: dict[str, Any], dealer: int | None = 0, wild: str | None = "3p",
+            **options: Any) -> SettleResult:
+    body: dict[str, Any] = {"options": options, "events": list(events)}
+    if dealer is not None:
+        body["dealer"] = dealer
+    if wild is not None:
+        body["wild_indicator"] = wild
+    return settle(build_round(body, TIANJIN), TIANJIN)
+
+
+def tianjin_error(*events: dict[str, Any], **kwargs: Any) -> HandError:
+    with pytest.raises(HandError) as info:
+        tianjin(*events, **kwargs)
+    return info.value
+
+
+FOLLOW = {"type": "follow_dealer"}
+# Seat 1's 素 (worth 2) won by self-draw, with its direct kong of 9s declared.
+SEAT_1_WINS = win(1, "[9999s]234m678m22s35s4s")
+TIANJIN_ROUND = [FOLLOW, kong(1, "direct", "9s", discarder=3),
+                 kong(2, "concealed", "4p"),  # four wild tiles (indicator 3p): a 金杠
+                 kong(3, "added", "1m", fresh=True), SEAT_1_WINS]
+# Every seat's hand at a draw, seat 2 with its concealed kong of the wild 4p.
+TIANJIN_DRAW = draw((0, "234m678m22s35s777p"), (1, "111m222m333m444m5m"),
+                    (2, "{4444p}111s555s666s9s"), (3, "EEESSSWWWNNNC"))
+
+
+def test_the_seed_example_of_chan() -> None:
+    """铲: the dealer sits, A pulls 0, B 1, C 2 (dealer at seat 0): after the normal
+    settlement the dealer pays A 2, B 4 and C 8."""
+    result = tianjin(FOLLOW, dealer_sits=True, pulls=[0, 0, 1, 2])
+    assert moves(result) == [(0, 1, 2, "follow_dealer", 0), (0, 2, 4, "follow_dealer", 0),
+                             (0, 3, 8, "follow_dealer", 0)]
+    assert result.net == (-14, 2, 4, 8)
+    assert not result.finished  # 铲 alone does not end the round
+
+
+def test_a_tianjin_round_without_stakes() -> None:
+    """Kongs from every other player (exposed 1, concealed 2: 金杠 is off by default), the
+    win from every other player (no self-draw bonus), then 铲 1 each; the win ends it."""
+    result = tianjin(*TIANJIN_ROUND)
+    assert moves(result) == [
+        (0, 1, 1, "direct_kong", 1), (2, 1, 1, "direct_kong", 1), (3, 1, 1, "direct_kong", 1),
+        (0, 2, 2, "concealed_kong", 2), (1, 2, 2, "concealed_kong", 2),
+        (3, 2, 2, "concealed_kong", 2),
+        (0, 3, 1, "added_kong", 3), (1, 3, 1, "added_kong", 3), (2, 3, 1, "added_kong", 3),
+        (0, 1, 2, "win_self_draw", 4), (2, 1, 2, "win_self_draw", 4),
+        (3, 1, 2, "win_self_draw", 4),
+        (0, 1, 1, "follow_dealer", 0), (0, 2, 1, "follow_dealer", 0),
+        (0, 3, 1, "follow_dealer", 0),
+    ]
+    assert result.finished and sum(result.net) == 0
+    assert [(w.seat, w.value) for w in result.wins] == [(1, 2)]
+
+
+@pytest.mark.parametrize("golden,amount,reason", [
+    ("off", 2, "concealed_kong"), (4, 4, "golden_kong"), (8, 8, "golden_kong")])
+def test_the_golden_kong_option(golden: Any, amount: int, reason: str) -> None:
+    result = tianjin(kong(2, "concealed", "4p"), golden_kong=golden, base=3)
+    assert moves(result) == [(s, 2, 3 * amount, reason, 0) for s in (0, 1, 3)]
+
+
+def test_a_concealed_kong_of_natural_tiles_is_never_golden() -> None:
+    result = tianjin(kong(2, "concealed", "5p"), golden_kong=8)
+    assert {t.reason for t in result.transfers} == {"concealed_kong"}
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(st.integers(0, 3), st.booleans(), st.lists(st.integers(0, 2), min_size=4, max_size=4),
+       st.sampled_from(["off", 4]), st.integers(1, 3))
+def test_every_payment_takes_the_dealer_stakes(dealer: int, sits: bool, pulls: list[int],
+                                               golden: Any, base: int) -> None:
+    """Each transfer of the round (kongs, the win, 铲) is the same transfer without stakes
+    times 2^(sits + pulls of the non-dealer) when the dealer is one side, else unchanged."""
+    pulls[dealer] = 0
+    plain = tianjin(*TIANJIN_ROUND, dealer=dealer, golden_kong=golden, base=base)
+    staked = tianjin(*TIANJIN_ROUND, dealer=dealer, golden_kong=golden, base=base,
+                     dealer_sits=sits, pulls=pulls)
+    assert len(plain.transfers) == len(staked.transfers)
+    for p, s in zip(plain.transfers, staked.transfers, strict=True):
+        assert (p.payer, p.payee, p.reason, p.event) == (s.payer, s.payee, s.reason, s.event)
+        if dealer in (p.payer, p.payee):
+            other = p.payee if p.payer == dealer else p.payer
+            assert s.amount == p.amount * 2 ** (int(sits) + pulls[other])
+        else:
+            assert s.amount == p.amount
+    assert sum(staked.net) == 0
+
+
+def test_a_drawn_game_pays_no_hand_money_and_kong_money_stands() -> None:
+    """荒庄: nobody pays for hands; the 金杠 money stands (the default); 铲 is still paid,
+    after the draw. Readiness is judged by self-draw, the only win (everyone is ready)."""
+    result = tianjin(kong(2, "concealed", "4p"), FOLLOW, TIANJIN_DRAW, golden_kong=4)
+    assert moves(result) == [
+        (0, 2, 4, "golden_kong", 0), (1, 2, 4, "golden_kong", 0), (3, 2, 4, "golden_kong", 0),
+        (0, 1, 1, "follow_dealer", 1), (0, 2, 1, "follow_dealer", 1),
+        (0, 3, 1, "follow_dealer", 1),
+    ]
+    assert result.finished and result.draw is not None
+    assert [p.state for p in result.draw.players] == ["ready"] * 4
+
+
+def test_a_drawn_game_can_return_the_kong_money() -> None:
+    """荒庄荒杠 (drawn_kongs_stand false): the draw returns every kong's money."""
+    result = tianjin(kong(2, "concealed", "4p"), FOLLOW, TIANJIN_DRAW,
+                     drawn_kongs_stand=False, dealer_sits=True)
+    assert moves(result) == [
+        (0, 2, 4, "concealed_kong", 0), (1, 2, 2, "concealed_kong", 0),
+        (3, 2, 2, "concealed_kong", 0),
+        (2, 0, 4, "drawn_game_refund", 2), (2, 1, 2, "drawn_game_refund", 2),
+        (2, 3, 2, "drawn_game_refund", 2),
+        (0, 1, 2, "follow_dealer", 1), (0, 2, 2, "follow_dealer", 1),
+        (0, 3, 2, "follow_dealer", 1),
+    ]
+    assert result.net == (-6, 2, 2, 2)
+
+
+def test_one_winner_and_the_round_is_over() -> None:
+    """天津: the winner does not drop out, because nothing comes after its win."""
+    su = win(1, "234m678m22s35s777p4s")
+    error = tianjin_error(su, kong(2, "concealed", "5p"))
+    assert (error.code, error.pointer) == ("round_over", "/events/1")
+    assert "a win ends the round" in error.message
+    assert tianjin_error(su, FOLLOW).code == "round_over"
+    assert tianjin_error(su, win(2, "234m678m22s35s777p4s")).code == "round_over"
+
+
+def test_the_dealer_follows_once() -> None:
+    error = tianjin_error(FOLLOW, FOLLOW)
+    assert (error.code, error.pointer) == ("inconsistent_event", "/events/1/type")
+
+
+def test_follow_dealer_only_where_the_settlement_pays_it() -> None:
+    with pytest.raises(HandError) as info:
+        run(FOLLOW)
+    assert (info.value.code, info.value.pointer) == ("invalid_field", "/events/0/type")
+    assert "follow_dealer" in info.value.message
+
+
+def test_the_rounds_dealer_and_wild_tiles_reach_the_win() -> None:
+    rnd = build_round({"dealer": 2, "wild_indicator": "E", "events": [
+        win(1, "1234567mS9m333pE2p")]}, TIANJIN)
+    event = rnd.events[0]
+    assert isinstance(event, WinEvent)
+    assert (event.context.dealer, event.context.wild_indicator) == (2, rnd.wild_indicator)
+    assert (rnd.dealer, len(rnd.wilds)) == (2, 2)
+    # Repeating them in the win's context is allowed.
+    same = build_round({"dealer": 2, "wild_indicator": "E", "events": [
+        win(1, "1234567mS9m333pE2p", win_type="self_draw", dealer=2, wild_indicator="东")]},
+        TIANJIN)
+    assert same.events == rnd.events
+
+
+@pytest.mark.parametrize("context,pointer", [
+    ({"dealer": 1}, "/events/0/context/dealer"),
+    ({"wild_indicator": "4p"}, "/events/0/context/wild_indicator"),
+])
+def test_a_win_may_not_name_another_dealer_or_other_wilds(context: dict[str, Any],
+                                                          pointer: str) -> None:
+    error = tianjin_error(win(1, "[9999s]234m678m22s35s4s", win_type="self_draw", **context))
+    assert (error.code, error.pointer) == ("inconsistent_event", pointer)
+
+
+def test_a_win_may_not_bring_wilds_the_round_does_not_have() -> None:
+    error = tianjin_error(win(1, "[9999s]234m678m22s35s4s", win_type="self_draw",
+                              wild_indicator="3p"), wild=None)
+    assert (error.code, error.pointer) == ("inconsistent_event",
+                                           "/events/0/context/wild_indicator")
+
+
+@pytest.mark.parametrize("event,code,pointer", [
+    (kong(1, "direct", "4p", discarder=2), "illegal_meld", "/events/0/kind"),
+    (kong(1, "added", "3p", fresh=True), "illegal_meld", "/events/0/kind"),
+    (kong(1, "concealed", "3p"), "too_many_copies", "/events/0/tile"),
+])
+def test_wild_tiles_in_kong_events(event: dict[str, Any], code: str, pointer: str) -> None:
+    """Wilds are never claimed; the flipped indicator's kind has only three in play."""
+    error = tianjin_error(event)
+    assert (error.code, error.pointer) == (code, pointer)
+
+
+def test_a_draw_hand_holding_four_of_the_indicator_is_refused() -> None:
+    error = tianjin_error(draw((0, "3333p678m22s35s77p"), (1, "111m222m333m444m5m"),
+                               (2, "111s555s666s9s789p"), (3, "EEESSSWWWNNNC")))
+    assert (error.code, error.pointer) == ("too_many_copies", "/events/0/hands/0/hand")
+
+
+@pytest.mark.parametrize("body,code,pointer", [
+    ({"dealer": 4}, "seat_out_of_range", "/dealer"),
+    ({"dealer": True}, "invalid_field", "/dealer"),
+    ({"wild_indicator": "0p"}, "unknown_tile", "/wild_indicator"),
+    ({"dealer": 1, "options": {"pulls": [0, 1, 0, 0]}}, "invalid_option", "/options/pulls/1"),
+    ({"options": {"pulls": [0, 1, 0]}}, "invalid_option", "/options/pulls"),
+])
+def test_the_rounds_own_fields(body: dict[str, Any], code: str, pointer: str) -> None:
+    with pytest.raises(HandError) as info:
+        build_round({**body, "events": []}, TIANJIN)
+    assert (info.value.code, info.value.pointer) == (code, pointer)
+
+
+def test_wilds_in_a_rule_set_without_them() -> None:
+    with pytest.raises(HandError) as info:
+        build_round({"wild_indicator": "3p", "events": []}, SICHUAN)
+    assert (info.value.code, info.value.pointer) == ("wilds_not_supported", "/wild_indicator")
+    assert "context." not in info.value.message
