@@ -14,8 +14,8 @@ totals tell fan sets apart:
 - `reduced`: every fan's check declares `tells_apart`, so readings are reduced by group keys
   and free groups try one identity per class (龙, 清一色, 碰碰和, 箭刻, 断幺, 捉五 on 5万, 杠开,
   海底, 无字, 自摸, 无番和);
-- `exact`: the same plus checks that declare nothing (全带幺, 平和, 四归一, and 七对 in the
-  seven-pairs variant), so readings are enumerated exactly;
+- `exact` (`wild.read: full`): the same plus checks that declare nothing (全带幺, 平和, 四归一,
+  and 七对 in the seven-pairs variant), every reading enumerated;
 - each in a regular-only and a regular + seven-pairs version.
 
 Hands: complete hands (four sets and a pair, or seven pairs; sometimes one or two sets
@@ -100,14 +100,14 @@ EXACT_FANS = [
 SEVEN_PAIRS_FAN = _fan("seven_pairs", 32768, "shape_is", shape="seven_pairs")
 
 
-def _variant(name: str, fans: list[dict[str, Any]], seven_pairs: bool) -> RuleSet:
+def _variant(name: str, fans: list[dict[str, Any]], seven_pairs: bool, read: str) -> RuleSet:
     shapes: dict[str, Any] = {"regular": {}}
     if seven_pairs:
         shapes["seven_pairs"] = {}
     data = {
         "id": name, "name": name, "name_en": name, "description": "wild brute-force variant",
         "players": 4, "tiles": "standard", "min_fan": 0, "max_flowers": 0,
-        "wild": {"indicator": None, "explicit": True},
+        "wild": {"indicator": None, "explicit": True, "read": read},
         "shapes": shapes,
         "payment": {"scheme": "doubling", "params": {"base": 1, "cap": "none"}},
         "fans": fans,
@@ -116,10 +116,10 @@ def _variant(name: str, fans: list[dict[str, Any]], seven_pairs: bool) -> RuleSe
 
 
 VARIANTS: dict[str, RuleSet] = {
-    "reduced": _variant("reduced", REDUCED_FANS, False),
-    "reduced_7p": _variant("reduced_7p", REDUCED_FANS, True),
-    "exact": _variant("exact", EXACT_FANS, False),
-    "exact_7p": _variant("exact_7p", [*EXACT_FANS, SEVEN_PAIRS_FAN], True),
+    "reduced": _variant("reduced", REDUCED_FANS, False, "reduced"),
+    "reduced_7p": _variant("reduced_7p", REDUCED_FANS, True, "reduced"),
+    "exact": _variant("exact", EXACT_FANS, False, "full"),
+    "exact_7p": _variant("exact_7p", [*EXACT_FANS, SEVEN_PAIRS_FAN], True, "full"),
 }
 TS = VARIANTS["exact"].tileset
 PLAYING = list(TS.playing)
@@ -129,11 +129,14 @@ SUIT_STARTS = sorted(TS.suit_starts.values())
 
 
 def test_the_variants_take_both_paths() -> None:
-    """The reduced variants' checks all declare tells_apart, the exact ones' not all (if a
-    check of EXACT_FANS gains a declaration, pick another one that has none)."""
+    """The reduced variants read wild hands reduced (every check declares tells_apart); the
+    exact ones read them in full, and some of their checks declare nothing."""
     for name, rs in VARIANTS.items():
+        assert rs.wild is not None
         declared = {f.check: CHECKS[f.check].tells_apart is not None for f in rs.fans}
-        assert all(declared.values()) is name.startswith("reduced"), (name, declared)
+        reduced = name.startswith("reduced")
+        assert rs.wild.read == ("reduced" if reduced else "full"), name
+        assert all(declared.values()) is reduced, (name, declared)
 
 
 # ---------------------------------------------------------------------------------------------
