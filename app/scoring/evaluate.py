@@ -1,16 +1,20 @@
 """score(hand, context, rule set) -> ScoreResult: every reading scored, the best one kept.
 
-For each reading of the hand (`app.domain.decompose`), the rule set's fans are decided in
-their evaluation order: a fan already excluded (不计) by a counted fan is skipped without
+For each reading of the hand (`app.domain.decompose`; with wild tiles,
+`app.domain.wildcards`, one view per distinct substitution), the rule set's fans are decided
+in their evaluation order: a fan already excluded (不计) by a counted fan is skipped without
 running its check; a counted fan excludes what its `excludes` lists. Checks that look only at
-the whole hand run once per request. The best reading has the highest total. Between equal
-totals the reading found first stays, unless a later one has one of the rule set's
-`tie_break_fans` or a shape of lower priority (readings come special shapes first, then the
-regular ones in tile order). Flowers are added after the choice.
+the whole hand run once per request (with wilds: once per substitution). The best reading has
+the highest total; under a payment scheme that prices the fans themselves (`by_fans`), the
+highest value first, then the highest total. Between equals the reading found first stays,
+unless a later one has one of the rule set's `tie_break_fans` or a shape of lower priority
+(readings come special shapes first, then the regular ones in tile order). Flowers are added
+after the choice.
 
 A fan whose `enabled_by` option the request switched off is left out from the start. After
-the choice, the rule set's requirements (四川 定缺) and minimum decide whether the hand wins;
-if it does, the payment scheme gives its money and its value.
+the choice, the rule set's requirements (四川 定缺), its minimum and its requirements on the
+counted fans (天津 `min_hand`) decide whether the hand wins; if it does, the payment scheme
+gives its money and its value.
 """
 
 from __future__ import annotations
@@ -165,7 +169,7 @@ def _wild_plan(rs: RuleSet) -> tuple[
     used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in rs.fans]  # type: ignore[union-attr]
     used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
              for r in rs.requirements]
-    if rs.wild is not None and rs.wild.read == "full" or any(
+    if (rs.wild is not None and rs.wild.read == "full") or any(
             spec.tells_apart is None for spec, _ in used):
         return None, every_identity(rs.tileset)
     keys = tuple((spec.tells_apart, params) for spec, params in used
@@ -241,6 +245,12 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     disabled = frozenset(
         fid for fid, option in plan.gates if not ctx.options.get(option, True)
     ) if plan.gates else frozenset()
+    scheme = SCHEMES[rs.payment.scheme]
+    params = resolve_params(rs.payment.params, ctx)
+    # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
+    # may pay two readings of one fan total differently: the reading paying more is the best.
+    priced = scheme.by_fans
+    best_worth = 0
     best: tuple[int, int, View, list[tuple[FanDef, int]]] | None = None
     for view, hand_cache in candidates:
         shape = view.shape
@@ -260,8 +270,16 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                 counted.append((nothing, 1))
                 total += nothing.value
         priority = plan.priority[shape]
-        if best is None or total > best[0] or (total == best[0]
-                                                and (tie or priority < best[1])):
+        if priced:
+            worth = scheme.value(total, fans=tuple((f.id, n) for f, n in counted),
+                                 **params)[0]
+            if best is None or worth > best_worth or (
+                    worth == best_worth and (total > best[0] or (
+                        total == best[0] and (tie or priority < best[1])))):
+                best = (total, priority, view, counted)
+                best_worth = worth
+        elif best is None or total > best[0] or (total == best[0]
+                                                  and (tie or priority < best[1])):
             best = (total, priority, view, counted)
     if best is None:
         return ScoreResult(
@@ -307,9 +325,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                 fans=fan_results, fan_total=fan_total, decomposition=decomposition,
                 payments=None,
             )
-    scheme = SCHEMES[rs.payment.scheme]
-    params = resolve_params(rs.payment.params, ctx)
-    if scheme.by_fans:
+    if priced:
         params["fans"] = counted_ids
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)

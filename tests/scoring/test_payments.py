@@ -246,12 +246,9 @@ def test_seat_factor_is_one_for_schemes_without_stakes() -> None:
     assert seat_factor("points", {"dealer_sits": True, "pulls": (0, 1, 0, 0)}, 0, 1, 0) == 4
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "the engine keeps the reading of the highest 番 total and, among equal totals, the first "
-    "found; under tjmj, readings of equal 番 can be worth different points (龙 + 捉五 = 7, "
-    "龙 + 混儿吊 = 8), so the money should break that tie (the choice is evaluate's)"))
 def test_tjmj_money_takes_the_best_reading_of_equal_fan() -> None:
     """Indicator 3p: 5m drawn into a natural 4m-6m is 捉五龙 (7); the same tiles read with
-    5m paired to the wild 3p and the wild 4p as the 5m of 456m are 龙 + 混儿吊 (8)."""
+    5m paired to the wild 3p and the wild 4p as the 5m of 456m are 龙 + 混儿吊 (8). Under a
+    scheme that prices the fans, the reading paying more is the best."""
     r = tianjin("123m46m789m777s3p4p5m", options={"table": "tjmj"})
     assert r.value == 8

@@ -3,8 +3,8 @@
 The tianjin rule set's checks all declare what they tell apart, so its wild hands are read
 with free groups tried once per class and equivalent readings scored once. A variant with
 one more fan whose check declares nothing (worth 0, so totals are unchanged), marked
-`wild.read: full`, is read in full. On random near-complete hands with up to seven wilds both must agree: the winning flag,
-the total, and whether a decomposition exists.
+`wild.read: full`, is read in full. On random near-complete hands with up to seven wilds
+both must agree: the winning flag, the total, and whether a decomposition exists.
 """
 
 from __future__ import annotations
