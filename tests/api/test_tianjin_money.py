@@ -41,7 +41,7 @@ def test_every_option_is_documented(client: FlaskClient, spec: dict[str, Any]) -
                                 "minimum": 0, "maximum": 2, "dealer_entry": 0}
     assert options["table"]["choices"] == ["default", "tjmj"]
     assert options["min_hand"]["choices"] == ["any", "no_plain", "no_plain_or_wild_wait"]
-    assert options["golden_kong"]["choices"] == ["off", 4, 8]
+    assert options["golden_kong"]["choices"] == ["off", 4]
     assert (options["dealer_sits"]["type"], options["dealer_sits"]["default"]) == ("bool", False)
     assert body["payment"]["scheme"] == "points"
     assert body["payment"]["params"]["tables"]["tjmj"] == {

@@ -432,14 +432,14 @@ def test_a_tianjin_round_without_stakes() -> None:
 
 
 @pytest.mark.parametrize("golden,amount,reason", [
-    ("off", 2, "concealed_kong"), (4, 4, "golden_kong"), (8, 8, "golden_kong")])
+    ("off", 2, "concealed_kong"), (4, 4, "golden_kong")])
 def test_the_golden_kong_option(golden: Any, amount: int, reason: str) -> None:
     result = tianjin(kong(2, "concealed", "4p"), golden_kong=golden, base=3)
     assert moves(result) == [(s, 2, 3 * amount, reason, 0) for s in (0, 1, 3)]
 
 
 def test_a_concealed_kong_of_natural_tiles_is_never_golden() -> None:
-    result = tianjin(kong(2, "concealed", "5p"), golden_kong=8)
+    result = tianjin(kong(2, "concealed", "5p"), golden_kong=4)
     assert {t.reason for t in result.transfers} == {"concealed_kong"}
 
 
