@@ -194,8 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timings per hand, min kept (default 3)")
     ap.add_argument("--search", type=int, default=300,
                     help="random 7-wild hands tried for the worst case (default 300)")
-    ap.add_argument("--climb", type=int, default=300,
-                    help="hill-climbing steps from the worst random hand (default 300)")
+    ap.add_argument("--climb", type=int, default=1000,
+                    help="hill-climbing steps from the worst random hand (default 1000)")
     args = ap.parse_args(argv)
     rng = random.Random(args.seed)
 
