@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import cache, lru_cache, partial
 from itertools import combinations_with_replacement, product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from app.domain.decompose import CHOW, PAIR, PUNG, REGULAR, SEVEN_PAIRS, Group, Reading
 from app.domain.tiles import TileSet
@@ -158,11 +158,17 @@ _Profile = tuple[int, int, int, bool]
 
 
 _MEMO_LIMIT = 4096
+_STATES_LIMIT = 200_000
 
 
 class Reducer(NamedTuple):
     info: Callable[[Group], GroupInfo]
+    # Per part (suit, counts, caps, budget, winning tile): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
+    # The search's states (see `_profiled_options`), shared by every search of a suit with
+    # this winning tile: a state is described by what is left and the room, never by the caps
+    # or the counts it came from, so searches with room kept back reuse most of them.
+    states: dict[tuple[object, ...], Any]
 
 
 def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
@@ -228,30 +234,122 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
     if kept is None:
         if len(reducer.memo) >= _MEMO_LIMIT:
             reducer.memo.clear()  # a plain bound: hands with wilds are a small share
+            reducer.states.clear()
         info = reducer.info
-        found: dict[tuple[int, ...], dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]] = {}
+        states = reducer.states.setdefault((start, win), {})
+        if len(states) > _STATES_LIMIT:
+            states.clear()
+        found: dict[tuple[_Profile, tuple[int, ...]], _SuitOption | None] = {}
 
         def fits(profile: _Profile, need: tuple[int, ...]) -> _SuitOption | None:
-            # The same search with the room kept back: an option of this profile that
-            # leaves `need` at each rank, if there is one.
-            narrowed = found.get(need)
-            if narrowed is None:
+            # An option of this profile that leaves `need` at each rank, if there is one:
+            # the caps lowered by `need`, a search for that profile alone.
+            if (profile, need) not in found:
                 less = tuple(c - d for c, d in zip(caps, need, strict=True))
-                narrowed = found[need] = (
-                    _profiled_options(start, seg, less, budget, info)
-                    if all(n <= c for n, c in zip(seg, less, strict=True)) else {})
-            entry = narrowed.get(profile)
-            return entry[0] if entry is not None else None
+                found[(profile, need)] = (
+                    _find_option(start, seg, less, budget, info, profile)
+                    if all(n <= c for n, c in zip(seg, less, strict=True)) else None)
+            return found[(profile, need)]
 
         kept = reducer.memo[key] = tuple(
             _Bucket(option, partial(fits, p), least)
-            for p, (option, least) in _profiled_options(start, seg, caps, budget,
-                                                        info).items())
+            for p, (option, least) in _profiled_options(start, seg, caps, budget, info,
+                                                        states).items())
     return kept
 
 
+def _find_option(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                 info: Callable[[Group], GroupInfo], target: _Profile) -> _SuitOption | None:
+    """One option of a suit with exactly the profile `target`, within `caps`, or None.
+
+    The same cuts as `_profiled_options`, depth first, dropping a branch as soon as its
+    groups cannot add up to the target: their weights exceed it in some key (weights are
+    counts in 4-bit digits, at most five groups, so a digit never carries), their bits are
+    not the target's, or they use more wilds. Dead states are remembered.
+    """
+    t_weight, t_bits, t_wilds, t_pair = target
+    digits = t_weight.bit_length() // 4 + 1
+    guard = int("8" * digits, 16)  # the top bit of every digit
+    dead: set[tuple[object, ...]] = set()
+    groups: list[Group] = []
+    left = list(counts)
+    used = [0] * 9
+
+    def within(weight: int) -> bool:
+        # Every digit of `weight` at most the target's: subtracting it from the target with
+        # each digit's top bit set borrows (clears that bit) exactly where it is larger.
+        return weight.bit_length() <= 4 * digits and ((t_weight | guard) - weight) & guard == guard
+
+    def walk(weight: int, bits: int, wilds: int, pair: bool) -> bool:
+        i = 0
+        while i < 9 and not left[i]:
+            i += 1
+        if i == 9:
+            return (weight, bits, wilds, pair) == target
+        state = (tuple(left[i:]), tuple(used[max(0, i - 2):]), weight, bits, wilds, pair)
+        if state in dead:
+            return False
+        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
+                                                min(budget, t_wilds) - wilds):
+            w, b = info(group)
+            if (not within(weight + w) or (bits | b) & ~t_bits or (is_pair and not t_pair)):
+                continue
+            for r in take:
+                left[r] -= 1
+            for r in put:
+                used[r] += 1
+            groups.append(group)
+            if walk(weight + w, bits | b, wilds + len(put), pair or is_pair):
+                return True
+            groups.pop()
+            for r in take:
+                left[r] += 1
+            for r in put:
+                used[r] -= 1
+        dead.add(state)
+        return False
+
+    if not walk(0, 0, 0, False):
+        return None
+    return tuple(sorted(groups)), t_wilds, t_pair, tuple(used)
+
+
+def _cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
+          caps: Sequence[int], pair: bool, budget: int
+          ) -> Iterator[tuple[Group, tuple[int, ...], tuple[int, ...], bool]]:
+    """The groups that can hold the lowest natural left (rank i): (group, ranks of the
+    naturals it takes, ranks of the wilds it places, whether it is the pair)."""
+    for kind, size in ((PUNG, 3), (PAIR, 2)):
+        if kind == PAIR and pair:
+            continue
+        for naturals in range(1, min(left[i], size) + 1):
+            need = size - naturals
+            if need > budget or counts[i] + used[i] + need > caps[i]:
+                continue
+            yield (Group(kind, start + i, subs=(start + i,) * need), (i,) * naturals,
+                   (i,) * need, kind == PAIR)
+    for first in (i - 2, i - 1, i):
+        if first < 0 or first > 6:
+            continue
+        # Each rank of the chow: the natural (required at i, none left below it) or a wild.
+        choices = []
+        for r in range(first, first + 3):
+            ways = []
+            if r >= i and left[r]:
+                ways.append(False)
+            if r != i and counts[r] + used[r] < caps[r]:
+                ways.append(True)
+            choices.append(ways)
+        for pick in product(*choices):
+            wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
+            if len(wild_ranks) > budget:
+                continue
+            yield (Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)),
+                   tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
+
+
 def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                      info: Callable[[Group], GroupInfo]
+                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any]
                       ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
     """One option of a suit per profile (as `_suit_options` would list them all, then keep
     one per profile), the one crowding the fewest ranks (most room for free groups), with the
@@ -264,7 +362,6 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
     # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
     # per rank of any option of the profile)
     Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int], list[int]]
-    memo: dict[tuple[object, ...], dict[_Profile, Entry]] = {}
     zero = (0,) * 9
     done: dict[_Profile, Entry] = {(0, 0, 0, False): ((), zero, (0, 0), [0] * 9)}
 
@@ -275,9 +372,11 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             i += 1
         if i == 9:
             return done
-        # Later groups hold rank i or above and reach down two ranks at most.
-        state = (left[i:], used[max(0, i - 2):], budget, pair)
-        found = memo.get(state)
+        # Later groups hold rank i or above and reach down two ranks at most; of the room
+        # left at a rank only as much as the budget can fill matters.
+        state = (left[i:], tuple(min(caps[r] - counts[r] - used[r], budget)
+                                 for r in range(max(0, i - 2), 9)), budget, pair)
+        found: dict[_Profile, Entry] | None = memo.get(state)
         if found is not None:
             return found
         out: dict[_Profile, Entry] = {}
@@ -323,33 +422,9 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 if crowding < entry[2]:
                     out[profile] = ((group, *groups), total, crowding, kept)
 
-        for kind, size in ((PUNG, 3), (PAIR, 2)):
-            if kind == PAIR and pair:
-                continue
-            for naturals in range(1, min(left[i], size) + 1):
-                need = size - naturals
-                if need > budget or counts[i] + used[i] + need > caps[i]:
-                    continue
-                then(Group(kind, start + i, subs=(start + i,) * need), (i,) * naturals,
-                     (i,) * need, kind == PAIR)
-        for first in (i - 2, i - 1, i):
-            if first < 0 or first > 6:
-                continue
-            # Each rank of the chow: the natural (required at i, none left below it) or a wild.
-            choices = []
-            for r in range(first, first + 3):
-                ways = []
-                if r >= i and left[r]:
-                    ways.append(False)
-                if r != i and counts[r] + used[r] < caps[r]:
-                    ways.append(True)
-                choices.append(ways)
-            for pick in product(*choices):
-                wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
-                if len(wild_ranks) > budget:
-                    continue
-                then(Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)),
-                     tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
+        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
+                                                budget):
+            then(group, take, put, is_pair)
         memo[state] = out
         return out
 

@@ -80,6 +80,7 @@ class _Plan:
     key_cache: dict[tuple[str, int, tuple[int, int] | None], int] | None = None
     key_ids: dict[tuple[object, ...], int] | None = None
     suit_memo: dict[tuple[object, ...], Any] | None = None
+    search_states: dict[tuple[object, ...], Any] | None = None
     # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards).
     numbers: dict[object, int] | None = None
 
@@ -143,6 +144,7 @@ def _plan(rs: RuleSet) -> _Plan:
         group_keys=group_keys, free=free, key_cache={} if group_keys is not None else None,
         key_ids={} if group_keys is not None else None,
         suit_memo={} if group_keys is not None else None,
+        search_states={} if group_keys is not None else None,
         numbers={} if group_keys is not None else None,
         steps=steps, last=last,
         extras={name: {rank: tuple(by_id[f] for f in fans)
@@ -352,6 +354,7 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
     reducer = None
     if plan.group_keys is not None:
         assert plan.suit_memo is not None and plan.numbers is not None
+        assert plan.search_states is not None
         numbers = plan.numbers
 
         def number(thing: object) -> int:
@@ -382,7 +385,7 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
             found = described(g)
             return found[0], found[1]
 
-        reducer = Reducer(group_info, plan.suit_memo)
+        reducer = Reducer(group_info, plan.suit_memo, plan.search_states)
     free = plan.free or every_identity(tileset)
     by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, list[int | None]]] = {}
     seen: set[object] = set()

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from app.domain.decompose import CHOW, PAIR, PUNG, REGULAR, SEVEN_PAIRS, Group
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import (
+    _find_option,
     _profile,
     _profiled_options,
     _suit_options,
@@ -72,11 +73,31 @@ def test_one_option_per_profile_is_found_without_listing_them_all(
     by_profile: dict[object, list[tuple[int, ...]]] = {}
     for o in every:
         by_profile.setdefault(_profile(o, identity_info), []).append(o[3])
-    found = _profiled_options(0, tuple(seg), caps, budget, identity_info)
+    found = _profiled_options(0, tuple(seg), caps, budget, identity_info, {})
     assert set(found) == set(by_profile)
     for profile, (option, least) in found.items():
         assert option in every and _profile(option, identity_info) == profile
         assert least == tuple(min(col) for col in zip(*by_profile[profile], strict=True))
+
+
+@settings(max_examples=80, deadline=None)
+@given(suit_counts, st.integers(0, 4), st.lists(st.integers(0, 2), min_size=9, max_size=9))
+def test_a_profile_is_found_within_room_kept_back_exactly_when_one_fits(
+        seg: list[int], budget: int, need: list[int]) -> None:
+    """`_find_option` (one profile, lowered caps) finds an option exactly when the full
+    listing has one of that profile leaving `need` at every rank."""
+    caps = (4,) * 9
+    less = tuple(c - d for c, d in zip(caps, need, strict=True))
+    if any(n > c for n, c in zip(seg, less, strict=True)):
+        return
+    every = _suit_options(0, tuple(seg), caps, budget)
+    for profile in {_profile(o, identity_info) for o in every}:
+        fitting = [o for o in every if _profile(o, identity_info) == profile
+                   and all(n + u <= c for n, u, c in zip(seg, o[3], less, strict=True))]
+        got = _find_option(0, tuple(seg), less, budget, identity_info, profile)
+        assert (got is None) == (not fitting)
+        if got is not None:
+            assert _profile(got, identity_info) == profile and got in every
 
 
 def test_every_suit_option_uses_its_naturals_and_respects_the_caps() -> None:
