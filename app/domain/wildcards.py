@@ -138,6 +138,11 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
     return tuple(found.values())
 
 
+def clear_cache() -> None:
+    """Empty the module-wide cache of suit options."""
+    _suit_options.cache_clear()
+
+
 def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
     out: list[_SuitOption] = []
     if n <= 2 and cap >= 2:
@@ -652,6 +657,7 @@ __all__ = [
     "GroupInfo",
     "Identity",
     "Reducer",
+    "clear_cache",
     "every_identity",
     "group_tiles",
     "places",

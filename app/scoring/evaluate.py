@@ -38,6 +38,9 @@ from app.domain.wildcards import (
     wild_groupings,
     wild_readings,
 )
+from app.domain.wildcards import (
+    clear_cache as _suit_options_cache_clear,
+)
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import SCHEMES, resolve_params
@@ -161,6 +164,24 @@ def _plan(rs: RuleSet) -> _Plan:
     _PLANS[id(rs)] = plan
     weakref.finalize(rs, _PLANS.pop, id(rs), None)
     return plan
+
+
+def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
+    """Forget what was memoised about hands with wilds for this rule set (and the module-wide
+    cache of suit options), so the next wild hand is read from scratch (benchmarks time it).
+    With `keys`, also the table of group keys, which holds one entry per kind of group and
+    fills up with a rule set's first few hands."""
+    _suit_options_cache_clear()
+    plan = _PLANS.get(id(rs))
+    if plan is None:
+        return
+    memos: list[dict[Any, Any] | None] = [plan.suit_memo, plan.search_states]
+    if keys:
+        # The searches' memos hold numbers made from these: they go first (above).
+        memos += [plan.key_cache, plan.key_ids, plan.numbers]
+    for memo in memos:
+        if memo is not None:
+            memo.clear()
 
 
 def _wild_plan(rs: RuleSet) -> tuple[
