@@ -16,7 +16,8 @@ hand again), R times each, keeping the minimum. Prints the median and p99 in
 milliseconds per wild count, and the share of winning hands.
 
 Part 2: the worst seven-wild hand: `--search` random tianjin hands with seven wilds (any
-indicator, seven natural tiles, any winning tile), timed cold; then `--climb` steps of
+indicator, seven natural tiles, any winning tile) and the slow hands earlier searches found
+(`KNOWN_SLOW`), timed cold; then `--climb` steps of
 hill-climbing from the slowest: change one natural tile, the winning tile or the indicator,
 keep the change when the hand gets slower (cold). Prints the worst hand in notation with its
 indicator, its cold and warm times, and whether it is under the 50 ms target.
@@ -149,6 +150,16 @@ def seven_wild_hand(rng: random.Random) -> tuple[str, list[str], int]:
     return indicator, natural, rng.randrange(14)
 
 
+# Slow seven-wild hands earlier searches found (indicator, naturals, index of the winning
+# tile: 13 is the last wild): the search starts from them as well as from random hands.
+KNOWN_SLOW = [
+    ("3s", ["4m", "6m", "5m", "4m", "1m", "3m", "2m"], 13),
+    ("S", ["4s", "4s", "5s", "2s", "6s", "1s", "3s"], 13),
+    ("1p", ["2m", "5m", "2m", "4m", "6m", "3m", "2m"], 13),
+    ("3p", ["1m", "2m", "3m", "4m", "5m", "6m", "7m"], 13),
+]
+
+
 def seven_notation(indicator: str, natural: list[str], win: int) -> str:
     standing = natural + [indicator] * 3 + [next_kind(indicator)] * 4
     winning = standing.pop(win)
@@ -231,8 +242,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         started = time.perf_counter()
         worst: tuple[float, str, list[str], int] | None = None
-        for _ in range(args.search):
-            ind, natural, win = seven_wild_hand(rng)
+        starts = [*KNOWN_SLOW, *(seven_wild_hand(rng) for _ in range(args.search))]
+        for ind, natural, win in starts:
             t = cold_ms(ind, natural, win)
             if worst is None or t > worst[0]:
                 worst = (t, ind, natural, win)
@@ -265,19 +276,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         notation = seven_notation(ind, natural, win)
         worst_hand, worst_ctx = build(notation, {"win_type": "self_draw", "wild_indicator": ind},
                                       tianjin)
+        # The search keeps the slowest of many noisy timings, so time the hand found again:
+        # the best of more runs, cold, is its cost.
+        t_again = 1000 * best_of(max(7, args.repeat),
+                                 partial(time_once, worst_hand, worst_ctx, tianjin, True))
         score(worst_hand, worst_ctx, tianjin)
         t_warm = 1000 * best_of(args.repeat,
                                 partial(time_once, worst_hand, worst_ctx, tianjin, False))
         result = score(worst_hand, worst_ctx, tianjin)
     finally:
         gc.enable()
-    print(f"\nworst 7-wild hand: {args.search} random hands (slowest {found_random:.2f} ms "
+    print(f"\nworst 7-wild hand: {len(KNOWN_SLOW)} known and {args.search} random hands "
+          f"(slowest {found_random:.2f} ms "
           f"cold), then {args.climb} hill-climbing steps ({improved} improvements), "
           f"{time.perf_counter() - started:.1f} s")
     fans = ", ".join(f"{f.id}×{f.count}" for f in result.fans) or "-"
     print(f"  {notation}  indicator {ind}  winning: {result.winning}  fans: {fans}")
-    print(f"  cold {t_cold:.2f} ms, warm {t_warm:.2f} ms; under {TARGET_MS:.0f} ms: "
-          f"{'yes' if t_cold < TARGET_MS else 'NO'} (cold), "
+    print(f"  cold {t_cold:.2f} ms when found, {t_again:.2f} ms timed again (best of "
+          f"{max(7, args.repeat)}), warm {t_warm:.2f} ms; under {TARGET_MS:.0f} ms: "
+          f"{'yes' if t_cold < TARGET_MS else 'NO'} (cold when found), "
+          f"{'yes' if t_again < TARGET_MS else 'NO'} (cold again), "
           f"{'yes' if t_warm < TARGET_MS else 'NO'} (warm)")
     return 0
 

@@ -377,16 +377,16 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             i += 1
         if i == 9:
             return done
+        # Room each rank has before this state's next group.
+        room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
         # Later groups hold rank i or above and reach down two ranks at most; of the room
         # left at a rank only as much as the budget can fill matters.
-        state = (left[i:], tuple(min(caps[r] - counts[r] - used[r], budget)
-                                 for r in range(max(0, i - 2), 9)), budget, pair)
+        state = (left[i:], tuple([r if r < budget else budget for r in room[max(0, i - 2):]]),
+                 budget, pair)
         found: dict[_Profile, Entry] | None = memo.get(state)
         if found is not None:
             return found
         out: dict[_Profile, Entry] = {}
-        # Room each rank has before this state's next group (for the stand-in's crowding).
-        room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
 
         def then(group: Group, take: tuple[int, ...], put: tuple[int, ...],
                  is_pair: bool) -> None:

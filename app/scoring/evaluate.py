@@ -46,7 +46,7 @@ from app.rules.model import FanDef, RuleSet
 from app.scoring.payments import SCHEMES, resolve_params
 from app.scoring.policies import POLICIES, Policy
 from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
-from app.scoring.view import FEATURES, HandFacts, View
+from app.scoring.view import FEATURES, HandFacts, SubstitutedFacts, View
 
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
@@ -417,10 +417,8 @@ def _wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: Rule
         entry = by_subs.get((subs, reading.win_as))
         if entry is None:
             as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
-            sub_facts = HandFacts(as_read, facts.ctx, tileset, plan.shapes)
-            sub_facts.physical = hand
-            sub_facts.wild_count = facts.wild_count
-            sub_facts.win_wild = win_wild
+            sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, plan.shapes, hand,
+                                         facts.wild_count, win_wild)
             entry = by_subs[(subs, reading.win_as)] = (sub_facts, [None] * plan.hand_slots)
         return View(reading, entry[0], plan.policy), entry[1]
 

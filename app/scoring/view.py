@@ -126,6 +126,36 @@ class HandFacts:
         return self.waits == frozenset((self.win_tile,))
 
 
+class SubstitutedFacts(HandFacts):
+    """The facts of one substitution of a hand with wild tiles (the hand as read), filled in
+    only when a check first asks for more than the winning tile: most readings of a wild hand
+    are decided on their groups alone, and a hand with many wilds has hundreds of
+    substitutions."""
+
+    __slots__ = ()
+
+    def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet, shapes: frozenset[str],
+                 physical: Hand, wild_count: int, win_wild: bool) -> None:
+        self.hand = hand
+        self.ctx = ctx
+        self.tileset = tileset
+        self.shapes = shapes
+        self.win_tile = hand.win_tile
+        self.physical = physical
+        self.wild_count = wild_count
+        self.win_wild = win_wild
+
+    def __getattr__(self, name: str) -> object:
+        # Called only for a fact not filled in yet: fill them all, keep what this kind of
+        # facts says about the wilds.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
+        HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
+        self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
+        return object.__getattribute__(self, name)
+
+
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],
                  tileset: TileSet) -> frozenset[int]:
     """Every tile that completes the standing tiles less the winning tile, in any shape."""
