@@ -366,9 +366,9 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
     """
     # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
     # per rank of any option of the profile)
-    Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int], list[int]]
+    Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int] | None, list[int]]
     zero = (0,) * 9
-    done: dict[_Profile, Entry] = {(0, 0, 0, False): ((), zero, (0, 0), [0] * 9)}
+    done: dict[_Profile, Entry] = {(0, 0, 0, False): ((), zero, None, [0] * 9)}
 
     def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int,
              pair: bool) -> dict[_Profile, Entry]:
@@ -414,7 +414,7 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 else:
                     total, fewest = added, least
                 if entry is None:
-                    out[profile] = ((group, *groups), total, _crowding(total, room), fewest[:])
+                    out[profile] = ((group, *groups), total, None, fewest[:])
                     continue
                 kept = entry[3]
                 for r in range(9):
@@ -422,10 +422,13 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                         kept[r] = fewest[r]
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
                 # (a full rank keeps out every free chow through it), then the one placing
-                # its wilds most evenly.
+                # its wilds most evenly (worked out only when two options meet).
                 crowding = _crowding(total, room)
-                if crowding < entry[2]:
+                standing = entry[2] if entry[2] is not None else _crowding(entry[1], room)
+                if crowding < standing:
                     out[profile] = ((group, *groups), total, crowding, kept)
+                elif entry[2] is None:
+                    out[profile] = (entry[0], entry[1], standing, kept)
 
         for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
                                                 budget):
