@@ -379,10 +379,13 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             return done
         # Room each rank has before this state's next group.
         room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
-        # Later groups hold rank i or above and reach down two ranks at most; of the room
-        # left at a rank only as much as the budget can fill matters.
-        state = (left[i:], tuple([r if r < budget else budget for r in room[max(0, i - 2):]]),
-                 budget, pair)
+        # Later groups hold rank i or above and reach down two ranks at most. Of the room left
+        # at a rank only as much matters as they could still fill: no more than the budget,
+        # and no more than one wild per natural two ranks around (a chow through the rank)
+        # and two per natural of the rank (its pung).
+        state = (left[i:], tuple([min(room[r], budget, 2 * left[r] + sum(
+            left[q] for q in range(max(0, r - 2), min(9, r + 3)) if q != r))
+            for r in range(max(0, i - 2), 9)]), budget, pair)
         found: dict[_Profile, Entry] | None = memo.get(state)
         if found is not None:
             return found
