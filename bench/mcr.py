@@ -25,6 +25,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from timing import percentile  # bench/timing.py (this folder is on the path)
+
 ROOT = Path(__file__).resolve().parents[1]
 GENERATOR = ROOT / "tests" / "mcr_reference" / "generator.py"
 DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)
@@ -52,13 +54,6 @@ def _load_engine() -> tuple[Callable[..., Any], Any] | None:
         print(f"our engine is not available ({exc}); timing the reference only")
         return None
     return score, load_rulesets(ROOT / "rulesets")["mcr"]
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty sequence."""
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
-    return ordered[k]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from timing import percentile  # bench/timing.py (this folder is on the path)
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -181,13 +182,6 @@ def time_once(hand: Hand, ctx: WinContext, rs: RuleSet, cold: bool) -> float:
 
 def best_of(repeat: int, fn: Callable[[], float]) -> float:
     return min(fn() for _ in range(repeat))
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty sequence."""
-    ordered = sorted(values)
-    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
-    return ordered[k]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -35,9 +35,8 @@ SETTLEMENT: dict[str, Any] = {
 }
 
 
-def with_settlement(**changes: Any) -> dict[str, Any]:
-    """`mini` with a settlement section; `changes` are dotted paths -> value (None drops)."""
-    data = copy.deepcopy(SETTLEMENT)
+def _changed(data: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """`data` with `changes` made: dotted paths (`a__b`) -> value (None drops the key)."""
     for path, value in changes.items():
         *parents, last = path.split("__")
         node = data
@@ -47,6 +46,12 @@ def with_settlement(**changes: Any) -> dict[str, Any]:
             node.pop(last, None)
         else:
             node[last] = value
+    return data
+
+
+def with_settlement(**changes: Any) -> dict[str, Any]:
+    """`mini` with a settlement section; `changes` are dotted paths -> value (None drops)."""
+    data = _changed(copy.deepcopy(SETTLEMENT), changes)
     rs = mini(settlement=data)
     rs["options"] = [{**rs["options"][0], "minimum": 0},
                      {"name": "fresh", "type": "bool", "default": False,
@@ -175,7 +180,7 @@ def test_the_real_rule_sets() -> None:
 
 WILD = {"indicator": "self_and_next", "explicit": False, "indicator_out_of_play": True,
         "read": "full"}  # the mini fans' checks do not say what they tell apart
-GOLDEN_OPTION = {"name": "golden", "type": "enum", "choices": ["off", 4, 8], "default": "off",
+GOLDEN_OPTION = {"name": "golden", "type": "enum", "choices": ["off", 4], "default": "off",
                  "description": "金杠"}
 STAND_OPTION = {"name": "stand", "type": "bool", "default": True, "description": "荒庄不荒杠"}
 
@@ -191,15 +196,7 @@ def tianjin_like(**changes: Any) -> dict[str, Any]:
         "follow_dealer": {"amount": 1},
         "drawn_game": {"ready_as": "self_draw", "kongs_stand": {"option": "stand"}},
     }
-    for path, value in changes.items():
-        *parents, last = path.split("__")
-        node = settlement
-        for p in parents:
-            node = node[p]
-        if value is None:
-            node.pop(last, None)
-        else:
-            node[last] = value
+    _changed(settlement, changes)
     return mini(settlement=settlement, wild=WILD, options=[GOLDEN_OPTION, STAND_OPTION],
                 payment={"scheme": "points",
                          "params": {"base": 1, "table": "t", "tables": {"t": "doubling"}}})
