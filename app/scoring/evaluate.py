@@ -49,6 +49,7 @@ from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
 from app.scoring.view import FEATURES, HandFacts, SubstitutedFacts, View
 
 NO_WINNING_SHAPE = "no_winning_shape"
+_NO_WILDS: frozenset[int] = frozenset()
 BELOW_MINIMUM = "below_minimum"
 
 
@@ -249,7 +250,7 @@ def _evaluate(view: View, ctx: WinContext, steps: tuple[_Step, ...],
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     plan = _plan(rs)
     facts = HandFacts(hand, ctx, rs.tileset, plan.shapes)
-    wild_set = frozenset(ctx.wilds) if rs.wild is not None else frozenset()
+    wild_set = frozenset(ctx.wilds) if ctx.wilds and rs.wild is not None else _NO_WILDS
     if wild_set:
         facts.wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
