@@ -383,9 +383,9 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
         # at a rank only as much matters as they could still fill: no more than the budget,
         # and no more than one wild per natural two ranks around (a chow through the rank)
         # and two per natural of the rank (its pung).
-        state = (left[i:], tuple([min(room[r], budget, 2 * left[r] + sum(
-            left[q] for q in range(max(0, r - 2), min(9, r + 3)) if q != r))
-            for r in range(max(0, i - 2), 9)]), budget, pair)
+        near = _near(left)
+        state = (left[i:], tuple([min(room[r], budget, left[r] + near[r])
+                                  for r in range(max(0, i - 2), 9)]), budget, pair)
         found: dict[_Profile, Entry] | None = memo.get(state)
         if found is not None:
             return found
@@ -441,6 +441,12 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
 
     return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
             for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
+
+
+@lru_cache(maxsize=4096)
+def _near(left: tuple[int, ...]) -> tuple[int, ...]:
+    """Per rank, the natural tiles within two ranks of it (itself included)."""
+    return tuple(sum(left[max(0, r - 2):r + 3]) for r in range(9))
 
 
 def _crowding(added: Sequence[int], room: Sequence[int]) -> tuple[int, int]:
