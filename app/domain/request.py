@@ -34,7 +34,10 @@ Error codes (all answered 422):
 - ``seat_out_of_range``: winner, discarder or dealer outside 0..players-1;
 - ``flowers_out_of_range``: more flowers than the rule set allows;
 - ``not_a_flower``: a non-flower tile listed in ``context.flowers``;
-- ``wilds_not_supported``: a wild indicator or wild tiles for a rule set without wilds;
+- ``wilds_not_supported``: a wild indicator or wild tiles for a rule set without wilds, or
+  the one of the two the rule set does not take; both given is ``inconsistent_context``; all
+  four of an out-of-play indicator's kind is ``too_many_copies``, a meld of wild tiles other
+  than a concealed kong ``illegal_meld`` (`check_wild_tiles`);
 - ``unknown_option``, ``invalid_option``: ``context.options`` against the rule set's options
   (a per-seat option's entry is pointed at by its index: ``/context/options/pulls/2``; an
   entry the dealer may not have, by the dealer's seat);
