@@ -63,6 +63,8 @@ class WinContext:
     round_wind: int = 0
     flowers: int = 0
     flower_tiles: tuple[int, ...] = ()
+    # 混: the flipped indicator as given, and the wild kinds in play (made from the indicator
+    # by the rule set's rule, or listed in the request), sorted; () without wilds.
     wild_indicator: int | None = None
     wilds: tuple[int, ...] = ()
     winner: int = 0
