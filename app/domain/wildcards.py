@@ -75,14 +75,12 @@ _SuitOption = tuple[tuple[Group, ...], int, bool, tuple[int, ...]]
 def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
                   budget: int) -> tuple[_SuitOption, ...]:
     """Every way to cut one suit's natural tiles into groups that each hold at least one of
-    them, filling with at most `budget` wilds; at most one pair."""
+    them, filling with at most `budget` wilds; at most one pair (the cuts of `_cuts`, every
+    option listed: the full reading, and the measure the reduced searches are tested by)."""
     found: dict[tuple[Group, ...], _SuitOption] = {}
     left = list(counts)
     used = [0] * 9  # wilds standing for each rank
     groups: list[Group] = []
-
-    def room(r: int) -> bool:
-        return counts[r] + used[r] < caps[r]
 
     def walk(wilds: int, pair: bool) -> None:
         i = 0
@@ -93,46 +91,19 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
             if key not in found:
                 found[key] = (key, wilds, pair, tuple(used))
             return
-        # A pung or the pair at rank i: one or more naturals of rank i, wilds for the rest.
-        for kind, size in ((PUNG, 3), (PAIR, 2)):
-            if kind == PAIR and pair:
-                continue
-            for naturals in range(1, min(left[i], size) + 1):
-                need = size - naturals
-                if wilds + need > budget or counts[i] + used[i] + need > caps[i]:
-                    continue
-                left[i] -= naturals
-                used[i] += need
-                groups.append(Group(kind, start + i, subs=(start + i,) * need))
-                walk(wilds + need, pair or kind == PAIR)
-                groups.pop()
-                used[i] -= need
-                left[i] += naturals
-        # A chow holding rank i (the lowest natural left): ranks below i are wilds; above it,
-        # a natural when one is left, or a wild (leaving the natural for another group).
-        for first in (i - 2, i - 1, i):
-            if first < 0 or first > 6:
-                continue
-            _chow(first, i, 0, [], wilds, pair)
-
-    def _chow(first: int, i: int, pos: int, wild_ranks: list[int], wilds: int,
-              pair: bool) -> None:
-        if pos == 3:
-            groups.append(Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)))
-            walk(wilds, pair)
+        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
+                                                budget - wilds):
+            for r in take:
+                left[r] -= 1
+            for r in put:
+                used[r] += 1
+            groups.append(group)
+            walk(wilds + len(put), pair or is_pair)
             groups.pop()
-            return
-        r = first + pos
-        if r >= i and left[r]:
-            left[r] -= 1
-            _chow(first, i, pos + 1, wild_ranks, wilds, pair)
-            left[r] += 1
-        if r != i and wilds < budget and room(r):
-            used[r] += 1
-            wild_ranks.append(r)
-            _chow(first, i, pos + 1, wild_ranks, wilds + 1, pair)
-            wild_ranks.pop()
-            used[r] -= 1
+            for r in take:
+                left[r] += 1
+            for r in put:
+                used[r] -= 1
 
     walk(0, False)
     return tuple(found.values())
@@ -221,6 +192,7 @@ def _fixed(option: _SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
 
 
 def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profile:
+    """The profile of one listed option (what `_profiled_options` groups them by)."""
     weight = held = 0
     for g in option[0]:
         w, bits = info(g)
