@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Flask
 
 from app.api.handlers import register_error_handlers
-from app.api.views import OPENAPI_KEY, RULESETS_KEY, api
+from app.api.routes import OPENAPI_KEY, RULESETS_KEY, api
 
 __all__ = ["OPENAPI_KEY", "RULESETS_KEY", "register_api"]
 

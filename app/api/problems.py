@@ -57,7 +57,7 @@ HAND_ERROR_CODES: tuple[str, ...] = (
 )
 HAND_ERROR_TITLE = "Not a valid hand or win"
 
-# Codes of `app.domain.round` and `app.scoring.settle`: a settle request whose events cannot
+# Codes of `app.api.rounds` and `app.scoring.rounds`: a settle request whose events cannot
 # be a real round (besides the hand codes above, which its hands may also raise). All 422.
 ROUND_ERROR_CODES: tuple[str, ...] = (
     "seat_already_won",

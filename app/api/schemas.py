@@ -2,7 +2,7 @@
 
 The schemas check JSON types, required and unknown fields, enumerations and size limits; JSON
 null in an optional field means "use the default", as in the domain. What needs the rule set
-(tile codes, tile counts, seat ranges, option names) is checked by `app.domain.request.build`.
+(tile codes, tile counts, seat ranges, option names) is checked by `app.api.requests.build`.
 `openapi.yaml` describes exactly these schemas; the API tests generate bodies from it and fail
 if a body the contract allows is refused here.
 """

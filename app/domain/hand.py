@@ -1,6 +1,6 @@
 """Hands, declared melds and the win context: immutable values.
 
-Validation of a request into these values lives in `app.domain.request` (it needs the rule
+Validation of a request into these values lives in `app.api.requests` (it needs the rule
 set's tile set, player count and declared options); these classes only hold data.
 """
 

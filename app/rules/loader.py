@@ -31,16 +31,16 @@ from app.rules.model import (
     WILD_RULES,
     FanDef,
     FanRequirement,
-    OptionDef,
     PaymentDef,
     Requirement,
     RuleSet,
     ShapeDef,
     WildDef,
 )
+from app.rules.options import OPTION_TYPES, OptionDef
+from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
+from app.rules.policies import POLICIES
 from app.rules.settlement import build_settlement
-from app.scoring.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
-from app.scoring.policies import POLICIES
 
 
 class RuleSetError(Exception):
@@ -80,7 +80,6 @@ REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
 OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
                "dealer_entry"}
-OPTION_TYPES = ("bool", "int", "enum", "per_seat")
 FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "reason", "message"}
 PAYMENT_KEYS = {"scheme", "params", "description"}
 

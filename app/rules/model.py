@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Any
 
 from app.domain.tiles import TileSet
+from app.rules.options import OptionDef
 from app.rules.settlement import SettlementDef
 
 # A bound check: called with a decomposition's features and the win context, returns how many
@@ -49,24 +50,6 @@ class Requirement:
     reason: str
     message: str
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class OptionDef:
-    """A house rule a request may set in `context.options`.
-
-    A `per_seat` option is one integer per seat (a list as long as the rule set has players,
-    天津 拉庄: how often each player pulls); `minimum` and `maximum` bound each entry, and
-    `dealer_entry`, when set, is the value the dealer's own entry must have."""
-
-    name: str
-    type: str  # "bool" | "int" | "enum" | "per_seat"
-    default: Any
-    description: str
-    choices: tuple[Any, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    dealer_entry: int | None = None
 
 
 @dataclass(frozen=True)

@@ -41,13 +41,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from app.rules.model import OptionDef
+from app.domain.events import CONCEALED, KONG_KINDS
+from app.rules.options import OptionDef
 
-KONG_KINDS = ("direct", "added", "concealed")
-CONCEALED = "concealed"
 # 金杠: a concealed kong of four wild tiles, settled under its own entry when there is one.
 GOLDEN = "golden"
 # A golden kong amount that means "no amount of its own: paid as a concealed kong".

@@ -43,10 +43,10 @@ from app.domain.wildcards import (
 )
 from app.rules.checks import CHECKS
 from app.rules.model import FanDef, RuleSet
-from app.scoring.payments import SCHEMES, resolve_params
-from app.scoring.policies import POLICIES, Policy
-from app.scoring.result import DecompositionView, FanResult, Reason, ScoreResult
-from app.scoring.view import FEATURES, HandFacts, SubstitutedFacts, View
+from app.rules.payments import SCHEMES, resolve_params
+from app.rules.policies import POLICIES, Policy
+from app.rules.view import FEATURES, HandFacts, SubstitutedFacts, View
+from app.scoring.result import Decomposition, FanResult, Reason, ScoreResult
 
 NO_WINNING_SHAPE = "no_winning_shape"
 _NO_WILDS: frozenset[int] = frozenset()
@@ -55,7 +55,7 @@ BELOW_MINIMUM = "below_minimum"
 
 # One fan in evaluation order, as the hot loop wants it: id, bound check, slot in the
 # per-request cache of hand-scope results (-1 for reading-scope checks), fans it excludes,
-# the reading features its check needs (a bit mask, see app.scoring.view.FEATURES), the fan,
+# the reading features its check needs (a bit mask, see app.rules.view.FEATURES), the fan,
 # its value, whether it counts toward the minimum, whether it breaks ties.
 _Step = tuple[str, Callable[[View, WinContext], int], int, frozenset[str], int, FanDef, int,
               bool, bool]
@@ -467,15 +467,15 @@ def _group_text(tileset: TileSet, kind: str, tile: int, declared: bool, conceale
 
 
 def describe(reading: Reading, hand: Hand, tileset: TileSet,
-             wild_set: frozenset[int] = frozenset()) -> DecompositionView:
+             wild_set: frozenset[int] = frozenset()) -> Decomposition:
     """The chosen reading in compact notation, groups in display order; declared melds in
     brackets as on input (`[123p]`, `{5555s}` for a concealed kong), and what each wild tile
     stood for."""
     if not reading.groups:
-        return DecompositionView(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
+        return Decomposition(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
     rank = tileset.display_rank
     groups = sorted(reading.groups, key=lambda g: (rank[g.tile], g.kind != PAIR))
-    return DecompositionView(reading.shape, tuple(
+    return Decomposition(reading.shape, tuple(
         _group_text(tileset, g.kind, g.tile, g.declared, g.concealed) for g in groups),
         _wild_uses(reading, hand, tileset, wild_set))
 

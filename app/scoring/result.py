@@ -1,4 +1,5 @@
-"""Immutable score results and their JSON form (the `ScoreResponse` of openapi.yaml).
+"""Immutable results of the engine: a scored hand, the waits of a hand one tile short, and a
+settled round. Their JSON form is written at the API boundary (`app.api.responses`).
 
 Named tuples rather than frozen dataclasses: a request builds a dozen of these, and a frozen
 dataclass costs several times more to construct.
@@ -6,7 +7,9 @@ dataclass costs several times more to construct.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
+
+from app.domain.money import Payments
 
 
 class FanResult(NamedTuple):
@@ -17,10 +20,6 @@ class FanResult(NamedTuple):
     # Shadows tuple.count, which nothing here uses: the JSON field is `count`.
     count: int  # type: ignore[assignment]
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "name_en": self.name_en,
-                "value": self.value, "count": self.count}
-
 
 class Reason(NamedTuple):
     """Why a well-formed hand is not a legal win: a stable code and a sentence."""
@@ -28,39 +27,15 @@ class Reason(NamedTuple):
     code: str
     message: str
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
 
+class Decomposition(NamedTuple):
+    """The reading a result was scored on, written out."""
 
-class Transfer(NamedTuple):
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount,
-                "reason": self.reason}
-
-
-class Payments(NamedTuple):
-    net: tuple[int, ...]
-    transfers: tuple[Transfer, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"net": list(self.net), "transfers": [t.to_dict() for t in self.transfers]}
-
-
-class DecompositionView(NamedTuple):
     shape: str
     melds: tuple[str, ...]
     # What each wild tile (混) of the hand stood for: (the tile held, the tile read), the
     # winning tile first when it is a wild; a wild read as itself is listed too.
     wilds: tuple[tuple[str, str], ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"shape": self.shape, "melds": list(self.melds),
-                "wilds": [{"tile": held, "as": read} for held, read in self.wilds]}
 
 
 class ScoreResult(NamedTuple):
@@ -69,27 +44,85 @@ class ScoreResult(NamedTuple):
     reason: Reason | None
     fans: tuple[FanResult, ...]
     fan_total: int
-    decomposition: DecompositionView | None
+    decomposition: Decomposition | None
     payments: Payments | None
     # What one payer pays for this hand won on that payer's discard (the payment scheme's
     # value), and for doubling games the multiplier 2^fan; None when the hand does not win.
     value: int | None = None
     multiplier: int | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, **score_fields(self),
-                "payments": self.payments.to_dict() if self.payments else None}
+
+class WaitEntry(NamedTuple):
+    """One tile that completes the hand, and the score of the completed hand (the fields of
+    `ScoreResult` but the rule set and the payments)."""
+
+    tile: str
+    winning: bool
+    reason: Reason | None
+    fans: tuple[FanResult, ...]
+    fan_total: int
+    value: int | None
+    multiplier: int | None
+    decomposition: Decomposition | None
+
+    @classmethod
+    def of(cls, tile: str, result: ScoreResult) -> WaitEntry:
+        return cls(tile, result.winning, result.reason, result.fans, result.fan_total,
+                   result.value, result.multiplier, result.decomposition)
 
 
-def score_fields(r: ScoreResult | Any) -> dict[str, Any]:
-    """The JSON of what a hand scored: shared by the score response and each wait of the
-    waits response (anything with these attributes)."""
-    return {
-        "winning": r.winning,
-        "reason": r.reason.to_dict() if r.reason else None,
-        "fans": [f.to_dict() for f in r.fans],
-        "fan_total": r.fan_total,
-        "value": r.value,
-        "multiplier": r.multiplier,
-        "decomposition": r.decomposition.to_dict() if r.decomposition else None,
-    }
+class WaitsResult(NamedTuple):
+    ruleset: str
+    waits: tuple[WaitEntry, ...]
+    # The winning entry worth most (highest value, then highest fan total; the first in tile
+    # order among equals); None when no completing tile makes a legal win.
+    best: WaitEntry | None
+
+    @property
+    def ready(self) -> bool:
+        """听牌: at least one tile completes a winning shape."""
+        return bool(self.waits)
+
+
+class SettleTransfer(NamedTuple):
+    """One transfer of a round, with the index of the event that caused it."""
+
+    payer: int
+    payee: int
+    amount: int
+    reason: str
+    event: int
+
+
+class WinSummary(NamedTuple):
+    """What a win scored: the fields of the score response that say what the hand is worth."""
+
+    event: int
+    seat: int
+    fans: tuple[FanResult, ...]
+    fan_total: int
+    value: int | None
+    multiplier: int | None
+    decomposition: Decomposition | None
+
+
+class DrawPlayer(NamedTuple):
+    """A player at the draw: its state and, when ready, its best wait (查大叫's value)."""
+
+    seat: int
+    state: str  # ready | not_ready | pig | passive_pig
+    best: WaitEntry | None
+
+
+class DrawSummary(NamedTuple):
+    event: int
+    players: tuple[DrawPlayer, ...]
+
+
+class SettleResult(NamedTuple):
+    ruleset: str
+    finished: bool
+    net: tuple[int, ...]
+    transfers: tuple[SettleTransfer, ...]
+    wins: tuple[WinSummary, ...]
+    draw: DrawSummary | None

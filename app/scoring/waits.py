@@ -23,62 +23,11 @@ requirements such as 四川's missing suit all come through unchanged.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.model import RuleSet
+from app.rules.view import completing_tiles
 from app.scoring.evaluate import score
-from app.scoring.result import (
-    DecompositionView,
-    FanResult,
-    Reason,
-    ScoreResult,
-    score_fields,
-)
-from app.scoring.view import completing_tiles
-
-
-class WaitEntry(NamedTuple):
-    """One tile that completes the hand, and the score of the completed hand (the fields of
-    `ScoreResult` but the rule set and the payments)."""
-
-    tile: str
-    winning: bool
-    reason: Reason | None
-    fans: tuple[FanResult, ...]
-    fan_total: int
-    value: int | None
-    multiplier: int | None
-    decomposition: DecompositionView | None
-
-    @classmethod
-    def of(cls, tile: str, result: ScoreResult) -> WaitEntry:
-        return cls(tile, result.winning, result.reason, result.fans, result.fan_total,
-                   result.value, result.multiplier, result.decomposition)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tile": self.tile, **score_fields(self)}
-
-
-class WaitsResult(NamedTuple):
-    ruleset: str
-    waits: tuple[WaitEntry, ...]
-    # The winning entry worth most (highest value, then highest fan total; the first in tile
-    # order among equals); None when no completing tile makes a legal win.
-    best: WaitEntry | None
-
-    @property
-    def ready(self) -> bool:
-        """听牌: at least one tile completes a winning shape."""
-        return bool(self.waits)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "ruleset": self.ruleset,
-            "ready": self.ready,
-            "waits": [w.to_dict() for w in self.waits],
-            "best": self.best.to_dict() if self.best else None,
-        }
+from app.scoring.result import WaitEntry, WaitsResult
 
 
 def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,

@@ -8,7 +8,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.api.views import RULESETS_KEY
+from app.api.routes import RULESETS_KEY
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     NINE_GATES_RESPONSE,

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.api.views import RULESETS_KEY
+from app.api.routes import RULESETS_KEY
 from tests.api.helpers import validator_for
 
 # A winning hand of each rule set, to check the score response of every rule set too.

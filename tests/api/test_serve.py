@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from app import RULESETS_ENV, create_app
-from app.api.views import RULESETS_KEY
+from app.api.routes import RULESETS_KEY
 from app.rules.loader import RuleSetError
 from tests.api.helpers import NINE_GATES_REQUEST, NINE_GATES_RESPONSE, REPO_ROOT, SCORE_URL
 

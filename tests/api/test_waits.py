@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.api.problems import HAND_ERROR_CODES
+from app.api.routes import RULESETS_KEY
 from app.api.schemas import load_waits_request
-from app.api.views import RULESETS_KEY
 from tests.api.helpers import REPO_ROOT, problem, resolve, validate_live, validator_for
 from tests.api.test_contract import _comparable
 from tests.mcr_reference.generator import (
@@ -374,7 +374,7 @@ def test_unexpected_exception_is_a_problem_500(client: FlaskClient, spec: dict[s
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.api.views.waits.waits", broken)
+    monkeypatch.setattr("app.api.routes.waits.waits", broken)
     response = post(client, NINE_GATES)
     problem(response, 500, "internal_error")
     validate_live(spec, *WAITS_OPERATION, response)

@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from app.api.problems import HAND_ERROR_CODES
+from app.api.requests import build
 from app.domain.errors import HandError
-from app.domain.request import build
 from app.rules.loader import build_ruleset
 from app.scoring.evaluate import score
 from tests.api.helpers import validate_live

@@ -26,8 +26,8 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.requests import build
 from app.domain.errors import HandError
-from app.domain.request import build
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.requests import build_waiting
 from app.domain.hand import Hand
-from app.domain.request import build_waiting
 from app.rules.loader import load_rulesets
 from app.scoring.waits import waits
 from tests.cases.test_cases import _fan_key

@@ -2,7 +2,7 @@
 
 Properties (hypothesis) pin the fast paths to brute force:
 - `regular_waits(counts)` is exactly the set of tiles `t` with `is_regular_complete(counts + t)`;
-- `formal_waits` (app.scoring.view) is exactly the set of tiles whose addition gives `decompose`
+- `formal_waits` (app.rules.view) is exactly the set of tiles whose addition gives `decompose`
   at least one reading, in any shape the mcr rule set admits;
 - every reading uses exactly the hand's tiles.
 A wait may be a fifth copy of a tile the hand holds four of (formal waits, MIL practice), so the
@@ -45,7 +45,7 @@ from app.domain.decompose import (
 from app.domain.hand import Hand
 from app.domain.notation import parse_hand_string, parse_tiles
 from app.domain.tiles import STANDARD
-from app.scoring.view import formal_waits
+from app.rules.view import formal_waits
 
 T = STANDARD
 SIZE = T.size  # 34 playing kinds

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.api.requests import build
 from app.domain.decompose import (
     HONORS_AND_KNITTED,
     KNITTED_STRAIGHT,
@@ -24,12 +25,11 @@ from app.domain.decompose import (
 )
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles
-from app.domain.request import build
 from app.rules.checks import CHECKS, TileGroup, run
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
-from app.scoring.policies import mcr_account_once
-from app.scoring.view import FEATURES, HandFacts, View
+from app.rules.policies import mcr_account_once
+from app.rules.view import FEATURES, HandFacts, View
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,7 +153,7 @@ def test_needs_promise_on_random_hands() -> None:
 
 
 def test_features_describe_the_reading() -> None:
-    from app.scoring.view import CHOW_PAIRS, CHOWS, KONGS, PUNGS, WAIT
+    from app.rules.view import CHOW_PAIRS, CHOWS, KONGS, PUNGS, WAIT
 
     v = view("[123m]{5555s}456m89pEE7p", win_type="self_draw")  # 89-7: edge
     assert v.features == CHOWS | CHOW_PAIRS | KONGS | PUNGS | WAIT

@@ -22,8 +22,8 @@ from app.domain.notation import parse_tiles
 from app.rules.checks import CHECKS, TileGroup
 from app.rules.loader import RuleSetError, bind_check, build_ruleset, load_rulesets
 from app.rules.model import RuleSet
-from app.scoring.policies import POLICIES
-from app.scoring.view import HandFacts, View
+from app.rules.policies import POLICIES
+from app.rules.view import HandFacts, View
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ import pytest
 
 from app.rules.loader import load_rulesets
 from app.rules.model import FanRequirement
-from app.scoring.payments import PointsTable
+from app.rules.payments import PointsTable
 from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
 
 PULLS = {"name": "pulls", "type": "per_seat", "minimum": 0, "maximum": 2, "dealer_entry": 0,

@@ -21,7 +21,7 @@ from app.domain.tiles import STANDARD
 from app.domain.wildcards import group_tiles
 from app.rules.checks import CHECKS
 from app.rules.loader import load_rulesets
-from app.scoring.view import HandFacts, View
+from app.rules.view import HandFacts, View
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = load_rulesets(ROOT / "rulesets")

@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.requests import build
+from app.api.responses import score_response
 from app.domain.decompose import SEVEN_PAIRS, Group, Reading
 from app.domain.hand import KONG, PUNG, Hand
-from app.domain.request import build
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, describe, score
@@ -333,10 +334,10 @@ def test_results_are_immutable_values() -> None:
     with pytest.raises(AttributeError):
         r.payments.transfers[0].amount = 1  # type: ignore[misc]
     # The JSON form is a fresh copy: changing it changes nothing.
-    d = r.to_dict()
+    d = score_response(r)
     d["fans"].clear()
     d["payments"]["net"][0] = 0
-    assert r.to_dict() != d
+    assert score_response(r) != d
     assert r == scored("123m456p789s11sEEE", win_type="self_draw", flowers=1)
 
 
@@ -354,6 +355,6 @@ def test_scoring_does_not_change_the_rule_set() -> None:
     assert dict(MCR.payment.params) == payment
 
 
-def test_to_dict_shape() -> None:
-    # The DESIGN §3 response, the same document the API test expects over HTTP.
-    assert scored("1112345678999m5m", discarder=2).to_dict() == NINE_GATES_RESPONSE
+def test_json_shape() -> None:
+    # The README's first example, the same document the API test expects over HTTP.
+    assert score_response(scored("1112345678999m5m", discarder=2)) == NINE_GATES_RESPONSE

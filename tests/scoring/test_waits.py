@@ -18,9 +18,10 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from app.api.requests import build_waiting
+from app.api.responses import score_response, waits_response
 from app.domain.errors import HandError
 from app.domain.hand import Hand, Meld, WinContext
-from app.domain.request import build_waiting
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
@@ -113,7 +114,7 @@ def test_not_ready() -> None:
     r = waits_of("1112345678m9pEE", win_type="self_draw")
     assert r == WaitsResult("mcr", (), None)
     assert not r.ready
-    assert r.to_dict() == {"ruleset": "mcr", "ready": False, "waits": [], "best": None}
+    assert waits_response(r) == {"ruleset": "mcr", "ready": False, "waits": [], "best": None}
 
 
 def test_thirteen_orphans_waits_on_all_thirteen_in_written_order() -> None:
@@ -174,14 +175,14 @@ def test_replacement_needs_a_declared_kong_as_for_score() -> None:
     assert all(fan_ids(w).get("out_with_replacement_tile") == 1 for w in r.waits)
 
 
-def test_to_dict_is_the_score_of_the_completed_hand() -> None:
+def test_json_is_the_score_of_the_completed_hand() -> None:
     context = {"win_type": "discard", "discarder": 3}
     standing, melds, ctx = build_waiting("[123m][EEE]4567895m", context, MCR)
-    d = waits(standing, melds, ctx, MCR).to_dict()
+    d = waits_response(waits(standing, melds, ctx, MCR))
     assert set(d) == {"ruleset", "ready", "waits", "best"}
     entry = d["waits"][0]
     five = T.by_code["5m"]
-    scored = score(Hand((*standing, five), melds, five), ctx, MCR).to_dict()
+    scored = score_response(score(Hand((*standing, five), melds, five), ctx, MCR))
     assert list(entry) == ["tile", "winning", "reason", "fans", "fan_total", "value",
                            "multiplier", "decomposition"]
     assert entry == {"tile": "5m", **{k: scored[k] for k in entry if k != "tile"}}

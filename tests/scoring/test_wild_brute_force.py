@@ -50,8 +50,8 @@ from typing import Any
 
 import pytest
 
+from app.api.requests import build, build_waiting
 from app.domain.hand import Hand, Meld, WinContext
-from app.domain.request import build, build_waiting
 from app.rules.checks import CHECKS
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet

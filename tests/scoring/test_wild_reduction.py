@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.requests import build
 from app.domain.errors import HandError
-from app.domain.request import build
 from app.domain.tiles import STANDARD
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet

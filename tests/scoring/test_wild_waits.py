@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from app.api.requests import build_waiting
 from app.domain.errors import HandError
 from app.domain.hand import Hand
-from app.domain.request import build_waiting
 from app.domain.tiles import STANDARD
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet

@@ -7,8 +7,8 @@ from typing import Any, Literal
 from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG
 from app.domain.hand import WinContext
 from app.domain.tiles import TileSet
-from app.rules.checks import TileGroup, check, group_tile_set
-from app.scoring.view import View
+from app.rules.checks.registry import TileGroup, check, group_tile_set
+from app.rules.view import View
 
 ChowKind = Literal[
     "identical", "mixed_same", "shift_3", "terminal_pair",

@@ -6,8 +6,8 @@ from typing import Literal
 
 from app.domain.decompose import HONORS_AND_KNITTED, KNITTED_STRAIGHT, SEVEN_PAIRS
 from app.domain.hand import WinContext
-from app.rules.checks import check
-from app.scoring.view import View
+from app.rules.checks.registry import check
+from app.rules.view import View
 
 Shape = Literal["seven_pairs", "thirteen_orphans", "honors_and_knitted", "nine_gates"]
 

@@ -6,8 +6,8 @@ from typing import Any
 
 from app.domain.hand import WinContext
 from app.domain.tiles import TileSet
-from app.rules.checks import TileGroup, check, group_tile_set
-from app.scoring.view import View
+from app.rules.checks.registry import TileGroup, check, group_tile_set
+from app.rules.view import View
 
 # What these checks see of a group, for hands with wild tiles (see `check(tells_apart=)`):
 # they look at the whole hand's tiles, so at each group's tiles.

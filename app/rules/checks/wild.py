@@ -12,8 +12,8 @@ from typing import Any, Literal
 from app.domain.decompose import CHOW, KONG, PAIR
 from app.domain.hand import WinContext
 from app.domain.tiles import TileSet
-from app.rules.checks import TileGroup, check
-from app.scoring.view import View
+from app.rules.checks.registry import TileGroup, check
+from app.rules.view import View
 
 _SIZE = {PAIR: 2, KONG: 4}
 

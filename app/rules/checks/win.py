@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, WinContext
-from app.rules.checks import check
-from app.scoring.view import View
+from app.rules.checks.registry import check
+from app.rules.view import View
 
 WinType = Literal["self_draw", "discard"]
 

@@ -19,10 +19,10 @@ differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_rou
 winner per hand) ends the round at its first win.
 
 `build_round` checks what a schema cannot: seats, the hands (every code of
-`app.domain.request`, the pointer moved into the event), and that the sequence can happen. The
+`app.api.requests`, the pointer moved into the event), and that the sequence can happen. The
 first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
-2): ...``). Codes besides those of `app.domain.request` (all answered 422):
+2): ...``). Codes besides those of `app.api.requests` (all answered 422):
 
 - ``settle_not_supported``: the rule set has no ``settlement`` section;
 - ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
@@ -44,21 +44,44 @@ first problem found is raised as a `HandError` whose pointer names the event
   discard, 一炮多响, counts once);
 - ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
   them may only be a concealed kong, 金杠);
-- ``invalid_field``, ``missing_field``: as in `app.domain.request`, for callers that bypass
+- ``invalid_field``, ``missing_field``: as in `app.api.requests`, for callers that bypass
   the API schema (too many events, an unknown event type, a wrong JSON type), and a
   ``follow_dealer`` event in a rule set whose settlement does not pay it.
 
-Whether a win's hand is a legal win is the scorer's question: `app.scoring.settle` answers
+Whether a win's hand is a legal win is the scorer's question: `app.scoring.rounds` answers
 ``not_a_win`` for a hand that is not.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from app.api.requests import (
+    MAX_MELDS,
+    build,
+    build_options,
+    build_round_wilds,
+    build_waiting,
+)
 from app.domain.errors import HandError
+from app.domain.events import (
+    ADDED,
+    CONCEALED,
+    DIRECT,
+    EVENT_TYPES,
+    FOLLOW_DEALER,
+    KONG_KINDS,
+    MAX_EVENTS,
+    DrawEvent,
+    DrawHand,
+    Event,
+    FollowDealerEvent,
+    KongEvent,
+    Round,
+    WinEvent,
+    suits_of,
+)
 from app.domain.hand import (
     DISCARD,
     KONG,
@@ -71,76 +94,7 @@ from app.domain.hand import (
     WinContext,
 )
 from app.domain.notation import format_tiles, parse_tile
-from app.domain.request import (
-    MAX_MELDS,
-    build,
-    build_options,
-    build_round_wilds,
-    build_waiting,
-)
 from app.rules.model import RuleSet
-
-MAX_EVENTS = 32  # 27 kongs (one per kind of a 108-tile set), 3 wins and a draw fit
-DIRECT = "direct"
-ADDED = "added"
-CONCEALED = "concealed"
-KONG_KINDS = (DIRECT, ADDED, CONCEALED)
-FOLLOW_DEALER = "follow_dealer"
-EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER)
-_KIND_ZH = {DIRECT: "点杠", ADDED: "加杠", CONCEALED: "暗杠"}
-
-
-@dataclass(frozen=True, slots=True)
-class KongEvent:
-    seat: int
-    kind: str  # DIRECT | ADDED | CONCEALED
-    tile: int
-    discarder: int | None = None  # a direct kong's discarder
-    fresh: bool = False  # an added kong: the added tile is the one just drawn
-
-
-@dataclass(frozen=True, slots=True)
-class WinEvent:
-    seat: int
-    hand: Hand
-    context: WinContext  # winner = seat, options = the round's
-    # The index of the kong this win robs (抢杠) or follows (杠上炮, 杠上开花), if any.
-    kong_event: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class DrawHand:
-    seat: int
-    standing: tuple[int, ...]  # one tile short of a win
-    melds: tuple[Meld, ...]
-    passive_pig: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class DrawEvent:
-    hands: tuple[DrawHand, ...]  # in seat order
-
-
-@dataclass(frozen=True, slots=True)
-class FollowDealerEvent:
-    """跟庄 (天津 铲): every other player followed the dealer's first discard."""
-
-
-Event = KongEvent | WinEvent | DrawEvent | FollowDealerEvent
-
-
-@dataclass(frozen=True)
-class Round:
-    options: Mapping[str, Any]  # every option of the rule set, defaults filled in
-    events: tuple[Event, ...]
-    # Indices of added kongs that were robbed (抢杠): they count as no kong.
-    robbed: frozenset[int]
-    # The round is over: a draw ended it, every seat but one has won, or a win that ends it.
-    finished: bool
-    dealer: int = 0
-    # The round's wild tiles (混): the flipped indicator, if given, and the wild kinds.
-    wild_indicator: int | None = None
-    wilds: tuple[int, ...] = ()
 
 
 def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
@@ -188,14 +142,6 @@ def _round_dealer(value: object, players: int) -> int:
         raise HandError("seat_out_of_range", f"dealer is {value}, but seats of this rule set "
                         f"are 0..{players - 1}", "/dealer")
     return value
-
-
-def suits_of(standing: Sequence[int], melds: Sequence[Meld], ruleset: RuleSet) -> int:
-    """How many numbered suits a hand holds, melds included (花猪 holds more than allowed)."""
-    kinds = ruleset.tileset.kinds
-    suits = {kinds[t].suit for t in standing if kinds[t].is_number}
-    suits |= {kinds[t].suit for m in melds for t in m.tiles if kinds[t].is_number}
-    return len(suits)
 
 
 class _Builder:
@@ -482,7 +428,7 @@ class _Builder:
                 raise HandError("invalid_field", f"{who}: passive_pig must be true or false",
                                 f"{hp}/passive_pig")
             if passive and (max_suits is None
-                            or suits_of(standing, melds, self.rs) <= max_suits):
+                            or suits_of(standing, melds, self.rs.tileset) <= max_suits):
                 raise HandError("inconsistent_event", f"{who}: passive_pig is true, but the "
                                 "hand is not a pig (花猪): it does not hold more suits than "
                                 "allowed", f"{hp}/passive_pig")

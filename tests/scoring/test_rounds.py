@@ -16,12 +16,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.api.requests import build_waiting
+from app.api.rounds import build_round
 from app.domain.errors import HandError
+from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext
-from app.domain.request import build_waiting
-from app.domain.round import DrawEvent, WinEvent, build_round
 from app.rules.loader import load_rulesets
-from app.scoring.settle import SettleResult, settle
+from app.scoring.rounds import SettleResult, settle
 from app.scoring.waits import waits
 from tests.scoring.round_gen import rounds
 

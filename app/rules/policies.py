@@ -15,12 +15,10 @@ Relation kinds (the names fan checks ask for with `chow_combination(kind=...)`):
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from app.scoring.view import View
+from app.rules.view import View
 
-Policy = Callable[["View"], dict[str, int]]
+Policy = Callable[[View], dict[str, int]]
 
 # Priority of pair fans when one chow may add only one (一般高 > 喜相逢 > 连六 > 老少副), and the
 # order in which surplus pair fans are trimmed (the reverse).

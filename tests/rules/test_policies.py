@@ -15,7 +15,7 @@ from app.domain.decompose import REGULAR, decompose
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tile, parse_tiles
 from app.domain.tiles import STANDARD
-from app.scoring.policies import (
+from app.rules.policies import (
     POLICIES,
     count_every_combination,
     mcr_account_once,
@@ -23,7 +23,7 @@ from app.scoring.policies import (
     quad_relation,
     triple_relation,
 )
-from app.scoring.view import HandFacts, View
+from app.rules.view import HandFacts, View
 
 T = STANDARD
 SUIT, RANK = T.suit_no, T.ranks

@@ -8,20 +8,20 @@ from pathlib import Path
 
 import pytest
 
+from app.api.requests import build
 from app.domain.hand import WinContext
-from app.domain.request import build
+from app.domain.money import Transfer, payments_of
 from app.rules.loader import load_rulesets
-from app.scoring.evaluate import score
-from app.scoring.payments import (
+from app.rules.payments import (
     SCHEMES,
     dealer_factor,
     pay,
     seat_factor,
-    settle_transfers,
     value,
 )
-from app.scoring.payments import base_plus_fan_pay as base_plus_fan
-from app.scoring.result import ScoreResult, Transfer
+from app.rules.payments import base_plus_fan_pay as base_plus_fan
+from app.scoring.evaluate import score
+from app.scoring.result import ScoreResult
 
 ROOT = Path(__file__).resolve().parents[2]
 MCR = load_rulesets(ROOT / "rulesets")["mcr"]
@@ -63,11 +63,8 @@ def test_the_design_example() -> None:
     """DESIGN §3: 九莲宝灯 91 fan won on seat 2's discard."""
     p = base_plus_fan(91, WinContext("discard", winner=0, discarder=2), 4, base=8)
     assert p.net == (115, -8, -99, -8)
-    assert [t.to_dict() for t in p.transfers] == [
-        {"from": 2, "to": 0, "amount": 99, "reason": "discarder"},
-        {"from": 1, "to": 0, "amount": 8, "reason": "base"},
-        {"from": 3, "to": 0, "amount": 8, "reason": "base"},
-    ]
+    assert p.transfers == (
+        Transfer(2, 0, 99, "discarder"), Transfer(1, 0, 8, "base"), Transfer(3, 0, 8, "base"))
 
 
 def test_the_base_is_a_parameter() -> None:
@@ -75,12 +72,11 @@ def test_the_base_is_a_parameter() -> None:
     assert p.net == (-12, 36, -12, -12)
 
 
-def test_settle_transfers_nets() -> None:
-    p = settle_transfers(3, [Transfer(0, 1, 5, "x"), Transfer(2, 1, 3, "y"),
-                             Transfer(1, 0, 1, "z")])
+def test_payments_of_nets() -> None:
+    p = payments_of(3, [Transfer(0, 1, 5, "x"), Transfer(2, 1, 3, "y"), Transfer(1, 0, 1, "z")])
     assert p.net == (-4, 7, -3)
     assert sum(p.net) == 0
-    assert settle_transfers(4, []).net == (0, 0, 0, 0)
+    assert payments_of(4, []).net == (0, 0, 0, 0)
 
 
 def test_pay_dispatches_by_scheme_name() -> None:

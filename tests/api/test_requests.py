@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.api.requests import build
 from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
-from app.domain.request import build
 from app.domain.tiles import STANDARD
 from app.rules.model import OptionDef, PaymentDef, RuleSet, WildDef
 

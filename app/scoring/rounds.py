@@ -1,6 +1,6 @@
 """settle(round, rule set) -> SettleResult: the money of a whole round (血战到底, 天津), itemised.
 
-The events of a validated `app.domain.round.Round` are settled in order, under the rule set's
+The events of a validated `app.domain.events.Round` are settled in order, under the rule set's
 `settlement` data (`app.rules.settlement`); nothing here knows a particular game's numbers.
 Amounts of the settlement count in units of the payment's `base` (resolved with the round's
 options, like the payment scheme's own parameters).
@@ -11,7 +11,7 @@ options, like the payment scheme's own parameters).
   (金杠) is paid the `golden` amount where the rule set has one that is not `off`. With
   `seat_factors`, each payer pays the amount times the payment scheme's factor between it and
   the kong's maker (天津 坐庄 / 拉庄).
-- A win is scored by `app.scoring.evaluate.score` and paid by `app.scoring.payments.pay` with
+- A win is scored by `app.scoring.evaluate.score` and paid by `app.rules.payments.pay` with
   the players still in the round as payers: a discard win by the discarder, a self-draw by
   every other player still in. Winners drop out after their event, so several wins on one
   discard (一炮多响) are each paid by the discarder (where a win ends the round, there is no
@@ -42,11 +42,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from app.domain.errors import HandError
-from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, SELF_DRAW, WinContext
-from app.domain.round import (
+from app.domain.events import (
     ADDED,
     CONCEALED,
     DIRECT,
@@ -58,7 +57,9 @@ from app.domain.round import (
     WinEvent,
     suits_of,
 )
+from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, SELF_DRAW, WinContext
 from app.rules.model import RuleSet
+from app.rules.payments import pay, resolve_params, seat_factor
 from app.rules.settlement import (
     BEST_VALUE,
     DISCARDER,
@@ -69,9 +70,14 @@ from app.rules.settlement import (
     resolve,
 )
 from app.scoring.evaluate import score
-from app.scoring.payments import pay, resolve_params, seat_factor
-from app.scoring.result import DecompositionView, FanResult
-from app.scoring.waits import WaitEntry, waits
+from app.scoring.result import (
+    DrawPlayer,
+    DrawSummary,
+    SettleResult,
+    SettleTransfer,
+    WinSummary,
+)
+from app.scoring.waits import waits
 
 # Transfer reasons (stable: clients switch on them).
 KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", CONCEALED: "concealed_kong",
@@ -91,74 +97,6 @@ READY = "ready"
 NOT_READY_STATE = "not_ready"
 PIG = "pig"
 PASSIVE_PIG = "passive_pig"
-
-
-class SettleTransfer(NamedTuple):
-    payer: int
-    payee: int
-    amount: int
-    reason: str
-    event: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount,
-                "reason": self.reason, "event": self.event}
-
-
-class WinSummary(NamedTuple):
-    """What a win scored: the fields of the score response that say what the hand is worth."""
-
-    event: int
-    seat: int
-    fans: tuple[FanResult, ...]
-    fan_total: int
-    value: int | None
-    multiplier: int | None
-    decomposition: DecompositionView | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "seat": self.seat,
-                "fans": [f.to_dict() for f in self.fans], "fan_total": self.fan_total,
-                "value": self.value, "multiplier": self.multiplier,
-                "decomposition": self.decomposition.to_dict() if self.decomposition else None}
-
-
-class DrawPlayer(NamedTuple):
-    """A player at the draw: its state and, when ready, its best wait (查大叫's value)."""
-
-    seat: int
-    state: str  # READY | NOT_READY_STATE | PIG | PASSIVE_PIG
-    best: WaitEntry | None
-
-    def to_dict(self) -> dict[str, Any]:
-        best = None
-        if self.best is not None:
-            best = {"tile": self.best.tile, "fans": [f.to_dict() for f in self.best.fans],
-                    "fan_total": self.best.fan_total, "value": self.best.value}
-        return {"seat": self.seat, "state": self.state, "best": best}
-
-
-class DrawSummary(NamedTuple):
-    event: int
-    players: tuple[DrawPlayer, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"event": self.event, "players": [p.to_dict() for p in self.players]}
-
-
-class SettleResult(NamedTuple):
-    ruleset: str
-    finished: bool
-    net: tuple[int, ...]
-    transfers: tuple[SettleTransfer, ...]
-    wins: tuple[WinSummary, ...]
-    draw: DrawSummary | None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ruleset": self.ruleset, "finished": self.finished, "net": list(self.net),
-                "transfers": [t.to_dict() for t in self.transfers],
-                "wins": [w.to_dict() for w in self.wins],
-                "draw": self.draw.to_dict() if self.draw else None}
 
 
 @dataclass
@@ -335,7 +273,7 @@ def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
 def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
     dg = st.sd.drawn_game
     rs = st.rs
-    if dg.max_suits is not None and suits_of(hand.standing, hand.melds, rs) > dg.max_suits:
+    if dg.max_suits is not None and suits_of(hand.standing, hand.melds, rs.tileset) > dg.max_suits:
         return DrawPlayer(hand.seat, PASSIVE_PIG if hand.passive_pig else PIG, None)
     # A neutral win: on a discard (from another player still in), no kong, not the last tile,
     # so that only the hand's own fans count; or, where the rule set says so (self-draw only

@@ -28,26 +28,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, NewType
+from typing import Any, NewType
 
 from app.domain.hand import WinContext
-from app.scoring.result import Payments, Transfer
-
-if TYPE_CHECKING:
-    from app.rules.model import OptionDef
+from app.domain.money import Payments, Transfer, payments_of
+from app.rules.options import OptionDef
 
 NO_CAP = "none"
 # The counted fans of a hand, as (fan id, count) pairs: what a `by_fans` scheme prices.
 CountedFans = tuple[tuple[str, int], ...]
-
-
-def settle_transfers(players: int, transfers: list[Transfer]) -> Payments:
-    """Net money per seat from transfers; the nets always sum to zero."""
-    net = [0] * players
-    for t in transfers:
-        net[t.payer] -= t.amount
-        net[t.payee] += t.amount
-    return Payments(tuple(net), tuple(transfers))
 
 
 def _others(ctx: WinContext, players: int, payers: Sequence[int] | None) -> list[int]:
@@ -76,7 +65,7 @@ def base_plus_fan_pay(total: int, ctx: WinContext, players: int,
         for seat in _others(ctx, players, payers):
             if seat != ctx.discarder:
                 transfers.append(Transfer(seat, ctx.winner, base, "base"))
-    return settle_transfers(players, transfers)
+    return payments_of(players, transfers)
 
 
 # ---- doubling: base × 2^fan -------------------------------------------------------------
@@ -110,7 +99,7 @@ def doubling_pay(total: int, ctx: WinContext, players: int,
         assert ctx.discarder is not None
         transfers.append(Transfer(ctx.discarder, ctx.winner, base * 2 ** _capped(total, cap),
                                   "discarder"))
-    return settle_transfers(players, transfers)
+    return payments_of(players, transfers)
 
 
 # ---- points: a table of the counted fans, and the dealer's stakes -----------------------
@@ -182,7 +171,7 @@ def points_pay(total: int, ctx: WinContext, players: int, payers: Sequence[int] 
         factor = dealer_factor(ctx.discarder, ctx.winner, ctx.dealer, dealer_sits=dealer_sits,
                                pulls=pulls)
         transfers.append(Transfer(ctx.discarder, ctx.winner, worth * factor, "discarder"))
-    return settle_transfers(players, transfers)
+    return payments_of(players, transfers)
 
 
 def points_seat_factor(payer: int, payee: int, dealer: int, **params: Any) -> int:

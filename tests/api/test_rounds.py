@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from app.api.rounds import build_round
 from app.domain.errors import HandError
-from app.domain.round import MAX_EVENTS, KongEvent, build_round
+from app.domain.events import MAX_EVENTS, KongEvent
 from app.rules.loader import load_rulesets
 
 SICHUAN = load_rulesets(Path(__file__).resolve().parents[2] / "rulesets")["sichuan"]

@@ -1,0 +1,192 @@
+"""The JSON of every response body: results of the engine and the rule-set documents.
+
+Each function returns plain dicts and lists in the key order `openapi.yaml` documents; the
+routes encode them. Nothing here computes: it writes out what the engine decided.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from app.domain.money import Payments
+from app.rules.model import WILD_RULES, FanDef, RuleSet, WildDef
+from app.rules.options import OptionDef
+from app.scoring.result import (
+    Decomposition,
+    DrawPlayer,
+    FanResult,
+    Reason,
+    ScoreResult,
+    SettleResult,
+    WaitEntry,
+    WaitsResult,
+    WinSummary,
+)
+
+# --- scored hands ------------------------------------------------------------------------
+
+
+def _fan(f: FanResult) -> dict[str, Any]:
+    return {"id": f.id, "name": f.name, "name_en": f.name_en, "value": f.value,
+            "count": f.count}
+
+
+def _reason(r: Reason | None) -> dict[str, str] | None:
+    return None if r is None else {"code": r.code, "message": r.message}
+
+
+def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"shape": d.shape, "melds": list(d.melds),
+            "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
+
+
+def _payments(p: Payments | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"net": list(p.net),
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount,
+                           "reason": t.reason} for t in p.transfers]}
+
+
+def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
+    """What a hand scored: shared by the score response and each wait of the waits
+    response."""
+    return {
+        "winning": r.winning,
+        "reason": _reason(r.reason),
+        "fans": [_fan(f) for f in r.fans],
+        "fan_total": r.fan_total,
+        "value": r.value,
+        "multiplier": r.multiplier,
+        "decomposition": _decomposition(r.decomposition),
+    }
+
+
+def score_response(r: ScoreResult) -> dict[str, Any]:
+    return {"ruleset": r.ruleset, **_scored(r), "payments": _payments(r.payments)}
+
+
+def _wait(w: WaitEntry) -> dict[str, Any]:
+    return {"tile": w.tile, **_scored(w)}
+
+
+def waits_response(r: WaitsResult) -> dict[str, Any]:
+    return {"ruleset": r.ruleset, "ready": r.ready, "waits": [_wait(w) for w in r.waits],
+            "best": _wait(r.best) if r.best is not None else None}
+
+
+def _win(w: WinSummary) -> dict[str, Any]:
+    return {"event": w.event, "seat": w.seat, "fans": [_fan(f) for f in w.fans],
+            "fan_total": w.fan_total, "value": w.value, "multiplier": w.multiplier,
+            "decomposition": _decomposition(w.decomposition)}
+
+
+def _draw_player(p: DrawPlayer) -> dict[str, Any]:
+    best = None
+    if p.best is not None:
+        best = {"tile": p.best.tile, "fans": [_fan(f) for f in p.best.fans],
+                "fan_total": p.best.fan_total, "value": p.best.value}
+    return {"seat": p.seat, "state": p.state, "best": best}
+
+
+def settle_response(r: SettleResult) -> dict[str, Any]:
+    return {
+        "ruleset": r.ruleset,
+        "finished": r.finished,
+        "net": list(r.net),
+        "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount,
+                       "reason": t.reason, "event": t.event} for t in r.transfers],
+        "wins": [_win(w) for w in r.wins],
+        "draw": None if r.draw is None else {
+            "event": r.draw.event, "players": [_draw_player(p) for p in r.draw.players]},
+    }
+
+
+# --- rule-set documents ------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _fan_definition(fan: FanDef) -> dict[str, Any]:
+    return {
+        "id": fan.id,
+        "name": fan.name,
+        "name_en": fan.name_en,
+        "value": fan.value,
+        "excludes": list(fan.excludes),
+        "description": fan.description,
+    }
+
+
+def _option(option: OptionDef) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": option.name,
+        "type": option.type,
+        "default": _plain(option.default),
+        "description": option.description,
+    }
+    if option.choices:
+        out["choices"] = _plain(option.choices)
+    if option.minimum is not None:
+        out["minimum"] = option.minimum
+    if option.maximum is not None:
+        out["maximum"] = option.maximum
+    if option.dealer_entry is not None:
+        out["dealer_entry"] = option.dealer_entry
+    return out
+
+
+def _wild(w: WildDef) -> dict[str, Any]:
+    return {"indicator": w.indicator,
+            "indicator_rule": WILD_RULES[w.indicator] if w.indicator else None,
+            "explicit": w.explicit, "indicator_out_of_play": w.indicator_out_of_play,
+            "description": w.description}
+
+
+def ruleset_summary(rs: RuleSet) -> dict[str, Any]:
+    return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
+            "description": rs.description}
+
+
+def ruleset_document(rs: RuleSet) -> dict[str, Any]:
+    """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`)."""
+    return {
+        **ruleset_summary(rs),
+        "tiles": rs.tileset.name,
+        "min_fan": rs.min_fan,
+        "max_flowers": rs.max_flowers,
+        "fans": [_fan_definition(f) for f in rs.fans],
+        "options": [_option(o) for o in rs.options],
+        "meld_kinds": list(rs.meld_kinds),
+        "requirements": [
+            {"check": r.check, "params": _plain(r.params), "reason": r.reason,
+             "message": r.message}
+            for r in rs.requirements
+        ],
+        "fan_requirements": [
+            {"some_fan_besides": sorted(r.besides),
+             "when": {"option": r.option, "in": list(r.values)} if r.option else None,
+             "reason": r.reason, "message": r.message}
+            for r in rs.fan_requirements
+        ],
+        "payment": {
+            "scheme": rs.payment.scheme,
+            "params": _plain(rs.payment.params),
+            "description": rs.payment.description,
+        },
+        "settlement": _plain(rs.settlement) if rs.settlement is not None else None,
+        "wild": _wild(rs.wild) if rs.wild is not None else None,
+    }

@@ -1,0 +1,92 @@
+"""A round as ordered events: the values a settle request is read into.
+
+- `KongEvent`: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard),
+  ``added`` (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one
+  just drawn) or ``concealed`` (暗杠);
+- `WinEvent`: a seat wins (its hand and the context of the win; the seat is the winner);
+- `DrawEvent`: the wall runs out: every seat not yet won shows its hand, one tile short of a
+  win, and says whether it is a passive pig;
+- `FollowDealerEvent`: every other player followed the dealer's first discard (跟庄, 天津 铲).
+
+A `Round` holds them with the round's options, dealer and wild tiles. Its consistency (seats,
+the order of events, copies of tiles across hands) is checked where a request is read
+(`app.api.rounds`); the settlement trusts it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.hand import Hand, Meld, WinContext
+from app.domain.tiles import TileSet
+
+MAX_EVENTS = 32  # 27 kongs (one per kind of a 108-tile set), 3 wins and a draw fit
+DIRECT = "direct"
+ADDED = "added"
+CONCEALED = "concealed"
+KONG_KINDS = (DIRECT, ADDED, CONCEALED)
+FOLLOW_DEALER = "follow_dealer"
+EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER)
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    seat: int
+    kind: str  # DIRECT | ADDED | CONCEALED
+    tile: int
+    discarder: int | None = None  # a direct kong's discarder
+    fresh: bool = False  # an added kong: the added tile is the one just drawn
+
+
+@dataclass(frozen=True, slots=True)
+class WinEvent:
+    seat: int
+    hand: Hand
+    context: WinContext  # winner = seat, options = the round's
+    # The index of the kong this win robs (抢杠) or follows (杠上炮, 杠上开花), if any.
+    kong_event: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DrawHand:
+    seat: int
+    standing: tuple[int, ...]  # one tile short of a win
+    melds: tuple[Meld, ...]
+    passive_pig: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DrawEvent:
+    hands: tuple[DrawHand, ...]  # in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class FollowDealerEvent:
+    """跟庄 (天津 铲): every other player followed the dealer's first discard."""
+
+
+Event = KongEvent | WinEvent | DrawEvent | FollowDealerEvent
+
+
+@dataclass(frozen=True)
+class Round:
+    options: Mapping[str, Any]  # every option of the rule set, defaults filled in
+    events: tuple[Event, ...]
+    # Indices of added kongs that were robbed (抢杠): they count as no kong.
+    robbed: frozenset[int]
+    # The round is over: a draw ended it, every seat but one has won, or a win that ends it.
+    finished: bool
+    dealer: int = 0
+    # The round's wild tiles (混): the flipped indicator, if given, and the wild kinds.
+    wild_indicator: int | None = None
+    wilds: tuple[int, ...] = ()
+
+
+def suits_of(standing: Sequence[int], melds: Sequence[Meld], tileset: TileSet) -> int:
+    """How many numbered suits a hand holds, melds included (花猪 holds more than allowed)."""
+    kinds = tileset.kinds
+    suits = {kinds[t].suit for t in standing if kinds[t].is_number}
+    suits |= {kinds[t].suit for m in melds for t in m.tiles if kinds[t].is_number}
+    return len(suits)

@@ -1,0 +1,100 @@
+"""The vocabulary of fan checks.
+
+A check is a small pure function `check(view, ctx, **params) -> int`: how many times a fan
+applies to one reading of the hand (0 = absent). Rule-set YAML names a check and gives its
+parameters; the loader binds them against the function's keyword-only signature at start-up,
+so a typo in a rule set stops the service before it serves a request.
+
+Parameter types a check may declare (the loader converts and validates YAML values):
+`int`, `bool`, `str`, a `Literal[...]` of strings, `TileGroup` (a tile notation string such as
+"23468sF", converted to a frozenset of tiles of the rule set's tile set), and optional
+(`X | None`) versions of these.
+
+`scope="hand"` marks a check that looks only at the whole hand and the context, never at the
+reading: the engine computes it once per request instead of once per reading.
+
+`tells_apart=` says what the check sees of a reading's groups, for hands with wild tiles
+(app.domain.wildcards), whose readings are many: "nothing" (it looks at the context, the
+physical tiles, never the groups), or a function `(kind, tile, tileset, win, **params) ->
+key` such that the check's result depends on the groups only through their keys; `win` is
+None, or for the group holding the winning tile (tile read as, wilds in the group besides
+it). When every check of a rule set declares it, readings with the same keys are scored once
+and a group made only of wilds tries one identity per key. Without it the check is assumed to
+see everything (exact, and slower with many wilds).
+
+`needs=(...)` names features of a reading without which the check is always 0 (see
+`app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait", and from the
+context "last_tile", "kong_win"); the engine
+then skips the check for readings that lack them. It is a promise about the function, kept
+by its own first lines, and tested for every check.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, NewType
+
+from app.domain.hand import WinContext
+from app.rules.view import FEATURES, View
+
+# A set of tile kinds, written in tile notation in the YAML ("19m19p19sESWNCFP").
+TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
+
+CheckFn = Callable[..., int]
+# What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.
+GroupKey = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    name: str
+    func: CheckFn
+    scope: str  # "reading" or "hand"
+    # Decided after every other fan, and only if none of them counts (无番和).
+    last: bool
+    signature: inspect.Signature
+    needs: tuple[str, ...] = ()
+    tells_apart: GroupKey | str | None = None
+
+
+CHECKS: dict[str, CheckSpec] = {}
+
+
+def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
+          needs: tuple[str, ...] = (),
+          tells_apart: GroupKey | str | None = None) -> Callable[[CheckFn], CheckFn]:
+    """Register a check under `name` (default: the function's name)."""
+
+    def register(func: CheckFn) -> CheckFn:
+        key = name or func.__name__
+        if key in CHECKS:
+            raise RuntimeError(f"check {key!r} registered twice")
+        if not (func.__doc__ or "").strip():
+            raise RuntimeError(f"check {key!r} needs a docstring starting with its Chinese name")
+        unknown = [n for n in needs if n not in FEATURES]
+        if unknown:
+            raise RuntimeError(f"check {key!r} needs unknown features {unknown}")
+        sig = inspect.signature(func, eval_str=True)
+        if isinstance(tells_apart, str) and tells_apart != "nothing":
+            raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart)
+        return func
+
+    return register
+
+
+def group_tile_set(kind: str, tile: int) -> frozenset[int]:
+    """The kinds of tile in a group (for `tells_apart` keys): a chow's three, a knit's
+    three, a pung's, kong's or pair's one."""
+    if kind == "chow":
+        return frozenset((tile, tile + 1, tile + 2))
+    if kind == "knit":
+        return frozenset((tile, tile + 3, tile + 6))
+    return frozenset((tile,))
+
+
+def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) -> int:
+    """Call a check directly (tests use this; the engine calls pre-bound partials)."""
+    return spec.func(view, ctx, **params)
