@@ -1,19 +1,26 @@
-"""The code-quality bars of the brief, as tests: ruff clean everywhere, mypy (strict) on the
-engine. They run the same tools a developer runs, from the project's own virtualenv."""
+"""The code-quality bars, as tests: ruff clean everywhere, mypy (strict) on the engine, and
+layers that point one way with no import loops (import-linter's contracts in pyproject.toml).
+They run the same tools a developer runs, from the project's own virtualenv."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import grimp
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 
 
-def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300,
-                          check=False)
+def _run(*args: str, cwd: Path = ROOT,
+         env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True, timeout=300,
+                          check=False, env=env)
 
 
 def test_ruff_clean() -> None:
@@ -25,3 +32,57 @@ def test_mypy_strict_on_the_engine() -> None:
     # Files and strictness come from pyproject.toml ([tool.mypy]).
     proc = _run(sys.executable, "-m", "mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_layers_point_one_way() -> None:
+    proc = _run(str(BIN / "lint-imports"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize(("module", "upward"), [
+    ("app/domain/tiles.py", "from app.rules import model"),
+    ("app/rules/model.py", "from app.scoring import waits"),
+    ("app/scoring/waits.py", "import app.api.routes"),
+    # Even an import only for type checking points upward.
+    ("app/domain/hand.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                           "    from app.scoring.result import ScoreResult"),
+])
+def test_the_layer_contract_refuses_an_upward_import(tmp_path: Path, module: str,
+                                                      upward: str) -> None:
+    # A scratch copy of the package with one import pointing up a layer: the same contract
+    # must break, naming the import.
+    shutil.copytree(ROOT / "app", tmp_path / "app")
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / module
+    target.write_text(target.read_text(encoding="utf-8") + "\n" + upward + "\n",
+                      encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    proc = _run(str(BIN / "lint-imports"), cwd=tmp_path, env=env)
+    assert proc.returncode != 0, proc.stdout
+    assert "is not allowed to import" in proc.stdout
+    assert module.removesuffix(".py").replace("/", ".") in proc.stdout
+
+
+def test_no_import_cycles_anywhere() -> None:
+    # import-linter forbids loops between siblings; this also catches a loop through a
+    # package and one of its own modules (a package importing a submodule that imports it).
+    graph = grimp.build_graph("app")
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(module: str) -> list[str] | None:
+        state[module] = 1
+        path.append(module)
+        for nxt in sorted(graph.find_modules_directly_imported_by(module)):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        state[module] = 2
+        path.pop()
+        return None
+
+    for module in sorted(graph.modules):
+        if module not in state:
+            cycle = visit(module)
+            assert cycle is None, " -> ".join(cycle)
