@@ -1,16 +1,8 @@
-"""All decompositions (readings) of a winning hand.
+"""Readings of a hand: groups, and the regular split of standing tiles into sets and a pair.
 
 A reading splits the whole hand into groups: the declared melds as given (never re-split),
-and the standing tiles split into chows, pungs and one pair (the regular shape), or one of the
-special shapes a rule set admits:
-
-- `seven_pairs` 七对: seven pairs; four of a kind counts as two pairs.
-- `thirteen_orphans` 十三幺: one of each terminal and honour, one of them twice.
-- `honors_and_knitted` 全不靠 / 七星不靠: fourteen different tiles, the numbered ones taken
-  from one knitted arrangement (147, 258, 369 spread over the three suits), the rest honours.
-- `knitted_straight` 组合龙: a full knitted arrangement (nine tiles) plus one set and a pair;
-  the set may be a declared meld.
-- `nine_gates` 九莲宝灯: 1112345678999 of one suit standing, won on any tile of that suit.
+and the standing tiles cut into chows, pungs and one pair (the regular shape) or as a special
+shape reads them (`app.domain.shapes`, the registry of shapes).
 
 The regular split is memoised per suit: a suit's nine counts map to every way of cutting them
 into sets and at most one pair, so a hand is the product of its suits' splits. Honours split
@@ -23,23 +15,15 @@ Hands holding wild tiles (混) are read by `app.domain.wildcards`, which builds 
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import permutations, product
+from itertools import product
 from typing import NamedTuple
 
-from app.domain.hand import CHOW, KONG, PUNG, Hand
+from app.domain.hand import PUNG
 from app.domain.tiles import TileSet
 
 PAIR = "pair"
 KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
 
-REGULAR = "regular"
-SEVEN_PAIRS = "seven_pairs"
-THIRTEEN_ORPHANS = "thirteen_orphans"
-HONORS_AND_KNITTED = "honors_and_knitted"
-KNITTED_STRAIGHT = "knitted_straight"
-NINE_GATES = "nine_gates"
-SHAPES = (REGULAR, SEVEN_PAIRS, THIRTEEN_ORPHANS, HONORS_AND_KNITTED, KNITTED_STRAIGHT,
-          NINE_GATES)
 
 
 class Group(NamedTuple):
@@ -257,164 +241,3 @@ def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
         if all(_part_ranks(other)[0] for st, other, _ in info if st != start):
             out.update(start + r for r in _part_ranks(seg)[1])
     return out
-
-
-def special_waits(counts: list[int], n_melds: int, shapes: frozenset[str],
-                  tileset: TileSet) -> set[int]:
-    """Tiles that complete `counts` (one tile short) into 十三幺 or a knitted shape."""
-    out: set[int] = set()
-    # Each of these shapes needs many different tiles: skip the work for ordinary hands.
-    if len(counts) - counts.count(0) < 8:
-        return out
-    held = [t for t, n in enumerate(counts) if n]
-    if n_melds == 0 and THIRTEEN_ORPHANS in shapes and len(held) >= 12:
-        orphans = _orphans(tileset)
-        if all(t in orphans for t in held):
-            missing = [t for t in orphans if not counts[t]]
-            if not missing:
-                out |= orphans  # all thirteen held: any of them makes the pair
-            elif len(missing) == 1 and len(held) == 12:
-                out.add(missing[0])
-    arrangements = knitted_arrangements(tileset)
-    if (n_melds == 0 and HONORS_AND_KNITTED in shapes and len(held) == 13
-            and all(counts[t] == 1 for t in held)):
-        kinds = tileset.kinds
-        numbered = {t for t in held if kinds[t].is_number}
-        honours = [t for t in tileset.playing if kinds[t].is_honor]
-        for arr in arrangements:
-            if numbered <= set(arr):
-                out.update(t for t in (*arr, *honours) if not counts[t])
-    if KNITTED_STRAIGHT in shapes and n_melds <= 1:
-        for arr in arrangements:
-            missing = [t for t in arr if not counts[t]]
-            if len(missing) > 1:
-                continue
-            rest = counts[:]
-            for t in arr:
-                if rest[t]:
-                    rest[t] -= 1
-            if not missing:
-                out |= regular_waits(rest, tileset)
-            elif is_regular_complete(rest, tileset):
-                out.add(missing[0])
-    return out
-
-
-def knitted_arrangements(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
-    """The six knitted arrangements: 147, 258, 369 assigned to the three suits."""
-    return _knitted(tileset)
-
-
-@lru_cache(maxsize=8)
-def _knitted(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
-    starts = [tileset.suit_starts[s] for s in tileset.suits]
-    out = []
-    for perm in permutations(range(3)):
-        tiles: list[int] = []
-        for suit_no, offset in enumerate(perm):
-            tiles.extend(starts[suit_no] + offset + k for k in (0, 3, 6))
-        out.append(tuple(sorted(tiles)))
-    return tuple(out)
-
-
-def decompose(hand: Hand, shapes: frozenset[str], tileset: TileSet,
-              counts: list[int] | None = None) -> list[Reading]:
-    """Every reading of a complete hand in the given shapes, special shapes first.
-
-    `counts` may pass the standing tiles' counts when the caller has them already.
-    """
-    declared = tuple(
-        Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG) for m in hand.melds
-    )
-    if counts is None:
-        counts = counts_of(hand.concealed, tileset.size)
-    out: list[Reading] = []
-    # Distinct kinds held: a cheap filter, since every special shape but 七对 needs many.
-    distinct = len(counts) - counts.count(0)
-    if not declared:
-        if SEVEN_PAIRS in shapes and _is_seven_pairs(counts):
-            pairs = []
-            for t, n in enumerate(counts):
-                pairs.extend([Group(PAIR, t)] * (n // 2))
-            out.append(Reading(SEVEN_PAIRS, tuple(pairs)))
-        if distinct == 13 and THIRTEEN_ORPHANS in shapes and _is_thirteen_orphans(counts,
-                                                                                    tileset):
-            out.append(Reading(THIRTEEN_ORPHANS, ()))
-        if distinct == 14 and HONORS_AND_KNITTED in shapes and _is_honors_and_knitted(
-                counts, tileset):
-            out.append(Reading(HONORS_AND_KNITTED, ()))
-    if distinct >= 9 and KNITTED_STRAIGHT in shapes and len(declared) <= 1:
-        out.extend(_knitted_straight(counts, declared, tileset))
-    if NINE_GATES in shapes and not declared:
-        ng = _nine_gates(counts, hand.win_tile, tileset)
-        if ng is not None:
-            out.append(ng)
-    if REGULAR in shapes:
-        for split in regular_splits(counts, tileset):
-            out.append(Reading(REGULAR, declared + tuple(split)))
-    return out
-
-
-def _is_seven_pairs(counts: list[int]) -> bool:
-    return sum(counts) == 14 and all(n % 2 == 0 for n in counts)
-
-
-@lru_cache(maxsize=8)
-def _orphans(tileset: TileSet) -> frozenset[int]:
-    return frozenset(
-        i for i in tileset.playing if tileset.kinds[i].is_terminal or tileset.kinds[i].is_honor
-    )
-
-
-def _is_thirteen_orphans(counts: list[int], tileset: TileSet) -> bool:
-    held = {t for t, n in enumerate(counts) if n}
-    return sum(counts) == 14 and held == _orphans(tileset)
-
-
-def _is_honors_and_knitted(counts: list[int], tileset: TileSet) -> bool:
-    if sum(counts) != 14 or any(n > 1 for n in counts):
-        return False
-    numbered = {t for t, n in enumerate(counts) if n and tileset.kinds[t].is_number}
-    return any(numbered <= set(arr) for arr in knitted_arrangements(tileset))
-
-
-def _knitted_straight(
-    counts: list[int], declared: tuple[Group, ...], tileset: TileSet
-) -> list[Reading]:
-    out = []
-    held = counts.__getitem__
-    for arr in knitted_arrangements(tileset):
-        if 0 in map(held, arr):
-            continue
-        rest = counts[:]
-        for t in arr:
-            rest[t] -= 1
-        splits = regular_splits(rest, tileset)
-        if len(splits) != 1:
-            continue
-        # Each suit's three knitted tiles (147, 258 or 369) make one knit, headed by its lowest;
-        # `arr` is sorted and each suit is a contiguous run, so the heads are every third tile.
-        knits = tuple(Group(KNIT, t) for t in arr[::3])
-        out.append(Reading(KNITTED_STRAIGHT, declared + knits + tuple(splits[0])))
-    return out
-
-
-def _nine_gates(counts: list[int], win_tile: int, tileset: TileSet) -> Reading | None:
-    kind = tileset.kinds[win_tile]
-    if not kind.is_number:
-        return None
-    start = tileset.suit_starts[kind.suit]
-    before = counts[:]
-    before[win_tile] -= 1
-    pattern = (3, 1, 1, 1, 1, 1, 1, 1, 3)
-    if tuple(before[start:start + 9]) != pattern or sum(before) != 13:
-        return None
-    split = regular_splits(counts, tileset)
-    return Reading(NINE_GATES, tuple(split[0]))
-
-
-__all__ = [
-    "CHOW", "HONORS_AND_KNITTED", "KNIT", "KNITTED_STRAIGHT", "KONG", "NINE_GATES", "PAIR",
-    "PUNG", "REGULAR", "SEVEN_PAIRS", "SHAPES", "THIRTEEN_ORPHANS", "Group", "Reading",
-    "decompose", "is_regular_complete", "regular_splits", "suit_splits",
-]

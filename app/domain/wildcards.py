@@ -34,7 +34,9 @@ from functools import cache, lru_cache, partial
 from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
-from app.domain.decompose import CHOW, PAIR, PUNG, REGULAR, SEVEN_PAIRS, Group, Reading
+from app.domain.decompose import PAIR, Group, Reading
+from app.domain.hand import CHOW, PUNG
+from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.tiles import TileSet
 
 # A candidate identity for a free group: (kind, first tile).

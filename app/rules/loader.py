@@ -22,9 +22,9 @@ from typing import Any
 
 import yaml
 
-from app.domain.decompose import SHAPES
 from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
+from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
 from app.rules.checks import CHECKS, TileGroup
 from app.rules.model import (
@@ -263,7 +263,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
 
 # Shapes the wild-tile decomposer reads (app.domain.wildcards); a rule set with wilds may not
 # admit another shape, since its readings would silently ignore the wilds.
-WILD_SHAPES = frozenset({"regular", "seven_pairs"})
+WILD_SHAPES = frozenset(name for name, s in SHAPES.items() if s.wilds)
 
 
 def _wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:

@@ -11,20 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import compress
 
-from app.domain.decompose import (
-    CHOW,
-    KNIT,
-    KONG,
-    PAIR,
-    PUNG,
-    REGULAR,
-    SEVEN_PAIRS,
-    Reading,
-    counts_of,
-    regular_waits,
-    special_waits,
-)
-from app.domain.hand import Hand, WinContext
+from app.domain.decompose import KNIT, PAIR, Reading, counts_of
+from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
+from app.domain.shapes import SEVEN_PAIRS, completing_tiles
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`).
@@ -162,20 +151,6 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     before = standing[:]
     before[win_tile] -= 1
     return completing_tiles(before, n_melds, shapes, tileset)
-
-
-def completing_tiles(before: list[int], n_melds: int, shapes: frozenset[str],
-                     tileset: TileSet) -> frozenset[int]:
-    """Every tile that makes `before` (counts one tile short of a win, with `n_melds`
-    declared melds) a winning shape of `shapes`; a tile already held four times included."""
-    out = regular_waits(before, tileset) if REGULAR in shapes else set()
-    # Six pairs and a single hold at most seven kinds.
-    if SEVEN_PAIRS in shapes and n_melds == 0 and len(before) - before.count(0) <= 7:
-        odd = [t for t, n in enumerate(before) if n % 2]
-        if len(odd) == 1:
-            out.add(odd[0])
-    out |= special_waits(before, n_melds, shapes, tileset)
-    return frozenset(out)
 
 
 class View:

@@ -25,9 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG, Group, Reading, decompose
-from app.domain.hand import Hand, WinContext
+from app.domain.decompose import KNIT, PAIR, Group, Reading
+from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
 from app.domain.notation import format_tiles
+from app.domain.shapes import decompose
 from app.domain.tiles import TileSet
 from app.domain.wildcards import (
     FreeClasses,

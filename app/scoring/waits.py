@@ -24,8 +24,8 @@ requirements such as 四川's missing suit all come through unchanged.
 from __future__ import annotations
 
 from app.domain.hand import Hand, Meld, WinContext
+from app.domain.shapes import completing_tiles
 from app.rules.model import RuleSet
-from app.rules.view import completing_tiles
 from app.scoring.evaluate import score
 from app.scoring.result import WaitEntry, WaitsResult
 

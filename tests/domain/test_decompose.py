@@ -19,33 +19,38 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain.decompose import (
-    CHOW,
-    HONORS_AND_KNITTED,
     KNIT,
-    KNITTED_STRAIGHT,
-    KONG,
-    NINE_GATES,
     PAIR,
-    PUNG,
+    Group,
+    Reading,
+    counts_of,
+    is_regular_complete,
+    regular_splits,
+    regular_waits,
+    suit_splits,
+)
+from app.domain.hand import CHOW, KONG, PUNG, Hand
+from app.domain.notation import parse_hand_string, parse_tiles
+from app.domain.shapes import (
+    HONORS_AND_KNITTED,
+    KNITTED_STRAIGHT,
+    NINE_GATES,
     REGULAR,
     SEVEN_PAIRS,
     SHAPES,
     THIRTEEN_ORPHANS,
-    Group,
-    Reading,
-    counts_of,
+    completing_tiles,
     decompose,
-    is_regular_complete,
     knitted_arrangements,
-    regular_splits,
-    regular_waits,
-    special_waits,
-    suit_splits,
 )
-from app.domain.hand import Hand
-from app.domain.notation import parse_hand_string, parse_tiles
 from app.domain.tiles import STANDARD
 from app.rules.view import formal_waits
+
+
+def special_waits(c: list[int], n_melds: int, shapes: frozenset[str], ts: object) -> set[int]:
+    """The waits of the special shapes that are not also regular hands."""
+    special = shapes & {THIRTEEN_ORPHANS, HONORS_AND_KNITTED, KNITTED_STRAIGHT}
+    return set(completing_tiles(c, n_melds, special, T))
 
 T = STANDARD
 SIZE = T.size  # 34 playing kinds

@@ -17,8 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
-from app.domain.decompose import decompose
 from app.domain.notation import parse_tiles
+from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
 from app.rules.loader import RuleSetError, bind_check, build_ruleset, load_rulesets
 from app.rules.model import RuleSet

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from app.domain.decompose import REGULAR, decompose
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tile, parse_tiles
+from app.domain.shapes import REGULAR, decompose
 from app.domain.tiles import STANDARD
 from app.rules.policies import (
     POLICIES,

@@ -16,8 +16,9 @@ import yaml
 
 from app.api.requests import build
 from app.api.responses import score_response
-from app.domain.decompose import SEVEN_PAIRS, Group, Reading
+from app.domain.decompose import Group, Reading
 from app.domain.hand import KONG, PUNG, Hand
+from app.domain.shapes import SEVEN_PAIRS
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, describe, score

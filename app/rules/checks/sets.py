@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.domain.decompose import CHOW, KNIT, KONG, PAIR, PUNG
-from app.domain.hand import WinContext
+from app.domain.decompose import KNIT, PAIR
+from app.domain.hand import CHOW, KONG, PUNG, WinContext
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check, group_tile_set
 from app.rules.view import View

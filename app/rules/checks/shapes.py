@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.domain.decompose import HONORS_AND_KNITTED, KNITTED_STRAIGHT, SEVEN_PAIRS
 from app.domain.hand import WinContext
+from app.domain.shapes import HONORS_AND_KNITTED, KNITTED_STRAIGHT, SEVEN_PAIRS
 from app.rules.checks.registry import check
 from app.rules.view import View
 

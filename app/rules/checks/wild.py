@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.domain.decompose import CHOW, KONG, PAIR
-from app.domain.hand import WinContext
+from app.domain.decompose import PAIR
+from app.domain.hand import CHOW, KONG, WinContext
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check
 from app.rules.view import View
