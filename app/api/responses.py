@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.domain.money import Payments
-from app.rules.model import WILD_RULES, FanDef, RuleSet, WildDef
+from app.rules.definitions import WILD_RULES, FanDef, WildDef
+from app.rules.model import RuleSet
 from app.rules.options import OptionDef
 from app.scoring.result import (
     Decomposition,

@@ -27,16 +27,16 @@ from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
 from app.rules.checks import CHECKS, TileGroup
-from app.rules.model import (
+from app.rules.definitions import (
     WILD_RULES,
     FanDef,
     FanRequirement,
     PaymentDef,
     Requirement,
-    RuleSet,
     ShapeDef,
     WildDef,
 )
+from app.rules.model import RuleSet
 from app.rules.options import OPTION_TYPES, OptionDef
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
 from app.rules.policies import POLICIES
@@ -248,7 +248,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
                                    seat_factors=SCHEMES[payment.scheme].seat_factor is not None,
                                    wilds=wild is not None)
                   if data.get("settlement") is not None else None)
-    return RuleSet(
+    ruleset = RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, tileset=tileset,
         fans=tuple(fans), shapes=MappingProxyType(shapes),
@@ -259,6 +259,8 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         fan_requirements=fan_requirements, settlement=settlement,
         wild=wild, source=source,
     )
+    _ = ruleset.plan  # compiled now, so that no request pays for it
+    return ruleset
 
 
 # Shapes the wild-tile decomposer reads (app.domain.wildcards); a rule set with wilds may not

@@ -1,135 +1,26 @@
-"""The rule-set model: frozen values built once by the loader and shared by every request."""
+"""The rule set: frozen values built once by the loader and shared by every request, with the
+plan the engine scores by (`app.rules.plan`), compiled when it is loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any
 
+from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
+from app.rules.definitions import (
+    FanDef,
+    FanRequirement,
+    PaymentDef,
+    Requirement,
+    ShapeDef,
+    WildDef,
+)
 from app.rules.options import OptionDef
+from app.rules.plan import Plan, compile_plan
 from app.rules.settlement import SettlementDef
-
-# A bound check: called with a decomposition's features and the win context, returns how many
-# times the fan applies (0 = absent).
-BoundCheck = Callable[[Any, Any], int]
-
-
-@dataclass(frozen=True)
-class FanDef:
-    id: str
-    name: str
-    name_en: str
-    value: int
-    check: str
-    params: Mapping[str, Any]
-    # 不计: fans not counted when this one is counted. The loader orders fans so that an
-    # excluding fan is always decided before the fans it excludes.
-    excludes: tuple[str, ...]
-    description: str
-    # The decomposition shapes this fan is looked for in; None = every shape.
-    shapes: frozenset[str] | None = None
-    # Counted only when the rest of the hand scores nothing (无番和); evaluated last.
-    when_nothing_else: bool = False
-    # Not counted toward the rule set's minimum (花牌 in MCR).
-    counts_toward_minimum: bool = True
-    # A bool request option that switches this fan on or off (house rules), if any.
-    enabled_by: str | None = None
-    bound: BoundCheck | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class Requirement:
-    """A condition a winning hand must meet: a check that must not be 0, and the reason a
-    hand that fails it is not a win."""
-
-    check: str
-    params: Mapping[str, Any]
-    reason: str
-    message: str
-    bound: BoundCheck | None = field(default=None, compare=False, repr=False)
-
-
-@dataclass(frozen=True)
-class FanRequirement:
-    """A condition on the fans a winning hand counts, decided after they are (a house rule
-    that refuses the smallest hands): the hand must count some fan besides `besides`. With
-    `option`, it applies only while that request option has one of the values `values`."""
-
-    besides: frozenset[str]
-    reason: str
-    message: str
-    option: str | None = None
-    values: tuple[Any, ...] = ()
-
-    def refuses(self, fan_ids: Iterable[str], options: Mapping[str, Any]) -> bool:
-        """Whether a hand counting these fans fails the requirement under these options."""
-        if self.option is not None:
-            chosen = options.get(self.option)
-            # Compared with the type too: true == 1 in Python, but not in JSON.
-            if not any(type(v) is type(chosen) and v == chosen for v in self.values):
-                return False
-        return all(f in self.besides for f in fan_ids)
-
-
-@dataclass(frozen=True)
-class PaymentDef:
-    """How a result turns into money: a named scheme and its parameters."""
-
-    scheme: str
-    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
-    description: str = ""
-
-
-@dataclass(frozen=True)
-class ShapeDef:
-    """A decomposition shape the rule set admits (regular, seven_pairs, ...)."""
-
-    id: str
-    # Only these fans are looked for in this shape (the special-form paths of MCR); None = all.
-    only_fans: frozenset[str] | None = None
-    # Fixed extra fans by the rank of the winning tile (MCR's 九莲宝灯 practice).
-    extras_by_win_rank: Mapping[int, tuple[str, ...]] = field(
-        default_factory=lambda: MappingProxyType({})
-    )
-    # When this shape is found, other readings are not compared (MCR: special forms are final).
-    final: bool = False
-    # Ties between equal totals go to the lower `priority`.
-    priority: int = 0
-
-
-# How a flipped indicator tile (`context.wild_indicator`) names the wild kinds.
-WILD_RULES = {
-    "self": "the indicator's kind",
-    "next": "the kind after the indicator's",
-    "self_and_next": "the indicator's kind and the kind after it",
-}
-
-
-@dataclass(frozen=True)
-class WildDef:
-    """混: how a request's wild tiles are given, for a rule set that plays with them."""
-
-    # `context.wild_indicator` is read by this rule (a key of WILD_RULES); None = not accepted.
-    indicator: str | None
-    # `context.wilds` (an explicit list of wild kinds) is accepted.
-    explicit: bool
-    # The flipped indicator tile is out of play: it counts as one copy of its kind in sight.
-    indicator_out_of_play: bool
-    description: str = ""
-    # How wild hands are read: "reduced" (every check declares what it tells apart, see
-    # app.rules.checks; the loader holds it to that) or "full" (every reading, exact and slow
-    # with many wilds: for checking the reduced reading).
-    read: str = "reduced"
-
-    def kinds(self, indicator: int, next_kinds: tuple[int, ...]) -> tuple[int, ...]:
-        """The wild kinds an indicator makes, sorted."""
-        after = next_kinds[indicator]
-        chosen = {"self": {indicator}, "next": {after},
-                  "self_and_next": {indicator, after}}[self.indicator or "self"]
-        return tuple(sorted(chosen))
 
 
 @dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
@@ -161,6 +52,15 @@ class RuleSet:
     # Wild tiles (混); None: the rule set plays without them and refuses them in requests.
     wild: WildDef | None = None
     source: str = ""
+
+    @cached_property
+    def plan(self) -> Plan:
+        """The rule set arranged for scoring. The loader compiles it while loading, so a
+        served rule set never compiles it during a request."""
+        return compile_plan(
+            self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
+            combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
+            requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES))
 
     @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:

@@ -21,6 +21,8 @@ from app.domain.tiles import TileSet
 PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
             "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN}
+# The features that come from the context, the same for every reading of a hand.
+CONTEXT_FEATURES = LAST_TILE | KONG_WIN
 
 EDGE = "edge"
 CLOSED = "closed"

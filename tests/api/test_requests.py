@@ -13,7 +13,8 @@ from app.api.requests import build
 from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
-from app.rules.model import OptionDef, PaymentDef, RuleSet, WildDef
+from app.rules.definitions import PaymentDef, WildDef
+from app.rules.model import OptionDef, RuleSet
 
 T = STANDARD
 c = T.by_code

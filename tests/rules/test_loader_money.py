@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from app.rules.definitions import FanRequirement
 from app.rules.loader import load_rulesets
-from app.rules.model import FanRequirement
 from app.rules.payments import PointsTable
 from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
 

@@ -21,7 +21,8 @@ from app.domain.hand import KONG, PUNG, Hand
 from app.domain.shapes import SEVEN_PAIRS
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
-from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, describe, score
+from app.scoring.describe import describe
+from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, score
 from app.scoring.result import ScoreResult
 from tests.api.helpers import NINE_GATES_RESPONSE
 

@@ -23,7 +23,7 @@ from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
-from app.scoring.evaluate import _plan, score
+from app.scoring.evaluate import score
 
 HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "120"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +44,8 @@ def exact() -> RuleSet:
     raw["fans"].append({"id": "probe", "name": "探", "name_en": "Probe", "value": 0,
                         "check": "tile_hog", "description": "sees every group"})
     rs = build_ruleset(raw, "tianjin_exact (test variant)")
-    assert _plan(rs).group_keys is None  # the variant is read in full
+    # The variant is read in full.
+    assert rs.plan.wild is not None and rs.plan.wild.group_keys is None
     return rs
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any, NewType
 
 from app.domain.hand import WinContext
-from app.rules.view import FEATURES, View
+from app.rules.view import CONTEXT_FEATURES, FEATURES, View
 
 # A set of tile kinds, written in tile notation in the YAML ("19m19p19sESWNCFP").
 TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
@@ -76,6 +76,10 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         unknown = [n for n in needs if n not in FEATURES]
         if unknown:
             raise RuntimeError(f"check {key!r} needs unknown features {unknown}")
+        if scope == "hand" and any(not FEATURES[n] & CONTEXT_FEATURES for n in needs):
+            # A hand check is decided once per hand, before any reading is looked at.
+            raise RuntimeError(f"check {key!r}: a hand check may need only features of the "
+                               "context (last_tile, kong_win)")
         sig = inspect.signature(func, eval_str=True)
         if isinstance(tells_apart, str) and tells_apart != "nothing":
             raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")

@@ -1,0 +1,204 @@
+"""A rule set arranged for scoring: compiled once per rule set, read on every request.
+
+For each shape the rule set admits, the fans looked for in it, in evaluation order, split by
+what their check looks at:
+
+- hand fans (`scope="hand"`): the check sees only the whole hand and the context, so it is
+  decided once per hand (with wild tiles, once per substitution), whatever the reading;
+- reading fans: decided per reading, and only for readings that have what the check needs
+  (`needs=`, the features of `app.rules.view`).
+
+Each fan has a position in the evaluation order and a bit at that position; the fans a counted
+fan leaves out (不计) are a mask of bits, so exclusions cost one `&` per fan. The plan also
+holds the 无番和-like fan of each shape, the fixed extras by the rank of the winning tile, the
+flower fan, the fans a request option switches off, and for rule sets with wild tiles what
+their checks tell apart (`WildPlan`), with the memos of the wild readings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from app.domain.tiles import TileSet
+from app.domain.wildcards import FreeClasses, every_identity
+from app.rules.checks import CHECKS
+from app.rules.definitions import BoundCheck, FanDef, Requirement, ShapeDef, WildDef
+from app.rules.policies import POLICIES, Policy
+from app.rules.view import FEATURES
+
+
+class FanStep(NamedTuple):
+    """One fan as the engine decides it."""
+
+    position: int  # in evaluation order: an excluding fan comes before what it excludes
+    bit: int  # 1 << position
+    check: BoundCheck
+    fan: FanDef
+    value: int
+    excludes: int  # the bits of the fans it leaves out (不计)
+    needs: int  # the features a reading must have for the check to find anything
+    toward_minimum: bool
+    breaks_ties: bool
+
+
+@dataclass(eq=False)
+class ShapePlan:
+    """The fans of one shape."""
+
+    name: str
+    hand: tuple[FanStep, ...]  # decided once per hand
+    reading: tuple[FanStep, ...]  # decided per reading
+    # Counted only when nothing else toward the minimum is (无番和); None: no such fan.
+    last: FanStep | None
+    # Fixed fans by the rank of the winning tile (九莲宝灯's extras).
+    extras: Mapping[int, tuple[FanStep, ...]]
+    priority: int  # ties between equal totals go to the lower
+    final: bool  # when a hand has this shape, no other shape's readings are compared
+    # Reading fans by the features of a reading (at most one entry per set of features).
+    _by_features: dict[int, tuple[FanStep, ...]] = field(default_factory=dict)
+
+    def reading_fans(self, features: int) -> tuple[FanStep, ...]:
+        """The reading fans whose checks can find something in a reading with `features`."""
+        found = self._by_features.get(features)
+        if found is None:
+            found = self._by_features[features] = tuple(
+                s for s in self.reading if s.needs & features == s.needs)
+        return found
+
+
+# What a check tells apart in a group, with the check's parameters (see `check(tells_apart=)`).
+GroupKeys = tuple[tuple[Callable[..., object], Mapping[str, object]], ...]
+
+
+@dataclass(eq=False)
+class WildPlan:
+    """What a rule set with wild tiles needs to read wild hands, and what it remembers.
+
+    `group_keys` is None when some check sees everything (`wild.read: full`, or a check that
+    declares nothing): readings are then compared exactly. The dicts are memos of the wild
+    readings (`app.scoring.wild`), filled as hands come."""
+
+    group_keys: GroupKeys | None
+    free: FreeClasses
+    key_cache: dict[tuple[str, int, tuple[int, int] | None], int] = field(default_factory=dict)
+    key_ids: dict[tuple[object, ...], int] = field(default_factory=dict)
+    suit_memo: dict[tuple[object, ...], Any] = field(default_factory=dict)
+    search_states: dict[tuple[object, ...], Any] = field(default_factory=dict)
+    # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards).
+    numbers: dict[object, int] = field(default_factory=dict)
+
+    def group_key(self, kind: str, tile: int, tileset: TileSet,
+                  win: tuple[int, int] | None = None) -> int:
+        """What the rule set's checks can tell about a group (kind, tile), as a small int:
+        groups with the same number look the same to every check. `win`: for the group
+        holding the winning tile, (the tile it is read as, wilds in the group besides it)."""
+        assert self.group_keys is not None
+        key = self.key_cache.get((kind, tile, win))
+        if key is None:
+            combined = tuple(fn(kind, tile, tileset, win, **params)
+                             for fn, params in self.group_keys)
+            key = self.key_cache[(kind, tile, win)] = self.key_ids.setdefault(
+                combined, len(self.key_ids))
+        return key
+
+    def forget(self, keys: bool = False) -> None:
+        """Forget what was memoised about wild hands; with `keys`, also the group keys (the
+        searches' memos hold numbers made from them, so they go too)."""
+        memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
+        if keys:
+            memos += [self.key_cache, self.key_ids, self.numbers]
+        for memo in memos:
+            memo.clear()
+
+
+@dataclass(eq=False)
+class Plan:
+    shapes: Mapping[str, ShapePlan]  # in the order of the shape registry
+    shape_names: frozenset[str]
+    finals: frozenset[str]
+    policy: Policy | None  # how fans of several chows combine (MCR: 套算一次)
+    flower: FanStep | None
+    # The bit of each fan a bool request option switches on or off: (bit, option name).
+    gates: tuple[tuple[int, str], ...]
+    wild: WildPlan | None
+
+
+def _mask(needs: Sequence[str]) -> int:
+    mask = 0
+    for n in needs:
+        mask |= FEATURES[n]
+    return mask
+
+
+def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset: TileSet,
+                 *, flower_fan: str | None, combination_policy: str | None,
+                 tie_break_fans: Sequence[str], requirements: Sequence[Requirement],
+                 wild: WildDef | None, shape_order: Sequence[str]) -> Plan:
+    """Arrange a rule set's fans (in evaluation order) for scoring. `shape_order`: every
+    known shape, in the order readings are made."""
+    position = {f.id: i for i, f in enumerate(fans)}
+    ties = frozenset(tie_break_fans)
+
+    def step(f: FanDef) -> FanStep:
+        assert f.bound is not None
+        excludes = 0
+        for x in f.excludes:
+            excludes |= 1 << position[x]
+        return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
+                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties)
+
+    by_id = {f.id: f for f in fans}
+    plans: dict[str, ShapePlan] = {}
+    for name in shape_order:
+        if name not in shapes:
+            continue
+        sd = shapes[name]
+        chosen = [f for f in fans if f.id != flower_fan
+                  and (sd.only_fans is None or f.id in sd.only_fans)
+                  and (f.shapes is None or name in f.shapes)]
+        regular = [f for f in chosen if not f.when_nothing_else]
+        last = next((f for f in chosen if f.when_nothing_else), None)
+        plans[name] = ShapePlan(
+            name=name,
+            hand=tuple(step(f) for f in regular if CHECKS[f.check].scope == "hand"),
+            reading=tuple(step(f) for f in regular if CHECKS[f.check].scope != "hand"),
+            last=step(last) if last is not None else None,
+            extras={rank: tuple(step(by_id[fid]) for fid in ids)
+                    for rank, ids in sd.extras_by_win_rank.items()},
+            priority=sd.priority, final=sd.final)
+    return Plan(
+        shapes=plans,
+        shape_names=frozenset(plans),
+        finals=frozenset(n for n, p in plans.items() if p.final),
+        policy=POLICIES[combination_policy] if combination_policy else None,
+        flower=step(by_id[flower_fan]) if flower_fan else None,
+        gates=tuple((1 << position[f.id], f.enabled_by) for f in fans if f.enabled_by),
+        wild=_wild_plan(fans, requirements, wild, tileset) if wild is not None else None,
+    )
+
+
+def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild: WildDef,
+               tileset: TileSet) -> WildPlan:
+    """What the checks of a rule set with wilds tell apart (see `check(tells_apart=)`), and
+    the classes of identities a group made only of wilds tries: one per distinct key."""
+    # The parameters as the checks were bound (converted: a TileGroup is a set of tiles).
+    used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in fans]  # type: ignore[union-attr]
+    used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
+             for r in requirements]
+    every = every_identity(tileset)
+    if wild.read == "full" or any(spec.tells_apart is None for spec, _ in used):
+        return WildPlan(None, every)
+    keys = tuple((spec.tells_apart, params) for spec, params in used
+                 if callable(spec.tells_apart))
+
+    def classes(identities: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], ...]:
+        by_key: dict[object, list[tuple[str, int]]] = {}
+        for kind, t in identities:
+            key = tuple(fn(kind, t, tileset, None, **params) for fn, params in keys)
+            by_key.setdefault(key, []).append((kind, t))
+        return tuple(tuple(members) for members in by_key.values())
+
+    return WildPlan(keys, FreeClasses(classes([m for cls in every.sets for m in cls]),
+                                      classes([m for cls in every.pairs for m in cls])))

@@ -1,0 +1,125 @@
+"""Readings of a hand holding wild tiles (混), as the checks see them.
+
+`app.domain.wildcards` lists the ways wilds can fill a hand; here each becomes a `View` on the
+facts of its substitution (the hand as read, the wilds replaced by what they stand for), whose
+hand fans are decided once. Where every check of the rule set says what it tells apart in a
+group (`WildPlan.group_keys`), readings that look the same to every check are scored once and
+the searches keep their memos in the rule set's plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from app.domain.decompose import Group, Reading
+from app.domain.hand import Hand
+from app.domain.shapes import declared_groups
+from app.domain.wildcards import (
+    GroupInfo,
+    Reducer,
+    places,
+    wild_groupings,
+    wild_readings,
+)
+from app.domain.wildcards import clear_cache as _suit_options_cache_clear
+from app.rules.model import RuleSet
+from app.rules.view import HandFacts, SubstitutedFacts, View
+from app.scoring.fans import HandFans
+
+
+def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
+    """Forget what was memoised about hands with wilds for this rule set (and the module-wide
+    cache of suit options), so the next wild hand is read from scratch (benchmarks time it).
+    With `keys`, also the table of group keys, which holds one entry per kind of group and
+    fills up with a rule set's first few hands."""
+    _suit_options_cache_clear()
+    if rs.plan.wild is not None:
+        rs.plan.wild.forget(keys)
+
+
+def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
+               rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
+    """The readings of a hand holding wild tiles, as views, each with the hand fans of its
+    substitution. Readings the checks cannot tell apart (the same group keys, the winning
+    tile's group included) are scored once."""
+    plan = rs.plan
+    wp = plan.wild
+    assert wp is not None
+    tileset = rs.tileset
+    naturals = facts.standing_counts[:]
+    wilds = 0
+    for t in wild_set:
+        wilds += naturals[t]
+        naturals[t] = 0
+    caps = [tileset.kinds[t].copies - n for t, n in enumerate(facts.meld_counts)]
+    declared = declared_groups(hand)
+    win_tile, win_wild = hand.win_tile, facts.win_wild
+    reducer = None
+    if wp.group_keys is not None:
+        numbers = wp.numbers
+
+        def number(thing: object) -> int:
+            found = numbers.get(thing)
+            if found is None:
+                found = numbers[thing] = len(numbers)
+            return found
+
+        # Per group: its weight (by its key, and for a declared meld how it was declared),
+        # and per place of the winning tile: (the tile it is read as, its key there).
+        seen_groups: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+
+        def described(g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+            found = seen_groups.get(g)
+            if found is None:
+                key = wp.group_key(g.kind, g.tile, tileset)
+                weight = 1 << (4 * number(("weight", key, g.declared, g.concealed)))
+                at = tuple(
+                    (w, wp.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
+                    for w in places(g, win_tile, win_wild))
+                bits = 0
+                for _, win_key in at:
+                    bits |= 1 << number(("held", key, win_key))
+                found = seen_groups[g] = (weight, bits, key, at)
+            return found
+
+        def group_info(g: Group) -> GroupInfo:
+            found = described(g)
+            return found[0], found[1]
+
+        reducer = Reducer(group_info, wp.suit_memo, wp.search_states)
+    free = wp.free
+    by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, HandFans]] = {}
+    seen: set[object] = set()
+    natural_tiles = [t for t in hand.concealed if t not in wild_set]
+
+    def view_of(reading: Reading) -> tuple[View, HandFans]:
+        subs = tuple(sorted(s for g in reading.groups for s in g.subs))
+        entry = by_subs.get((subs, reading.win_as))
+        if entry is None:
+            as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
+            sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, plan.shape_names, hand,
+                                         facts.wild_count, win_wild)
+            entry = by_subs[(subs, reading.win_as)] = (sub_facts, HandFans())
+        return View(reading, entry[0], plan.policy), entry[1]
+
+    if reducer is None:
+        for reading in wild_readings(naturals, wilds, declared, caps, win_tile, win_wild,
+                                     plan.shape_names, tileset, free):
+            exact: object = (reading.shape, tuple(sorted(reading.groups)),
+                             reading.groups[reading.win], reading.win_as)
+            if exact not in seen:
+                seen.add(exact)
+                yield view_of(reading)
+        return
+    for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
+                                        plan.shape_names, tileset, free, reducer):
+        plain = 0
+        for g in groups:
+            plain += described(g)[0]
+        for i, g in enumerate(groups):
+            _, _, key, at = described(g)
+            for as_tile, win_key in at:
+                signature = (shape, plain, key, win_key)
+                if signature not in seen:
+                    seen.add(signature)
+                    yield view_of(Reading(shape, groups, i, as_tile))
