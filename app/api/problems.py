@@ -12,12 +12,15 @@ from typing import Any
 
 from flask import Response
 
+from app.domain.errors import ROUND_CODES, Code
+
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
 # Problem `type` URIs are tag URIs (RFC 4151): stable identifiers, documented in README.md.
 TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 
-# code -> (HTTP status, title). The titles are fixed per code; `detail` says what happened.
+# Problems of the request itself: code -> (HTTP status, title). The titles are fixed per
+# code; `detail` says what happened.
 REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "Malformed JSON body"),
     "not_found": (404, "Not found"),
@@ -26,47 +29,17 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "invalid_request": (422, "Invalid request"),
-    "settle_not_supported": (422, "Round settlement not supported"),
+    str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
     "http_error": (400, "HTTP error"),
     "internal_error": (500, "Internal server error"),
 }
 
-# Codes of `app.domain.errors.HandError`: a well-formed request that cannot be a real hand or
-# win. All are answered 422.
-HAND_ERROR_CODES: tuple[str, ...] = (
-    "invalid_notation",
-    "unknown_tile",
-    "flower_in_hand",
-    "illegal_meld",
-    "too_many_melds",
-    "too_many_copies",
-    "wrong_tile_count",
-    "win_tile_missing",
-    "seat_out_of_range",
-    "flowers_out_of_range",
-    "inconsistent_context",
-    "unknown_option",
-    "invalid_option",
-    "wilds_not_supported",
-    "not_a_flower",
-    # The domain re-checks types for callers that bypass the API schema; through the API these
-    # are normally answered as invalid_request, but `invalid_field` also covers semantic faults
-    # such as a flower given as a wild tile.
-    "invalid_field",
-    "missing_field",
-)
+# A well-formed request that cannot be a real hand or win, or a real round (the codes of
+# `app.domain.errors.Code`): all answered 422.
+ROUND_ERROR_CODES: tuple[str, ...] = tuple(
+    str(c) for c in Code if c in ROUND_CODES and c not in REQUEST_PROBLEMS)
+HAND_ERROR_CODES: tuple[str, ...] = tuple(str(c) for c in Code if c not in ROUND_CODES)
 HAND_ERROR_TITLE = "Not a valid hand or win"
-
-# Codes of `app.api.rounds` and `app.scoring.rounds`: a settle request whose events cannot
-# be a real round (besides the hand codes above, which its hands may also raise). All 422.
-ROUND_ERROR_CODES: tuple[str, ...] = (
-    "seat_already_won",
-    "round_over",
-    "wrong_draw_players",
-    "inconsistent_event",
-    "kong_mismatch",
-    "not_a_win",
-)
 ROUND_ERROR_TITLE = "Not a valid round"
 
 # The `code` of one entry of `errors` for a schema violation (problem code `invalid_request`).

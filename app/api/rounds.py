@@ -1,4 +1,4 @@
-"""A round as ordered events (the settle request), validated into immutable values.
+"""Reading a settle request into a `Round`: its events, checked to be a round that can happen.
 
 A round is what happened between the deal and the end, as far as money is concerned:
 
@@ -18,7 +18,9 @@ into every win's context and every hand at the draw; a win's context may repeat 
 differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
 winner per hand) ends the round at its first win.
 
-`build_round` checks what a schema cannot: seats, the hands (every code of
+`read_settle_request` is the whole path from a decoded JSON body: the request schema
+(`app.api.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
+schema's output and checks what it cannot: seats, the hands (every code of
 `app.api.requests`, the pointer moved into the event), and that the sequence can happen. The
 first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
@@ -44,9 +46,7 @@ first problem found is raised as a `HandError` whose pointer names the event
   discard, 一炮多响, counts once);
 - ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
   them may only be a concealed kong, 金杠);
-- ``invalid_field``, ``missing_field``: as in `app.api.requests`, for callers that bypass
-  the API schema (too many events, an unknown event type, a wrong JSON type), and a
-  ``follow_dealer`` event in a rule set whose settlement does not pay it.
+- ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it.
 
 Whether a win's hand is a legal win is the scorer's question: `app.scoring.rounds` answers
 ``not_a_win`` for a hand that is not.
@@ -58,21 +58,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.api.requests import (
-    MAX_MELDS,
     build,
     build_options,
     build_round_wilds,
     build_waiting,
+    validated,
 )
-from app.domain.errors import HandError
+from app.api.schemas import SETTLE_REQUEST
+from app.domain.errors import Code, HandError
 from app.domain.events import (
     ADDED,
     CONCEALED,
     DIRECT,
-    EVENT_TYPES,
     FOLLOW_DEALER,
-    KONG_KINDS,
-    MAX_EVENTS,
     DrawEvent,
     DrawHand,
     Event,
@@ -88,6 +86,7 @@ from app.domain.hand import (
     KONG_AFTER_DISCARD,
     KONG_REPLACEMENT,
     KONG_ROBBED,
+    MAX_MELDS,
     SELF_DRAW,
     Hand,
     Meld,
@@ -97,31 +96,25 @@ from app.domain.notation import format_tiles, parse_tile
 from app.rules.model import RuleSet
 
 
+def read_settle_request(body: Mapping[str, Any], ruleset: RuleSet) -> Round:
+    """A decoded settle request body as a `Round`."""
+    return build_round(validated(SETTLE_REQUEST, body), ruleset)
+
+
 def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
-    """Validate a decoded settle request (``options``, ``events``) into a `Round`."""
+    """A schema-valid settle request (``options``, ``dealer``, wild tiles, ``events``) as a
+    `Round`."""
     if ruleset.settlement is None:
         raise HandError(
-            "settle_not_supported",
+            Code.SETTLE_NOT_SUPPORTED,
             f"rule set {ruleset.id} settles single hands only: it defines no round settlement",
             "",
         )
-    if not isinstance(data, Mapping):
-        raise HandError("invalid_field", "the request must be an object with events", "")
     dealer = _round_dealer(data.get("dealer"), ruleset.players)
     indicator, wilds = build_round_wilds(data, ruleset)
     options = build_options(data.get("options"), ruleset, "/options", dealer=dealer,
                             dealer_field="dealer")
-    raw_events = data.get("events")
-    if raw_events is None:
-        raise HandError("missing_field", "events is required", "/events")
-    if not isinstance(raw_events, list | tuple):
-        raise HandError("invalid_field", "events must be a list of events", "/events")
-    if len(raw_events) > MAX_EVENTS:
-        raise HandError(
-            "invalid_field",
-            f"{len(raw_events)} events, but a round has at most {MAX_EVENTS} here",
-            "/events",
-        )
+    raw_events = data["events"]
     builder = _Builder(ruleset, options, dealer,
                        {k: data[k] for k in ("wild_indicator", "wilds") if data.get(k)},
                        indicator, wilds)
@@ -132,14 +125,12 @@ def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
                  dealer=dealer, wild_indicator=indicator, wilds=wilds)
 
 
-def _round_dealer(value: object, players: int) -> int:
+def _round_dealer(value: int | None, players: int) -> int:
     """The round's ``dealer``: a seat, default 0."""
     if value is None:
         return 0
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise HandError("invalid_field", "dealer must be a seat number", "/dealer")
     if not 0 <= value < players:
-        raise HandError("seat_out_of_range", f"dealer is {value}, but seats of this rule set "
+        raise HandError(Code.SEAT_OUT_OF_RANGE, f"dealer is {value}, but seats of this rule set "
                         f"are 0..{players - 1}", "/dealer")
     return value
 
@@ -172,19 +163,11 @@ class _Builder:
 
     # -- events ---------------------------------------------------------------------------
 
-    def add(self, i: int, raw: Any) -> None:
+    def add(self, i: int, raw: Mapping[str, Any]) -> None:
         at = f"/events/{i}"
-        if not isinstance(raw, Mapping):
-            raise HandError("invalid_field", f"events[{i}] must be an event object", at)
-        kind = raw.get("type")
-        if kind not in EVENT_TYPES:
-            raise HandError(
-                "invalid_field" if kind is not None else "missing_field",
-                f"events[{i}].type must be one of {', '.join(EVENT_TYPES)}",
-                f"{at}/type",
-            )
+        kind = raw["type"]
         if self.over is not None:
-            raise HandError("round_over", f"events[{i}] ({kind}): the round is already over "
+            raise HandError(Code.ROUND_OVER, f"events[{i}] ({kind}): the round is already over "
                             f"({self.over}); nothing can follow", at)
         if kind == "kong":
             self.events.append(self._kong(i, raw))
@@ -200,66 +183,51 @@ class _Builder:
         seat = self._seat(raw, "seat", at, f"events[{i}] (kong)")
         what = f"events[{i}] (kong by seat {seat})"
         self._not_won(seat, "seat", at, what, "cannot declare a kong")
-        kind = raw.get("kind")
-        if kind not in KONG_KINDS:
-            raise HandError("invalid_field" if kind is not None else "missing_field",
-                            f"{what}: kind must be one of {', '.join(KONG_KINDS)}", f"{at}/kind")
+        kind = raw["kind"]
         what = f"events[{i}] ({kind} kong by seat {seat})"
-        tile_raw = raw.get("tile")
-        if not isinstance(tile_raw, str):
-            raise HandError("invalid_field" if tile_raw is not None else "missing_field",
-                            f"{what}: tile must be one tile code such as 5m", f"{at}/tile")
         try:
-            tile = parse_tile(tile_raw, self.rs.tileset, "/tile")
+            tile = parse_tile(raw["tile"], self.rs.tileset, "/tile")
         except HandError as exc:
             raise _within(exc, at, what, "") from None
         tileset = self.rs.tileset
         if tileset.kinds[tile].is_flower:
-            raise HandError("flower_in_hand", f"{what}: {tileset.code(tile)} is a flower, and "
+            raise HandError(Code.FLOWER_IN_HAND, f"{what}: {tileset.code(tile)} is a flower, and "
                             "flowers are never konged", f"{at}/tile")
-        discarder = raw.get("discarder")
+        # The schema gives a direct kong its discarder and an added kong its freshness.
+        discarder: int | None = None
         if kind == DIRECT:
             discarder = self._seat(raw, "discarder", at, what)
             if discarder == seat:
-                raise HandError("inconsistent_event", f"{what}: the discarder is the kong's own "
-                                "seat; a direct kong (点杠) is made on another player's discard",
-                                f"{at}/discarder")
+                raise HandError(Code.INCONSISTENT_EVENT, f"{what}: the discarder is the kong's "
+                                "own seat; a direct kong (点杠) is made on another player's "
+                                "discard", f"{at}/discarder")
             self._not_won(discarder, "discarder", at, what, "cannot discard")
-        elif discarder is not None:
-            raise HandError("invalid_field", f"{what}: only a direct kong has a discarder",
-                            f"{at}/discarder")
-        fresh = raw.get("fresh")
-        if kind == ADDED:
-            if not isinstance(fresh, bool):
-                raise HandError(
-                    "invalid_field" if fresh is not None else "missing_field",
-                    f"{what}: fresh must say whether the added tile is the one just drawn "
-                    "(true or false)", f"{at}/fresh")
-        elif fresh is not None:
-            raise HandError("invalid_field", f"{what}: only an added kong is fresh or not",
-                            f"{at}/fresh")
+        fresh = bool(raw.get("fresh"))
         if sum(1 for k in self.kongs.values() if k.seat == seat) >= MAX_MELDS:
-            raise HandError("inconsistent_event", f"{what}: seat {seat} has already made "
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: seat {seat} has already made "
                             f"{MAX_MELDS} kongs, and a hand holds at most {MAX_MELDS} melds",
                             f"{at}/tile")
         if tile in self.wilds:
             # Wilds are never claimed or melded; four of them may be a concealed kong (金杠).
             if kind != CONCEALED:
-                raise HandError("illegal_meld", f"{what}: {tileset.code(tile)} is a wild tile "
+                raise HandError(Code.ILLEGAL_MELD, f"{what}: {tileset.code(tile)} is a wild tile "
                                 "(混) this round: wilds are never claimed or melded, four of "
                                 "them may only be a concealed kong (金杠)", f"{at}/kind")
         if tile == self.indicator and self.rs.wild is not None \
                 and self.rs.wild.indicator_out_of_play:
-            raise HandError("too_many_copies", f"{what}: one {tileset.code(tile)} is the flipped "
-                            "wild indicator, out of play, so nobody holds four", f"{at}/tile")
+            raise HandError(
+                Code.TOO_MANY_COPIES,
+                f"{what}: one {tileset.code(tile)} is the flipped "
+                "wild indicator, out of play, so nobody holds four", f"{at}/tile")
         earlier = self.kong_of_tile.get(tile)
         if earlier is not None:
-            raise HandError("too_many_copies", f"{what}: {tileset.code(tile)} was already konged "
-                            f"in events[{earlier}]; there are only {tileset.kinds[tile].copies}",
-                            f"{at}/tile")
-        event = KongEvent(seat=seat, kind=kind, tile=tile,
-                          discarder=discarder if kind == DIRECT else None,
-                          fresh=bool(fresh) if kind == ADDED else False)
+            raise HandError(
+                Code.TOO_MANY_COPIES,
+                f"{what}: {tileset.code(tile)} was already konged "
+                f"in events[{earlier}]; there are only {tileset.kinds[tile].copies}",
+                f"{at}/tile")
+        event = KongEvent(seat=seat, kind=kind, tile=tile, discarder=discarder,
+                          fresh=fresh if kind == ADDED else False)
         self.kongs[i] = event
         self.kong_of_tile[tile] = i
         self._check_copies(f"{at}/tile", what)
@@ -270,22 +238,12 @@ class _Builder:
         seat = self._seat(raw, "seat", at, f"events[{i}] (win)")
         what = f"events[{i}] (win by seat {seat})"
         self._not_won(seat, "seat", at, what, "cannot win again")
-        if "hand" not in raw or raw["hand"] is None:
-            raise HandError("missing_field", f"{what}: hand is required", f"{at}/hand")
-        context = raw.get("context")
-        if context is None:
-            raise HandError("missing_field", f"{what}: context is required", f"{at}/context")
-        if not isinstance(context, Mapping):
-            raise HandError("invalid_field", f"{what}: context must be an object",
-                            f"{at}/context")
-        for key in ("winner", "options"):
-            if key in context:
-                raise HandError("invalid_field", f"{what}: context.{key} is not given here "
-                                "(the event's seat is the winner; options are the round's)",
-                                f"{at}/context/{key}")
+        # The schema has refused context.winner and context.options here: the event's seat
+        # is the winner, and the options are the round's.
+        context = raw["context"]
         given = context.get("dealer")
-        if isinstance(given, int) and not isinstance(given, bool) and given != self.dealer:
-            raise HandError("inconsistent_event", f"{what}: context.dealer is {given}, but the "
+        if given is not None and given != self.dealer:
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: context.dealer is {given}, but the "
                             f"round's dealer is seat {self.dealer} (the request's dealer); a "
                             "round has one dealer: omit context.dealer or give the same seat",
                             f"{at}/context/dealer")
@@ -300,7 +258,7 @@ class _Builder:
             raise _within(exc, at, what, "/context/options") from None
         if (ctx.wild_indicator, ctx.wilds) != (self.indicator, self.wilds):
             field = "wild_indicator" if context.get("wild_indicator") else "wilds"
-            raise HandError("inconsistent_event", f"{what}: context.{field} makes other tiles "
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: context.{field} makes other tiles "
                             "wild than the round's (the request's wild_indicator or wilds); a "
                             "round has one flipped tile: omit it here or give the same one",
                             f"{at}/context/{field}")
@@ -332,14 +290,14 @@ class _Builder:
         at = f"/events/{i}"
         what = f"events[{i}] ({FOLLOW_DEALER})"
         if self.rs.settlement is None or self.rs.settlement.follow_dealer is None:
-            raise HandError("invalid_field", f"{what}: rule set {self.rs.id} does not settle "
+            raise HandError(Code.INVALID_FIELD, f"{what}: rule set {self.rs.id} does not settle "
                             "跟庄 (its settlement has no follow_dealer)", f"{at}/type")
         if self.followed is not None:
-            raise HandError("inconsistent_event", f"{what}: the dealer's first discard was "
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: the dealer's first discard was "
                             f"already followed in events[{self.followed}]; it happens once",
                             f"{at}/type")
         if self.won:
-            raise HandError("inconsistent_event", f"{what}: following the dealer's first "
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: following the dealer's first "
                             "discard happens in the first go-round, before any win", f"{at}/type")
         self.followed = i
         return FollowDealerEvent()
@@ -353,16 +311,18 @@ class _Builder:
         if ctx.kong == KONG_REPLACEMENT:
             if isinstance(previous, KongEvent) and previous.seat == seat:
                 return i - 1
-            raise HandError("inconsistent_event", f"{what}: 杠上开花 (kong: replacement) wins on "
-                            "the replacement tile after the winner's own kong, so the event "
-                            "before it must be a kong by the same seat", ptr)
+            raise HandError(
+                Code.INCONSISTENT_EVENT,
+                f"{what}: 杠上开花 (kong: replacement) wins on the replacement tile after the "
+                "winner's own kong, so the event before it must be a kong by the same seat",
+                ptr)
         if ctx.kong == KONG_AFTER_DISCARD:
             if isinstance(previous, KongEvent) and previous.seat == ctx.discarder:
                 return i - 1
             if (isinstance(previous, WinEvent) and previous.context.kong == KONG_AFTER_DISCARD
                     and previous.context.discarder == ctx.discarder):
                 return previous.kong_event
-            raise HandError("inconsistent_event", f"{what}: 杠上炮 (kong: after_kong_discard) "
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: 杠上炮 (kong: after_kong_discard) "
                             f"wins on the discard seat {ctx.discarder} makes right after a kong, "
                             "so the event before it must be that seat's kong (or another win on "
                             "the same discard)", ptr)
@@ -374,17 +334,19 @@ class _Builder:
                     and previous.context.discarder == ctx.discarder
                     and previous.hand.win_tile == hand.win_tile):
                 return previous.kong_event
-            raise HandError("inconsistent_event", f"{what}: 抢杠 (kong: robbed) wins on the tile "
-                            f"seat {ctx.discarder} adds to a pung, so the event before it must be "
-                            f"that seat's added kong of {tileset.code(hand.win_tile)}", ptr)
+            raise HandError(
+                Code.INCONSISTENT_EVENT,
+                f"{what}: 抢杠 (kong: robbed) wins on the tile seat {ctx.discarder} adds to a "
+                f"pung, so the event before it must be that seat's added kong of "
+                f"{tileset.code(hand.win_tile)}", ptr)
         # No flag: a win right after a kong that it necessarily belongs to must say so.
         if isinstance(previous, KongEvent):
             if ctx.win_type == SELF_DRAW and previous.seat == seat:
-                raise HandError("inconsistent_event", f"{what}: a self-draw right after the "
+                raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a self-draw right after the "
                                 "winner's own kong is on the replacement tile: give kong: "
                                 "replacement (杠上开花)", ptr)
             if ctx.win_type == DISCARD and previous.seat == ctx.discarder:
-                raise HandError("inconsistent_event", f"{what}: a win on seat {ctx.discarder}'s "
+                raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a win on seat {ctx.discarder}'s "
                                 "discard right after that seat's kong is 杠上炮: give kong: "
                                 "after_kong_discard (or robbed, for 抢杠)", ptr)
         return None
@@ -392,28 +354,20 @@ class _Builder:
     def _draw(self, i: int, raw: Mapping[str, Any]) -> DrawEvent:
         at = f"/events/{i}"
         what = f"events[{i}] (draw)"
-        hands_raw = raw.get("hands")
-        if not isinstance(hands_raw, list | tuple):
-            raise HandError("invalid_field" if hands_raw is not None else "missing_field",
-                            f"{what}: hands must list the hand of every seat not yet won",
-                            f"{at}/hands")
+        hands_raw = raw["hands"]
         active = [s for s in range(self.players) if s not in self.won]
         hands: list[DrawHand] = []
         seen: set[int] = set()
         max_suits = self.rs.settlement.drawn_game.max_suits if self.rs.settlement else None
         for k, item in enumerate(hands_raw):
             hp = f"{at}/hands/{k}"
-            if not isinstance(item, Mapping):
-                raise HandError("invalid_field", f"{what}: hands[{k}] must be an object", hp)
             seat = self._seat(item, "seat", hp, what)
             who = f"{what}, seat {seat}"
             self._not_won(seat, "seat", hp, who, "is out of the round and shows no hand")
             if seat in seen:
-                raise HandError("wrong_draw_players", f"{who}: seat {seat} is listed twice",
+                raise HandError(Code.WRONG_DRAW_PLAYERS, f"{who}: seat {seat} is listed twice",
                                 f"{hp}/seat")
             seen.add(seat)
-            if "hand" not in item or item["hand"] is None:
-                raise HandError("missing_field", f"{who}: hand is required", f"{hp}/hand")
             try:
                 standing, melds, _ = build_waiting(
                     item["hand"], {"win_type": SELF_DRAW, **self.wild_fields}, self.rs)
@@ -423,38 +377,32 @@ class _Builder:
                     # indicator's kind four times, a meld of wilds): the hand is at fault.
                     exc = HandError(exc.code, exc.message, "/hand", exc.position)
                 raise _within(exc, hp, who, "") from None
-            passive = item.get("passive_pig")
-            if passive is not None and not isinstance(passive, bool):
-                raise HandError("invalid_field", f"{who}: passive_pig must be true or false",
-                                f"{hp}/passive_pig")
+            passive = bool(item.get("passive_pig"))
             if passive and (max_suits is None
                             or suits_of(standing, melds, self.rs.tileset) <= max_suits):
-                raise HandError("inconsistent_event", f"{who}: passive_pig is true, but the "
+                raise HandError(Code.INCONSISTENT_EVENT, f"{who}: passive_pig is true, but the "
                                 "hand is not a pig (花猪): it does not hold more suits than "
                                 "allowed", f"{hp}/passive_pig")
             self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
             self.shown[seat] = self._counts(standing, melds)
             self._check_copies(f"{hp}/hand", who)
-            hands.append(DrawHand(seat, standing, melds, bool(passive)))
+            hands.append(DrawHand(seat, standing, melds, passive))
         missing = [s for s in active if s not in seen]
         if missing:
-            raise HandError("wrong_draw_players", f"{what}: the draw must show the hand of every "
-                            f"seat not yet won ({_seats(active)}); missing: {_seats(missing)}",
-                            f"{at}/hands")
+            raise HandError(
+                Code.WRONG_DRAW_PLAYERS,
+                f"{what}: the draw must show the hand of every "
+                f"seat not yet won ({_seats(active)}); missing: {_seats(missing)}",
+                f"{at}/hands")
         self.over = f"the wall ran out at events[{i}]"
         return DrawEvent(tuple(sorted(hands, key=lambda h: h.seat)))
 
     # -- checks ---------------------------------------------------------------------------
 
     def _seat(self, raw: Mapping[str, Any], key: str, at: str, what: str) -> int:
-        value = raw.get(key)
-        if value is None:
-            raise HandError("missing_field", f"{what}: {key} is required", f"{at}/{key}")
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise HandError("invalid_field", f"{what}: {key} must be a seat number",
-                            f"{at}/{key}")
+        value: int = raw[key]
         if not 0 <= value < self.players:
-            raise HandError("seat_out_of_range", f"{what}: {key} is {value}, but seats of this "
+            raise HandError(Code.SEAT_OUT_OF_RANGE, f"{what}: {key} is {value}, but seats of this "
                             f"rule set are 0..{self.players - 1}", f"{at}/{key}")
         return value
 
@@ -462,7 +410,7 @@ class _Builder:
         if seat in self.won:
             when = self.events.index(next(e for e in self.events
                                           if isinstance(e, WinEvent) and e.seat == seat))
-            raise HandError("seat_already_won", f"{what}: seat {seat} won in events[{when}] and "
+            raise HandError(Code.SEAT_ALREADY_WON, f"{what}: seat {seat} won in events[{when}] and "
                             f"{cannot} (血战到底: a winner is out of the round)", f"{at}/{key}")
 
     def _check_kongs(self, seat: int, standing: Sequence[int], melds: Sequence[Meld],
@@ -475,10 +423,12 @@ class _Builder:
             def say(kongs: list[tuple[int, bool]]) -> str:
                 return ", ".join(("{%s}" if c else "[%s]") % format_tiles([t] * 4, tileset)
                                  for t, c in kongs) or "none"
-            raise HandError("kong_mismatch", f"{what}: the hand declares the kongs {say(declared)}"
-                            f", but seat {seat} made {say(made)} in the events: a hand declares "
-                            "exactly its seat's kongs (concealed as {5555m}, direct or added as "
-                            "[5555m]; a robbed kong is void and stays a pung)", pointer)
+            raise HandError(
+                Code.KONG_MISMATCH,
+                f"{what}: the hand declares the kongs {say(declared)}"
+                f", but seat {seat} made {say(made)} in the events: a hand declares "
+                "exactly its seat's kongs (concealed as {5555m}, direct or added as "
+                "[5555m]; a robbed kong is void and stays a pung)", pointer)
 
     def _counts(self, standing: Sequence[int], melds: Sequence[Meld]) -> list[int]:
         counts = [0] * len(self.rs.tileset.kinds)
@@ -508,7 +458,7 @@ class _Builder:
                     total[k.tile] += 3 if i in self.robbed else 4
         for t, n in enumerate(total):
             if n > kinds[t].copies:
-                raise HandError("too_many_copies", f"{what}: the round now holds {n} copies of "
+                raise HandError(Code.TOO_MANY_COPIES, f"{what}: the round now holds {n} copies of "
                                 f"{kinds[t].code} across its hands and kongs, but there are only "
                                 f"{kinds[t].copies}", pointer)
 

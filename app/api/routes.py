@@ -1,16 +1,21 @@
-"""The HTTP endpoints: parse, hand over to the domain and the engine, serialise. Nothing else."""
+"""The HTTP endpoints: read the request, hand it to the engine, write the answer. Nothing else.
+
+Bodies are decoded and encoded with orjson; a request is read into domain values at this
+boundary (`app.api.requests`, `app.api.rounds`), and the engine's results are written out by
+`app.api.responses`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify
-from marshmallow import ValidationError
+import orjson
+from flask import Blueprint, Response, current_app
 
-from app.api import requests as domain_request
 from app.api.body import json_object_body
 from app.api.problems import ApiError
+from app.api.requests import read_score_request, read_waits_request
 from app.api.responses import (
     ruleset_document,
     ruleset_summary,
@@ -18,13 +23,7 @@ from app.api.responses import (
     settle_response,
     waits_response,
 )
-from app.api.rounds import build_round
-from app.api.schemas import (
-    flatten_errors,
-    load_score_request,
-    load_settle_request,
-    load_waits_request,
-)
+from app.api.rounds import read_settle_request
 from app.rules.model import RuleSet
 from app.scoring import evaluate, rounds, waits
 
@@ -47,47 +46,36 @@ def _ruleset(ruleset_id: str) -> RuleSet:
     return found
 
 
+def _json(data: Any) -> Response:
+    return Response(orjson.dumps(data), mimetype="application/json")
+
+
 @api.get("/v1/rulesets")
 def list_rulesets() -> Response:
-    return jsonify({"rulesets": [ruleset_summary(rs) for rs in rulesets().values()]})
+    return _json({"rulesets": [ruleset_summary(rs) for rs in rulesets().values()]})
 
 
 @api.get("/v1/rulesets/<ruleset>")
 def get_ruleset(ruleset: str) -> Response:
-    return jsonify(ruleset_document(_ruleset(ruleset)))
+    return _json(ruleset_document(_ruleset(ruleset)))
 
 
-def _validated(load: Callable[[Any], dict[str, Any]], body: Any) -> dict[str, Any]:
-    """The body through its marshmallow schema; schema errors answer 422 invalid_request."""
-    try:
-        return load(body)
-    except ValidationError as exc:
-        errors = flatten_errors(exc.messages)
-        raise ApiError(
-            "invalid_request",
-            f"The request does not match the schema ({len(errors)} error(s)).",
-            errors=errors,
-        ) from None
+# HandError (a request that cannot be a real hand, win or round) propagates to its handler:
+# 422 with the code and pointer of the fault.
 
 
 @api.post("/v1/rulesets/<ruleset>/score")
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
-    body = json_object_body()
-    data = _validated(load_score_request, body)
-    # HandError propagates to its handler (422 with the domain's code and pointer).
-    hand, ctx = domain_request.build(data["hand"], data["context"], rs)
-    result = evaluate.score(hand, ctx, rs)
-    return jsonify(score_response(result))
+    hand, ctx = read_score_request(json_object_body(), rs)
+    return _json(score_response(evaluate.score(hand, ctx, rs)))
 
 
 @api.post("/v1/rulesets/<ruleset>/waits")
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
-    body = json_object_body()
-    data = _validated(load_waits_request, body)
-    standing, melds, ctx = domain_request.build_waiting(data["hand"], data["context"], rs)
-    return jsonify(waits_response(waits.waits(standing, melds, ctx, rs)))
+    standing, melds, ctx = read_waits_request(json_object_body(), rs)
+    return _json(waits_response(waits.waits(standing, melds, ctx, rs)))
 
 
 @api.post("/v1/rulesets/<ruleset>/settle")
@@ -99,14 +87,12 @@ def settle_round(ruleset: str) -> Response:
                        f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
                        "rule sets that settle rounds: "
                        f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
-    data = _validated(load_settle_request, body)
-    # HandError (the round's codes, and not_a_win from the scorer) answers 422.
-    return jsonify(settle_response(rounds.settle(build_round(data, rs), rs)))
+    return _json(settle_response(rounds.settle(read_settle_request(body, rs), rs)))
 
 
 @api.get("/healthz")
 def healthz() -> Response:
-    return jsonify({"status": "ok", "rulesets": list(rulesets())})
+    return _json({"status": "ok", "rulesets": list(rulesets())})
 
 
 @api.get("/openapi.yaml")

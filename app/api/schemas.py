@@ -1,10 +1,15 @@
-"""Marshmallow schemas for request bodies: strict shape checks before the domain sees a value.
+"""Marshmallow schemas of the request bodies: the one place their shape is checked.
 
-The schemas check JSON types, required and unknown fields, enumerations and size limits; JSON
-null in an optional field means "use the default", as in the domain. What needs the rule set
-(tile codes, tile counts, seat ranges, option names) is checked by `app.api.requests.build`.
-`openapi.yaml` describes exactly these schemas; the API tests generate bodies from it and fail
-if a body the contract allows is refused here.
+A schema checks JSON types, required and unknown fields, enumerations and size limits; JSON null
+in an optional field means "use the default". What needs the rule set (tile codes, tile
+counts, seat ranges, option names) is checked when the request is read into domain values
+(`app.api.requests`, `app.api.rounds`), which trust what these schemas let through. The
+schemas are built once, at import; `openapi.yaml` describes exactly them, and the API tests
+generate bodies from it and fail if a body the contract allows is refused here.
+
+Every message says what was expected, so that a person can act on it; `flatten_errors` turns
+marshmallow's nested messages into `{pointer, code, message}` entries, the code telling a
+missing field, an unknown one, a wrong JSON type and a wrong value apart.
 """
 
 from __future__ import annotations
@@ -15,17 +20,15 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import validates_schema
 
-from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WINDS
-
-# Winds by letter or by Chinese name.
-WIND_NAMES = (*WINDS, "东", "南", "西", "北")
+from app.domain.events import EVENT_TYPES, KONG_KINDS
+from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
 
 # Size limits. A hand is at most 18 tiles; the limits leave room for sloppy but honest input
 # (the domain then names the exact fault) while bounding the work one request can cause.
 MAX_NOTATION_LENGTH = 200
 MAX_TILE_CODE_LENGTH = 8
 MAX_TILE_LIST = 32
-MAX_MELDS = 8
+MAX_MELDS_LISTED = 8  # a hand declares at most 4 (too_many_melds); a list of 8 is still read
 MAX_FLOWER_LIST = 16
 MAX_OPTIONS = 32
 MAX_OPTION_NAME_LENGTH = 64
@@ -34,40 +37,100 @@ MAX_OPTION_LIST = 8  # a per-seat option lists one integer per seat
 OPTION_INT_MIN = -(2**31)
 OPTION_INT_MAX = 2**31 - 1
 MAX_INT = 2**31 - 1  # seats and flower counts
+MAX_EVENTS = 32  # a round has at most 27 kongs (108 tiles), 3 wins and a draw
+MAX_DRAW_HANDS = 4  # rule sets have at most 4 players
 
-MSG_REQUIRED = "Missing data for required field."
-MSG_UNKNOWN = "Unknown field."
-MSG_NULL = "Field may not be null."
-MSG_NOT_BOOL = "Not a boolean: expected true or false."
-MSG_NOT_INT = "Not an integer."
-MSG_NOT_STRING = "Not a string."
-MSG_NOT_TILES = "Not a tile string or a list of tile codes."
-MSG_NOT_HAND = "Not a hand: expected a notation string or an object."
-MSG_NOT_FLOWERS = "Not a flower count, a list of flower codes or a string of flowers."
-MSG_NOT_OPTION_VALUE = (
-    "Not an option value: expected a boolean, an integer, a string or a list of integers."
-)
-MSG_NOT_OPTIONS = "Not an object of options."
-MSG_NO_WIN_TILE = (
-    "Not allowed: a waiting hand is one tile short and has no winning tile; every tile that "
-    "completes it is tried."
-)
+# The messages, by what they say: a field missing, a field that does not belong, a value of
+# the wrong JSON type; any other message is about the value (`flatten_errors`).
+_REQUIRED: set[str] = set()
+_UNKNOWN: set[str] = set()
+_TYPE: set[str] = set()
 
-MSG_NOT_EVENT = "Not an event: expected an object with type kong, win, draw or follow_dealer."
-MSG_NOT_FOR_KIND = "Not allowed for this kind of kong."
 
-# Messages that say "wrong JSON type" rather than "wrong value"; see `flatten_errors`.
-_TYPE_MESSAGES = frozenset({
-    MSG_NULL, MSG_NOT_BOOL, MSG_NOT_INT, MSG_NOT_STRING, MSG_NOT_TILES,
-    MSG_NOT_HAND, MSG_NOT_FLOWERS, MSG_NOT_OPTION_VALUE, MSG_NOT_OPTIONS, MSG_NOT_EVENT,
-    "Invalid input type.", "Not a valid list.",
-})
+def _message(text: str, kind: set[str]) -> str:
+    if "{" in text or "}" in text:
+        # marshmallow formats its messages (str.format): a brace would break the message.
+        raise ValueError(f"a schema message holds a brace: {text!r}")
+    kind.add(text)
+    return text
+
+
+def _required(text: str) -> str:
+    return _message(f"Required: {text}", _REQUIRED)
+
+
+def _unknown(text: str) -> str:
+    return _message(f"Unknown field: {text}", _UNKNOWN)
+
+
+def _type(text: str) -> str:
+    return _message(text, _TYPE)
+
+
+def _one_of(choices: Sequence[str]) -> str:
+    return "Must be one of: " + ", ".join(choices) + "."
+
+
+MSG_NOT_BOOL = _type("Not a boolean: expected true or false.")
+MSG_NOT_INT = _type("Not an integer.")
+MSG_NOT_SEAT = _type("Not a seat number: expected an integer from 0.")
+MSG_NOT_STRING = _type("Not a string.")
+MSG_NOT_TILE = _type('Not a tile code: expected a string such as "5m" or "E".')
+MSG_NOT_TILES = _type('Not tiles: expected a string such as "123m55p" or a list of tile codes '
+                      'such as ["1m", "2m", "3m"].')
+MSG_NOT_HAND = _type('Not a hand: expected a notation string such as "[123p]1112345678m9m" or an '
+                     "object with concealed, melds and win_tile.")
+MSG_NOT_FLOWERS = _type('Not flowers: expected a count, a list of flower codes such as ["1f", '
+                        '"2f"] or a string of flowers such as "1f2f".')
+MSG_NOT_OPTION_VALUE = _type(
+    "Not an option value: expected a boolean, an integer, a string or a list of integers.")
+MSG_NOT_OPTIONS = _type("Not an object of options: expected option names with their values, "
+                        'such as "base": 5.')
+MSG_NOT_EVENT = _type("Not an event: expected an object with type kong, win, draw or "
+                      "follow_dealer.")
+MSG_NOT_OBJECT = _type("Not an object.")
+MSG_NOT_MELDS = _type('Not a list of melds: expected objects with kind and tiles, such as kind '
+                      '"pung" and tiles "555s".')
+MSG_NOT_EVENTS = _type("Not a list of events.")
+MSG_NOT_DRAW_HANDS = _type("Not a list of hands: expected objects with seat and hand.")
+MSG_NULL = _type("May not be null: give a value or leave the field out.")
+MSG_NO_WIN_TILE = _unknown(
+    "a waiting hand is one tile short and has no winning tile; every tile that completes it "
+    "is tried.")
+MSG_NOT_FOR_KIND_DISCARDER = _unknown("only a direct kong (点杠) has a discarder.")
+MSG_NOT_FOR_KIND_FRESH = _unknown("only an added kong (加杠) is fresh or not.")
+
+
+def _longer(maximum: int) -> str:
+    return f"Longer than {maximum} characters."
+
+
+def _more(maximum: int, what: str = "items") -> str:
+    return f"More than {maximum} {what}."
+
+
+class _Strict(Schema):
+    """A schema that refuses fields it does not declare, and says which it declares."""
+
+    class Meta:
+        unknown = RAISE
+
+    # The object's name in messages, and its fields (set per schema).
+    what = "this object"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.error_messages = {
+            **self.error_messages,
+            "unknown": _unknown(f"{self.what} has " + ", ".join(self.fields) + "."),
+            "type": _type(f"Not an object: {self.what} is a JSON object."),
+        }
 
 
 class StrictBool(fields.Field[bool]):
     """A JSON boolean and nothing else (marshmallow's Boolean also takes "yes", 1, ...)."""
 
-    default_error_messages = {"invalid": MSG_NOT_BOOL}  # noqa: RUF012
+    default_error_messages = {"invalid": MSG_NOT_BOOL, "null": MSG_NULL}  # noqa: RUF012
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if type(value) is not bool:
@@ -88,97 +151,122 @@ def as_integer(value: Any) -> int | None:
 
 
 class StrictInt(fields.Field[int]):
-    """A JSON integer: not a boolean, not a fraction, not a numeric string."""
+    """A JSON integer within [minimum, maximum]: not a boolean, a fraction or a string."""
 
-    default_error_messages = {"invalid": MSG_NOT_INT}  # noqa: RUF012
+    default_error_messages = {"invalid": MSG_NOT_INT, "null": MSG_NULL}  # noqa: RUF012
+
+    def __init__(self, *, minimum: int, maximum: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.minimum = minimum
+        self.maximum = maximum
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         number = as_integer(value)
         if number is None:
             raise self.make_error("invalid")
+        if not self.minimum <= number <= self.maximum:
+            raise ValidationError(f"Must be between {self.minimum} and {self.maximum}.")
         return number
 
 
+class Seat(StrictInt):
+    """A seat number. The upper bound only keeps absurd numbers out; the rule set's player
+    count is checked when the request is read (seat_out_of_range)."""
+
+    default_error_messages = {"invalid": MSG_NOT_SEAT, "null": MSG_NULL}  # noqa: RUF012
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(minimum=0, maximum=MAX_INT, **kwargs)
+
+
 class StrictStr(fields.Field[str]):
-    default_error_messages = {"invalid": MSG_NOT_STRING}  # noqa: RUF012
+    """A JSON string, one of `choices` when given, at most `max_length` characters."""
+
+    default_error_messages = {"invalid": MSG_NOT_STRING, "null": MSG_NULL}  # noqa: RUF012
+
+    def __init__(self, *, choices: Sequence[str] = (), max_length: int | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.choices = frozenset(choices)
+        self.choices_message = _one_of(choices)
+        self.max_length = max_length
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
         if type(value) is not str:
             raise self.make_error("invalid")
+        if self.choices and value not in self.choices:
+            raise ValidationError(self.choices_message)
+        if self.max_length is not None and len(value) > self.max_length:
+            raise ValidationError(_longer(self.max_length))
         return value
 
 
-def _check_length(value: str, maximum: int) -> None:
-    if len(value) > maximum:
-        raise ValidationError(f"Longer than {maximum} characters.")
+class TileCode(StrictStr):
+    default_error_messages = {"invalid": MSG_NOT_TILE, "null": MSG_NULL}  # noqa: RUF012
 
-
-def _check_items(value: Sequence[Any], maximum: int) -> None:
-    if len(value) > maximum:
-        raise ValidationError(f"More than {maximum} items.")
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=MAX_TILE_CODE_LENGTH, **kwargs)
 
 
 def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
     """A list of tile codes; errors are keyed by index like marshmallow's List field."""
-    _check_items(value, maximum)
+    if len(value) > maximum:
+        raise ValidationError(_more(maximum))
     errors: dict[int, list[str]] = {}
     for i, item in enumerate(value):
         if type(item) is not str:
-            errors[i] = [MSG_NOT_STRING]
+            errors[i] = [MSG_NOT_TILE]
         elif len(item) > MAX_TILE_CODE_LENGTH:
-            errors[i] = [f"Longer than {MAX_TILE_CODE_LENGTH} characters."]
+            errors[i] = [_longer(MAX_TILE_CODE_LENGTH)]
     if errors:
         raise ValidationError(errors)
-    return list(value)
+    return value
 
 
 class Tiles(fields.Field[Any]):
     """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
 
-    default_error_messages = {"invalid": MSG_NOT_TILES}  # noqa: RUF012
+    default_error_messages = {"invalid": MSG_NOT_TILES, "null": MSG_NULL}  # noqa: RUF012
     max_items = MAX_TILE_LIST
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         if type(value) is str:
-            _check_length(value, MAX_NOTATION_LENGTH)
+            if len(value) > MAX_NOTATION_LENGTH:
+                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
             return value
         if type(value) is list:
             return _tile_code_list(value, self.max_items)
         raise self.make_error("invalid")
 
 
-class MeldSchema(Schema):
-    class Meta:
-        unknown = RAISE
+class WildTiles(Tiles):
+    """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
 
-    kind = StrictStr(required=True, validate=validate.OneOf(MELD_KINDS))
-    tiles = Tiles(required=True)
+    max_items = MAX_FLOWER_LIST
+
+
+class MeldSchema(_Strict):
+    what = "a meld"
+    kind = StrictStr(required=True, choices=MELD_KINDS,
+                     error_messages={"required": _required("chow, pung or kong.")})
+    tiles = Tiles(required=True, error_messages={
+        "required": _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')})
     concealed = StrictBool(allow_none=True)
 
 
-class HandObjectSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    concealed = Tiles(required=True)
-    melds = fields.List(
-        fields.Nested(MeldSchema), allow_none=True, validate=validate.Length(max=MAX_MELDS)
-    )
-    win_tile = StrictStr(allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH))
+_MELDS = fields.List(fields.Nested(MeldSchema()), allow_none=True, load_default=None,
+                     validate=validate.Length(max=MAX_MELDS_LISTED,
+                                              error=_more(MAX_MELDS_LISTED, "melds")),
+                     error_messages={"invalid": MSG_NOT_MELDS})
+_CONCEALED_REQUIRED = _required('the standing tiles, the winning tile included, such as '
+                                '"1112345678999m5m" or a list of tile codes.')
 
 
-class HandField(fields.Field[Any]):
-    """`hand`: a whole-hand notation string or a hand object."""
-
-    default_error_messages = {"invalid": MSG_NOT_HAND}  # noqa: RUF012
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is str:
-            _check_length(value, MAX_NOTATION_LENGTH)
-            return value
-        if type(value) is dict:
-            return HandObjectSchema().load(value)
-        raise self.make_error("invalid")
+class HandObjectSchema(_Strict):
+    what = "a hand"
+    concealed = Tiles(required=True, error_messages={"required": _CONCEALED_REQUIRED})
+    melds = _MELDS
+    win_tile = TileCode(allow_none=True)
 
 
 class NotAllowed(fields.Field[Any]):
@@ -195,32 +283,47 @@ class NotAllowed(fields.Field[Any]):
         raise ValidationError(self.message)
 
 
-class WaitingHandObjectSchema(Schema):
+class WaitingHandObjectSchema(_Strict):
     """A hand object one tile short of a win: as `HandObjectSchema`, without `win_tile`."""
 
-    class Meta:
-        unknown = RAISE
-
-    concealed = Tiles(required=True)
-    melds = fields.List(
-        fields.Nested(MeldSchema), allow_none=True, validate=validate.Length(max=MAX_MELDS)
-    )
+    what = "a waiting hand"
+    concealed = Tiles(required=True, error_messages={"required": _required(
+        'the standing tiles, one short of a win, such as "1112345678999m" or a list of tile '
+        "codes.")})
+    melds = _MELDS
     win_tile = NotAllowed(MSG_NO_WIN_TILE)
+
+
+_HAND_OBJECT = HandObjectSchema()
+_WAITING_HAND_OBJECT = WaitingHandObjectSchema()
+
+
+class HandField(fields.Field[Any]):
+    """`hand`: a whole-hand notation string or a hand object."""
+
+    default_error_messages = {"invalid": MSG_NOT_HAND, "null": MSG_NOT_HAND}  # noqa: RUF012
+    objects: Schema = _HAND_OBJECT
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if type(value) is str:
+            if len(value) > MAX_NOTATION_LENGTH:
+                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
+            return value
+        if type(value) is dict:
+            return self.objects.load(value)
+        raise self.make_error("invalid")
 
 
 class WaitingHandField(HandField):
     """`hand` of a waits request: a notation string or a waiting hand object."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is dict:
-            return WaitingHandObjectSchema().load(value)
-        return super()._deserialize(value, attr, data, **kwargs)
+    objects = _WAITING_HAND_OBJECT
 
 
 class Flowers(fields.Field[Any]):
     """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
 
-    default_error_messages = {"invalid": MSG_NOT_FLOWERS}  # noqa: RUF012
+    default_error_messages = {"invalid": MSG_NOT_FLOWERS, "null": MSG_NULL}  # noqa: RUF012
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
         number = as_integer(value)
@@ -229,24 +332,19 @@ class Flowers(fields.Field[Any]):
                 raise ValidationError(f"Must be between 0 and {MAX_INT}.")
             return number
         if type(value) is str:
-            _check_length(value, MAX_NOTATION_LENGTH)
+            if len(value) > MAX_NOTATION_LENGTH:
+                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
             return value
         if type(value) is list:
             return _tile_code_list(value, MAX_FLOWER_LIST)
         raise self.make_error("invalid")
 
 
-class WildTiles(Tiles):
-    """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
-
-    max_items = MAX_FLOWER_LIST
-
-
 class Options(fields.Field[dict[str, Any]]):
     """`context.options`: option name -> boolean, integer, string or list of integers (a
-    per-seat option); the rule set decides."""
+    per-seat option); the rule set decides which names and values it takes."""
 
-    default_error_messages = {"invalid": MSG_NOT_OPTIONS}  # noqa: RUF012
+    default_error_messages = {"invalid": MSG_NOT_OPTIONS, "null": MSG_NULL}  # noqa: RUF012
 
     def _deserialize(
         self, value: Any, attr: str | None, data: Any, **kwargs: Any
@@ -254,7 +352,7 @@ class Options(fields.Field[dict[str, Any]]):
         if type(value) is not dict:
             raise self.make_error("invalid")
         if len(value) > MAX_OPTIONS:
-            raise ValidationError(f"More than {MAX_OPTIONS} options.")
+            raise ValidationError(_more(MAX_OPTIONS, "options"))
         out = dict(value)
         errors: dict[str, list[str] | dict[int, list[str]]] = {}
         for name, item in value.items():
@@ -262,7 +360,7 @@ class Options(fields.Field[dict[str, Any]]):
                 errors[name] = [f"Option name longer than {MAX_OPTION_NAME_LENGTH} characters."]
             elif type(item) is str:
                 if len(item) > MAX_OPTION_STRING_LENGTH:
-                    errors[name] = [f"Longer than {MAX_OPTION_STRING_LENGTH} characters."]
+                    errors[name] = [_longer(MAX_OPTION_STRING_LENGTH)]
             elif type(item) is bool:
                 pass
             elif (number := as_integer(item)) is not None:
@@ -286,7 +384,7 @@ def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | li
     """A list option value: its integers, and its errors (keyed by index, like a List
     field's, or messages about the list itself); no errors: empty."""
     if len(items) > MAX_OPTION_LIST:
-        return [], [f"More than {MAX_OPTION_LIST} items."]
+        return [], [_more(MAX_OPTION_LIST)]
     numbers: list[int] = []
     errors: dict[int, list[str]] = {}
     for i, item in enumerate(items):
@@ -300,136 +398,140 @@ def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | li
     return numbers, errors
 
 
-def _seat() -> validate.Range:
-    # The upper bound only keeps absurd numbers out; the rule set's player count is checked
-    # by the domain (seat_out_of_range).
-    return validate.Range(min=0, max=MAX_INT)
-
-
-class ContextSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    win_type = StrictStr(required=True, validate=validate.OneOf(WIN_TYPES))
-    kong = StrictStr(allow_none=True, validate=validate.OneOf(KONG_FLAGS))
+class ContextSchema(_Strict):
+    what = "a context"
+    win_type = StrictStr(required=True, choices=WIN_TYPES,
+                         error_messages={"required": _required("self_draw or discard.")})
+    kong = StrictStr(allow_none=True, choices=KONG_FLAGS)
     last_tile = StrictBool(allow_none=True)
     last_of_kind = StrictBool(allow_none=True)
     first_turn = StrictBool(allow_none=True)
-    seat_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
-    round_wind = StrictStr(allow_none=True, validate=validate.OneOf(WIND_NAMES))
+    seat_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
+    round_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
     flowers = Flowers(allow_none=True)
-    wild_indicator = StrictStr(
-        allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH)
-    )
+    wild_indicator = TileCode(allow_none=True)
     wilds = WildTiles(allow_none=True)
-    winner = StrictInt(allow_none=True, validate=_seat())
-    discarder = StrictInt(allow_none=True, validate=_seat())
-    dealer = StrictInt(allow_none=True, validate=_seat())
+    winner = Seat(allow_none=True)
+    discarder = Seat(allow_none=True)
+    dealer = Seat(allow_none=True)
     options = Options(allow_none=True)
 
 
-class ScoreRequestSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    hand = HandField(required=True)
-    context = fields.Nested(ContextSchema, required=True)
+_HAND_REQUIRED = _required('the hand, as a notation string such as "1112345678999m5m" or an '
+                           "object with concealed, melds and win_tile.")
+_CONTEXT_REQUIRED = _required("the context of the win, an object with at least win_type.")
 
 
-class WaitsRequestSchema(Schema):
+class ScoreRequestSchema(_Strict):
+    what = "a score request"
+    hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
+    context = fields.Nested(ContextSchema(), required=True,
+                            error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
+
+
+class WaitsRequestSchema(_Strict):
     """A waits request: the score request with a hand one tile short (no `win_tile`)."""
 
-    class Meta:
-        unknown = RAISE
-
-    hand = WaitingHandField(required=True)
-    context = fields.Nested(ContextSchema, required=True)
+    what = "a waits request"
+    hand = WaitingHandField(required=True, error_messages={"required": _required(
+        'the hand one tile short of a win, as a notation string such as "1112345678999m" or '
+        "an object with concealed and melds.")})
+    context = fields.Nested(ContextSchema(), required=True,
+                            error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
 
 
 # --- the settle request: a round as events --------------------------------------------
 
-MAX_EVENTS = 32  # a round has at most 27 kongs (108 tiles), 3 wins and a draw
-MAX_DRAW_HANDS = 4  # rule sets have at most 4 players
-KONG_KINDS = ("direct", "added", "concealed")
+_SEAT_REQUIRED = _required("the seat number (from 0).")
 
 
-class _KongEventSchema(Schema):
+def _event_type(name: str) -> StrictStr:
+    return StrictStr(required=True, choices=(name,), error_messages={
+        "required": _required(", ".join(EVENT_TYPES) + ".")})
+
+
+class KongEventSchema(_Strict):
     """A kong; `discarder` belongs to a direct kong only, `fresh` to an added kong only."""
 
-    class Meta:
-        unknown = RAISE
-
-    type = StrictStr(required=True, validate=validate.OneOf(["kong"]))
-    seat = StrictInt(required=True, validate=_seat())
-    kind = StrictStr(required=True, validate=validate.OneOf(KONG_KINDS))
-    tile = StrictStr(required=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH))
-    discarder = StrictInt(validate=_seat())
+    what = "a kong event"
+    type = _event_type("kong")
+    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
+    kind = StrictStr(required=True, choices=KONG_KINDS,
+                     error_messages={"required": _required(", ".join(KONG_KINDS) + ".")})
+    tile = TileCode(required=True, error_messages={
+        "required": _required('the konged tile, one tile code such as "5m".')})
+    discarder = Seat()
     fresh = StrictBool()
 
     @validates_schema(pass_original=True)
     def _fields_of_the_kind(self, data: Mapping[str, Any], original: Any,
                             **kwargs: Any) -> None:
-        own = {"direct": "discarder", "added": "fresh"}
         kind = original.get("kind") if isinstance(original, Mapping) else None
         if kind not in KONG_KINDS:
             return  # `kind` itself is refused
         errors: dict[str, list[str]] = {}
-        for kind_of, name in own.items():
+        own = {"direct": ("discarder", DISCARDER_REQUIRED, MSG_NOT_FOR_KIND_DISCARDER),
+               "added": ("fresh", FRESH_REQUIRED, MSG_NOT_FOR_KIND_FRESH)}
+        for kind_of, (name, needed, refused) in own.items():
             if kind == kind_of and name not in original:
-                errors[name] = [MSG_REQUIRED]
+                errors[name] = [needed]
             elif kind != kind_of and name in original:
-                errors[name] = [MSG_NOT_FOR_KIND]
+                errors[name] = [refused]
         if errors:
             raise ValidationError(errors)
 
 
-class _WinEventSchema(Schema):
-    class Meta:
-        unknown = RAISE
+DISCARDER_REQUIRED = _required("a direct kong (点杠) names the seat whose discard was konged.")
+FRESH_REQUIRED = _required("an added kong (加杠) says whether the added tile is the one just "
+                           "drawn (true or false).")
 
-    type = StrictStr(required=True, validate=validate.OneOf(["win"]))
-    seat = StrictInt(required=True, validate=_seat())
-    hand = HandField(required=True)
+
+class WinEventSchema(_Strict):
+    what = "a win event"
+    type = _event_type("win")
+    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
+    hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
     # As in a score request, but the event's seat is the winner and the options are the
     # round's.
-    context = fields.Nested(ContextSchema(exclude=("winner", "options")), required=True)
+    context = fields.Nested(ContextSchema(exclude=("winner", "options")), required=True,
+                            error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
 
 
-class _DrawHandSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
-    seat = StrictInt(required=True, validate=_seat())
-    hand = WaitingHandField(required=True)
+class DrawHandSchema(_Strict):
+    what = "a hand at the draw"
+    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
+    hand = WaitingHandField(required=True, error_messages={"required": _required(
+        "the hand the seat shows, one tile short of a win.")})
     passive_pig = StrictBool(allow_none=True)
 
 
-class _DrawEventSchema(Schema):
-    class Meta:
-        unknown = RAISE
+class DrawEventSchema(_Strict):
+    what = "a draw event"
+    type = _event_type("draw")
+    hands = fields.List(fields.Nested(DrawHandSchema()), required=True,
+                        validate=validate.Length(max=MAX_DRAW_HANDS,
+                                                 error=_more(MAX_DRAW_HANDS, "hands")),
+                        error_messages={"invalid": MSG_NOT_DRAW_HANDS, "null": MSG_NULL,
+                                        "required": _required(
+                                            "the hand of every seat not yet won.")})
 
-    type = StrictStr(required=True, validate=validate.OneOf(["draw"]))
-    hands = fields.List(fields.Nested(_DrawHandSchema), required=True,
-                        validate=validate.Length(max=MAX_DRAW_HANDS))
 
-
-class _FollowDealerEventSchema(Schema):
+class FollowDealerEventSchema(_Strict):
     """跟庄 (天津 铲): every other player followed the dealer's first discard."""
 
-    class Meta:
-        unknown = RAISE
-
-    type = StrictStr(required=True, validate=validate.OneOf(["follow_dealer"]))
+    what = "a follow_dealer event"
+    type = _event_type("follow_dealer")
 
 
-_EVENT_SCHEMAS: dict[str, type[Schema]] = {
-    "kong": _KongEventSchema, "win": _WinEventSchema, "draw": _DrawEventSchema,
-    "follow_dealer": _FollowDealerEventSchema,
+_EVENT_SCHEMAS: dict[str, Schema] = {
+    "kong": KongEventSchema(), "win": WinEventSchema(), "draw": DrawEventSchema(),
+    "follow_dealer": FollowDealerEventSchema(),
 }
+_EVENT_TYPE_REQUIRED = _required(", ".join(EVENT_TYPES) + ".")
 
 
 class Event(fields.Field[Any]):
-    """One event of a round, by its `type`: kong, win or draw."""
+    """One event of a round, by its `type`: kong, win, draw or follow_dealer."""
 
     default_error_messages = {"invalid": MSG_NOT_EVENT}  # noqa: RUF012
 
@@ -440,23 +542,30 @@ class Event(fields.Field[Any]):
         schema = _EVENT_SCHEMAS.get(kind) if type(kind) is str else None
         if schema is None:
             if "type" not in value:
-                raise ValidationError({"type": [MSG_REQUIRED]})
-            raise ValidationError({"type": ["Must be one of: kong, win, draw, follow_dealer."]})
-        return schema().load(value)
+                raise ValidationError({"type": [_EVENT_TYPE_REQUIRED]})
+            raise ValidationError({"type": [_one_of(EVENT_TYPES)]})
+        return schema.load(value)
 
 
-class SettleRequestSchema(Schema):
-    class Meta:
-        unknown = RAISE
-
+class SettleRequestSchema(_Strict):
+    what = "a settle request"
     options = Options(allow_none=True)
     # The round's dealer and flipped wild tile, given once for every event.
-    dealer = StrictInt(allow_none=True, validate=_seat())
-    wild_indicator = StrictStr(
-        allow_none=True, validate=validate.Length(max=MAX_TILE_CODE_LENGTH)
-    )
+    dealer = Seat(allow_none=True)
+    wild_indicator = TileCode(allow_none=True)
     wilds = WildTiles(allow_none=True)
-    events = fields.List(Event(), required=True, validate=validate.Length(max=MAX_EVENTS))
+    events = fields.List(Event(), required=True,
+                         validate=validate.Length(max=MAX_EVENTS,
+                                                  error=_more(MAX_EVENTS, "events")),
+                         error_messages={"invalid": MSG_NOT_EVENTS, "null": MSG_NULL,
+                                         "required": _required(
+                                             "the round's events in order (kong, win, draw, "
+                                             "follow_dealer).")})
+
+
+SCORE_REQUEST = ScoreRequestSchema()
+WAITS_REQUEST = WaitsRequestSchema()
+SETTLE_REQUEST = SettleRequestSchema()
 
 
 def _escape(token: str) -> str:
@@ -464,11 +573,11 @@ def _escape(token: str) -> str:
 
 
 def _classify(message: str) -> str:
-    if message == MSG_REQUIRED:
+    if message in _REQUIRED:
         return "required"
-    if message in (MSG_UNKNOWN, MSG_NO_WIN_TILE, MSG_NOT_FOR_KIND):
+    if message in _UNKNOWN:
         return "unknown_field"
-    if message in _TYPE_MESSAGES:
+    if message in _TYPE:
         return "invalid_type"
     return "invalid_value"
 
@@ -491,17 +600,17 @@ def flatten_errors(messages: Any, pointer: str = "") -> list[dict[str, str]]:
 
 def load_score_request(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a score request body; raises `ValidationError`."""
-    result: dict[str, Any] = ScoreRequestSchema().load(body)
+    result: dict[str, Any] = SCORE_REQUEST.load(body)
     return result
 
 
 def load_waits_request(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a waits request body; raises `ValidationError`."""
-    result: dict[str, Any] = WaitsRequestSchema().load(body)
+    result: dict[str, Any] = WAITS_REQUEST.load(body)
     return result
 
 
 def load_settle_request(body: dict[str, Any]) -> dict[str, Any]:
     """Validate a settle request body; raises `ValidationError`."""
-    result: dict[str, Any] = SettleRequestSchema().load(body)
+    result: dict[str, Any] = SETTLE_REQUEST.load(body)
     return result

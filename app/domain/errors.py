@@ -10,19 +10,59 @@ The API layer turns these into 422 problem details; nothing here knows about HTT
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
+
+
+class Code(StrEnum):
+    """The stable codes of a request that cannot describe a real hand, win or round (each
+    answered 422): the one place they are defined."""
+
+    # The hand and its context.
+    INVALID_NOTATION = "invalid_notation"
+    UNKNOWN_TILE = "unknown_tile"
+    FLOWER_IN_HAND = "flower_in_hand"
+    ILLEGAL_MELD = "illegal_meld"
+    TOO_MANY_MELDS = "too_many_melds"
+    TOO_MANY_COPIES = "too_many_copies"
+    WRONG_TILE_COUNT = "wrong_tile_count"
+    WIN_TILE_MISSING = "win_tile_missing"
+    SEAT_OUT_OF_RANGE = "seat_out_of_range"
+    FLOWERS_OUT_OF_RANGE = "flowers_out_of_range"
+    INCONSISTENT_CONTEXT = "inconsistent_context"
+    UNKNOWN_OPTION = "unknown_option"
+    INVALID_OPTION = "invalid_option"
+    WILDS_NOT_SUPPORTED = "wilds_not_supported"
+    NOT_A_FLOWER = "not_a_flower"
+    # A value the schema lets through but the domain refuses (a flower given as a wild tile).
+    INVALID_FIELD = "invalid_field"
+    # A round.
+    SETTLE_NOT_SUPPORTED = "settle_not_supported"
+    SEAT_ALREADY_WON = "seat_already_won"
+    ROUND_OVER = "round_over"
+    WRONG_DRAW_PLAYERS = "wrong_draw_players"
+    INCONSISTENT_EVENT = "inconsistent_event"
+    KONG_MISMATCH = "kong_mismatch"
+    NOT_A_WIN = "not_a_win"
+
+
+# The codes only a round can raise (its problems have their own title).
+ROUND_CODES = frozenset({
+    Code.SETTLE_NOT_SUPPORTED, Code.SEAT_ALREADY_WON, Code.ROUND_OVER, Code.WRONG_DRAW_PLAYERS,
+    Code.INCONSISTENT_EVENT, Code.KONG_MISMATCH, Code.NOT_A_WIN,
+})
 
 
 class HandError(Exception):
     """A request that cannot describe a real hand or win (the API answers 422)."""
 
-    code: str
+    code: Code
     message: str
     pointer: str
     position: int | None
 
     def __init__(
-        self, code: str, message: str, pointer: str = "", position: int | None = None
+        self, code: Code, message: str, pointer: str = "", position: int | None = None
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -58,5 +98,5 @@ class NotationError(HandError):
 
     position: int
 
-    def __init__(self, code: str, message: str, pointer: str, position: int) -> None:
+    def __init__(self, code: Code, message: str, pointer: str, position: int) -> None:
         super().__init__(code, message, pointer, position)

@@ -1,7 +1,8 @@
-"""Hands, declared melds and the win context: immutable values.
+"""Hands, declared melds and the win context: immutable values, and the words they use.
 
-Validation of a request into these values lives in `app.api.requests` (it needs the rule
-set's tile set, player count and declared options); these classes only hold data.
+A request is read into these values at the API boundary (`app.api.requests`, which needs the
+rule set's tile set, player count and options); these classes only hold data, and everything
+below them trusts it.
 """
 
 from __future__ import annotations
@@ -24,6 +25,17 @@ KONG_AFTER_DISCARD = "after_kong_discard"  # 杠上炮: won on the discard made 
 KONG_FLAGS = (KONG_REPLACEMENT, KONG_ROBBED, KONG_AFTER_DISCARD)
 
 WINDS = ("E", "S", "W", "N")
+# Seat and round winds by letter or Chinese name (东, or 东风): their index in `WINDS`.
+WIND_NAMES: dict[str, int] = {
+    name: i
+    for i, (letter, zh) in enumerate(zip(WINDS, ("东", "南", "西", "北"), strict=True))
+    for name in (letter, zh, zh + "风")
+}
+
+# A hand is 14 tiles; each declared meld takes 3 of them off the standing tiles (a kong's
+# fourth tile is the replacement draw, so a kong also counts as 3). At most 4 melds.
+HAND_SIZE = 14
+MAX_MELDS = 4
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
-from app.domain.errors import NotationError
+from app.domain.errors import Code, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import TileSet
 
@@ -173,7 +173,7 @@ def _scan(
             table = g.digit_codes.get(ch)
             if table is None:
                 raise NotationError(
-                    "invalid_notation",
+                    Code.INVALID_NOTATION,
                     f"digits {text[digits_at:i]!r} at position {digits_at} are not followed by "
                     f"a suit letter {g.suit_letters} (found {ch!r} at position {i})",
                     pointer,
@@ -183,7 +183,7 @@ def _scan(
                 tile = table.get(text[k])
                 if tile is None:
                     raise NotationError(
-                        "unknown_tile",
+                        Code.UNKNOWN_TILE,
                         f"{text[k] + ch!r} at position {k} is not a tile: suit {ch!r} takes "
                         f"digits {g.suit_digits[ch]}",
                         pointer,
@@ -216,21 +216,21 @@ def _scan(
             continue
         if ch in g.digit_codes:
             raise NotationError(
-                "invalid_notation",
+                Code.INVALID_NOTATION,
                 f"suit letter {ch!r} at position {i} has no digits before it "
                 f"(write e.g. '123{ch}')",
                 pointer,
                 i,
             )
         raise NotationError(
-            "unknown_tile",
+            Code.UNKNOWN_TILE,
             f"{ch!r} at position {i} is not a tile: {g.hint}",
             pointer,
             i,
         )
     if digits_at >= 0:
         raise NotationError(
-            "invalid_notation",
+            Code.INVALID_NOTATION,
             f"digits {text[digits_at:end]!r} at position {digits_at} are not followed by a "
             f"suit letter {g.suit_letters} (the text ends at position {end})",
             pointer,
@@ -275,13 +275,13 @@ def parse_tile(text: str, tileset: TileSet, pointer: str = "") -> int:
         return tiles[0]
     if not tiles:
         raise NotationError(
-            "invalid_notation",
+            Code.INVALID_NOTATION,
             f"no tile given ({text!r}): expected exactly one tile code such as 5m, E or 中",
             pointer,
             0,
         )
     raise NotationError(
-        "invalid_notation",
+        Code.INVALID_NOTATION,
         f"{text!r} names {len(tiles)} tiles; exactly one tile is expected here",
         pointer,
         positions[1],
@@ -356,7 +356,7 @@ def parse_hand_string(
         if close is None:
             if ch in "]}":
                 raise NotationError(
-                    "invalid_notation",
+                    Code.INVALID_NOTATION,
                     f"{ch!r} at position {i} closes a meld that was never opened",
                     pointer,
                     i,
@@ -366,7 +366,7 @@ def parse_hand_string(
             comma = text.find(",", i, j)
             if comma >= 0:
                 raise NotationError(
-                    "invalid_notation",
+                    Code.INVALID_NOTATION,
                     f"',' at position {comma} is outside brackets: an offer suffix belongs "
                     f"inside a meld, e.g. [555s,1]",
                     pointer,
@@ -382,7 +382,7 @@ def parse_hand_string(
                 else f"found {m.group()!r} at position {m.start()}"
             )
             raise NotationError(
-                "invalid_notation",
+                Code.INVALID_NOTATION,
                 f"{ch!r} at position {i} opens a meld that is not closed with {close!r} "
                 f"({found})",
                 pointer,
@@ -397,7 +397,7 @@ def parse_hand_string(
                 raise _flower_error(tileset, tile, pointer, at)
     if not standing:
         raise NotationError(
-            "win_tile_missing",
+            Code.WIN_TILE_MISSING,
             "no tiles are written outside brackets, so there is no winning tile: write the "
             "standing tiles after the melds, the winning tile last",
             pointer,
@@ -417,7 +417,7 @@ def _read_meld(
     if comma >= 0:
         if braces:
             raise NotationError(
-                "invalid_notation",
+                Code.INVALID_NOTATION,
                 f"',' at position {comma}: a concealed kong in braces takes no offer suffix",
                 pointer,
                 comma,
@@ -425,7 +425,7 @@ def _read_meld(
         offer = text[comma + 1 : close_at].strip()
         if len(offer) != 1 or offer not in _OFFERS:
             raise NotationError(
-                "invalid_notation",
+                Code.INVALID_NOTATION,
                 f"offer suffix {text[comma:close_at]!r} at position {comma} must be ',0' "
                 f"(concealed kong) or ',1'..',3' (the seat the tile was claimed from)",
                 pointer,
@@ -444,7 +444,7 @@ def _read_meld(
     if kind is None:
         written = text[open_at : close_at + 1]
         raise NotationError(
-            "illegal_meld",
+            Code.ILLEGAL_MELD,
             f"{written} at position {open_at}: {meld_problem(tiles, tileset)}",
             pointer,
             open_at,
@@ -453,7 +453,7 @@ def _read_meld(
         written = text[open_at : close_at + 1]
         how = "braces mark" if braces else "offer 0 marks"
         raise NotationError(
-            "illegal_meld",
+            Code.ILLEGAL_MELD,
             f"{written} at position {open_at}: {how} a concealed kong, but this is a {kind}; "
             f"only a kong can be declared concealed (write [{format_meld(tiles, tileset)}])",
             pointer,
@@ -465,7 +465,7 @@ def _read_meld(
 def _flower_error(tileset: TileSet, tile: int, pointer: str, at: int) -> NotationError:
     code = tileset.kinds[tile].code
     return NotationError(
-        "flower_in_hand",
+        Code.FLOWER_IN_HAND,
         f"{code} at position {at} is a flower: flowers are not part of the hand; "
         f"list them in context.flowers",
         pointer,

@@ -44,7 +44,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.domain.errors import HandError
+from app.domain.errors import Code, HandError
 from app.domain.events import (
     ADDED,
     CONCEALED,
@@ -146,7 +146,7 @@ def settle(rnd: Round, rs: RuleSet) -> SettleResult:
     """The money of a validated round under the rule set's settlement data."""
     sd = rs.settlement
     if sd is None:
-        raise HandError("settle_not_supported",
+        raise HandError(Code.SETTLE_NOT_SUPPORTED,
                         f"rule set {rs.id} settles single hands only", "")
     probe = WinContext(win_type=DISCARD, options=dict(rnd.options))
     params = resolve_params(dict(rs.payment.params), probe)
@@ -214,7 +214,7 @@ def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
     result = score(event.hand, event.context, rs)
     if not result.winning:
         why = f": {result.reason.message} ({result.reason.code})" if result.reason else ""
-        raise HandError("not_a_win", f"events[{i}] (win by seat {event.seat}): the hand is not "
+        raise HandError(Code.NOT_A_WIN, f"events[{i}] (win by seat {event.seat}): the hand is not "
                         f"a legal win under {rs.name} ({rs.id}){why}; a round settles wins only",
                         f"/events/{i}/hand")
     ctx = event.context

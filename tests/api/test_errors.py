@@ -366,12 +366,18 @@ def test_invalid_option(options_client: FlaskClient, options: dict[str, Any],
     assert result["errors"][0]["pointer"] == pointer
 
 
+def test_a_flower_as_the_wild_indicator_is_an_invalid_field(client: FlaskClient) -> None:
+    body = {"hand": "123m456p789s11sEEE", "context": {"win_type": "self_draw",
+                                                     "wild_indicator": "1f"}}
+    result = problem(client.post("/v1/rulesets/tianjin/score", json=body), 422, "invalid_field")
+    assert result["errors"][0]["pointer"] == "/context/wild_indicator"
+
+
 def test_every_hand_error_code_is_covered() -> None:
-    """Each documented domain code has a request above that causes it, except those the API
-    schema answers first (missing_field, invalid_field: invalid_request) and invalid_option
-    (tested with a rule set that declares options)."""
-    covered = {code for code, *_ in HAND_ERRORS} | {"invalid_option"}
-    assert set(HAND_ERROR_CODES) - covered == {"missing_field", "invalid_field"}
+    """Each documented domain code has a request above that causes it: invalid_option with a
+    rule set that declares options, invalid_field with one that plays with wilds."""
+    covered = {code for code, *_ in HAND_ERRORS} | {"invalid_option", "invalid_field"}
+    assert set(HAND_ERROR_CODES) == covered
 
 
 # --- 500 internal_error --------------------------------------------------------------------

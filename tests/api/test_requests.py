@@ -1,4 +1,7 @@
-"""Building Hand and WinContext from a decoded request: every input form and every error."""
+"""Reading a decoded request into Hand and WinContext: every input form and every error.
+
+Type errors are the request schema's (`invalid_request`, with the field's pointer); what needs
+the rule set is `build`'s, which trusts the schema."""
 
 from __future__ import annotations
 
@@ -9,7 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.api.requests import build
+from app.api.problems import ApiError
+from app.api.requests import build, field_name, read_score_request
 from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
@@ -63,6 +67,17 @@ def error(hand: Any, context: Any = DISCARD, rules: RuleSet = RULES) -> HandErro
     err = exc.value
     assert err.message
     return err
+
+
+def refused(hand: Any, context: Any = DISCARD, rules: RuleSet = RULES) -> tuple[str, str]:
+    """What the request schema answers first: (pointer, field error code)."""
+    with pytest.raises(ApiError) as exc:
+        read_score_request({"hand": hand, "context": context}, rules)
+    err = exc.value
+    assert err.code == "invalid_request" and err.errors
+    first = err.errors[0]
+    assert err.detail.startswith(f"{field_name(first['pointer'])}: {first['message']}")
+    return err.errors[0]["pointer"], err.errors[0]["code"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -246,9 +261,12 @@ def test_illegal_meld_message_names_the_meld() -> None:
     assert "honours" in err.message
 
 
-def test_missing_field_message_names_the_field() -> None:
-    err = error({"concealed": NINE_GATES, "melds": [{"tiles": "123p"}]})
-    assert err.message == "hand.melds[0].kind is required"
+def test_a_schema_refusal_names_the_first_field_in_its_detail() -> None:
+    with pytest.raises(ApiError) as exc:
+        read_score_request({"hand": {"concealed": NINE_GATES, "melds": [{"tiles": "123p"}]},
+                            "context": {"win_type": "tsumo"}}, RULES)
+    assert exc.value.detail == ("hand.melds[0].kind: Required: chow, pung or kong. "
+                                "(1 more in errors)")
 
 
 def test_flower_error_has_a_position_in_strings() -> None:
@@ -263,32 +281,31 @@ def test_notation_error_position_is_relative_to_the_field() -> None:
                                                      "/hand/melds/0/tiles", 0)
 
 
-# Defensive type checks for callers that bypass the API schema.
+# JSON types are the schema's: build trusts them.
 @pytest.mark.parametrize(
     ("hand", "code", "pointer"),
     [
-        (None, "invalid_field", "/hand"),
-        (5, "invalid_field", "/hand"),
-        ({}, "missing_field", "/hand/concealed"),
-        ({"concealed": 5}, "invalid_field", "/hand/concealed"),
-        ({"concealed": [5]}, "invalid_field", "/hand/concealed/0"),
-        ({"concealed": NINE_GATES, "melds": "123p"}, "invalid_field", "/hand/melds"),
-        ({"concealed": NINE_GATES, "melds": [5]}, "invalid_field", "/hand/melds/0"),
-        ({"concealed": NINE_GATES, "melds": [{"tiles": "123p"}]}, "missing_field",
+        (None, "invalid_type", "/hand"),
+        (5, "invalid_type", "/hand"),
+        ({}, "required", "/hand/concealed"),
+        ({"concealed": 5}, "invalid_type", "/hand/concealed"),
+        ({"concealed": [5]}, "invalid_type", "/hand/concealed/0"),
+        ({"concealed": NINE_GATES, "melds": "123p"}, "invalid_type", "/hand/melds"),
+        ({"concealed": NINE_GATES, "melds": [5]}, "invalid_type", "/hand/melds/0"),
+        ({"concealed": NINE_GATES, "melds": [{"tiles": "123p"}]}, "required",
          "/hand/melds/0/kind"),
         ({"concealed": NINE_GATES, "melds": [{"kind": "pair", "tiles": "11p"}]},
-         "invalid_field", "/hand/melds/0/kind"),
-        ({"concealed": NINE_GATES, "melds": [{"kind": "chow"}]}, "missing_field",
+         "invalid_value", "/hand/melds/0/kind"),
+        ({"concealed": NINE_GATES, "melds": [{"kind": "chow"}]}, "required",
          "/hand/melds/0/tiles"),
         ({"concealed": NINE_GATES, "melds": [{"kind": "chow", "tiles": "123p",
                                              "concealed": "yes"}]},
-         "invalid_field", "/hand/melds/0/concealed"),
-        ({"concealed": NINE_GATES, "win_tile": 5}, "invalid_field", "/hand/win_tile"),
+         "invalid_type", "/hand/melds/0/concealed"),
+        ({"concealed": NINE_GATES, "win_tile": 5}, "invalid_type", "/hand/win_tile"),
     ],
 )
 def test_hand_type_errors(hand: Any, code: str, pointer: str) -> None:
-    err = error(hand)
-    assert (err.code, err.pointer) == (code, pointer)
+    assert refused(hand) == (pointer, code)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -365,14 +382,18 @@ def test_all_eight_flowers() -> None:
         ("E", "not_a_flower", "/context/flowers"),
         (["9f"], "unknown_tile", "/context/flowers/0"),
         ("1", "invalid_notation", "/context/flowers"),
-        (True, "invalid_field", "/context/flowers"),
-        ([1], "invalid_field", "/context/flowers/0"),
-        (1.5, "invalid_field", "/context/flowers"),
     ],
 )
 def test_flower_errors(flowers: Any, code: str, pointer: str) -> None:
     err = error(NINE_GATES, {**SELF, "flowers": flowers})
     assert (err.code, err.pointer) == (code, pointer)
+
+
+@pytest.mark.parametrize(("flowers", "pointer"), [(True, "/context/flowers"),
+                                                  ([1], "/context/flowers/0"),
+                                                  (1.5, "/context/flowers")])
+def test_flower_type_errors(flowers: Any, pointer: str) -> None:
+    assert refused(NINE_GATES, {**SELF, "flowers": flowers}) == (pointer, "invalid_type")
 
 
 def test_flowers_in_a_game_without_flowers() -> None:
@@ -449,15 +470,19 @@ def test_wilds_given_the_way_the_rule_set_does_not_take_them(
     ("key", "value", "code", "pointer"),
     [("wild_indicator", "1f", "invalid_field", "/context/wild_indicator"),
      ("wild_indicator", "12m", "invalid_notation", "/context/wild_indicator"),
-     ("wild_indicator", 5, "invalid_field", "/context/wild_indicator"),
      ("wilds", ["1f"], "invalid_field", "/context/wilds/0"),
-     ("wilds", ["0m"], "unknown_tile", "/context/wilds/0"),
-     ("wilds", 5, "invalid_field", "/context/wilds")],
+     ("wilds", ["0m"], "unknown_tile", "/context/wilds/0")],
 )
 def test_wild_errors(key: str, value: Any, code: str, pointer: str) -> None:
     rules = RULES_WITH_WILDS if key == "wild_indicator" else RULES_EXPLICIT_WILDS
     err = error(NINE_GATES, {**SELF, key: value}, rules)
     assert (err.code, err.pointer) == (code, pointer)
+
+
+@pytest.mark.parametrize("key", ["wild_indicator", "wilds"])
+def test_wild_type_errors(key: str) -> None:
+    rules = RULES_WITH_WILDS if key == "wild_indicator" else RULES_EXPLICIT_WILDS
+    assert refused(NINE_GATES, {**SELF, key: 5}, rules) == (f"/context/{key}", "invalid_type")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -591,26 +616,25 @@ def test_consistent_context(hand: str, context: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("context", "code", "pointer"),
     [
-        (None, "invalid_field", "/context"),
-        ({}, "missing_field", "/context/win_type"),
-        ({"win_type": "tsumo"}, "invalid_field", "/context/win_type"),
-        ({**SELF, "kong": "yes"}, "invalid_field", "/context/kong"),
-        ({**SELF, "last_tile": 1}, "invalid_field", "/context/last_tile"),
-        ({**SELF, "last_of_kind": "true"}, "invalid_field", "/context/last_of_kind"),
-        ({**SELF, "seat_wind": "X"}, "invalid_field", "/context/seat_wind"),
-        ({**SELF, "round_wind": 1}, "invalid_field", "/context/round_wind"),
-        ({**SELF, "winner": True}, "invalid_field", "/context/winner"),
-        ({**SELF, "dealer": "0"}, "invalid_field", "/context/dealer"),
-        ({**SELF, "options": []}, "invalid_field", "/context/options"),
+        (None, "invalid_type", "/context"),
+        ({}, "required", "/context/win_type"),
+        ({"win_type": "tsumo"}, "invalid_value", "/context/win_type"),
+        ({**SELF, "kong": "yes"}, "invalid_value", "/context/kong"),
+        ({**SELF, "last_tile": 1}, "invalid_type", "/context/last_tile"),
+        ({**SELF, "last_of_kind": "true"}, "invalid_type", "/context/last_of_kind"),
+        ({**SELF, "seat_wind": "X"}, "invalid_value", "/context/seat_wind"),
+        ({**SELF, "round_wind": 1}, "invalid_type", "/context/round_wind"),
+        ({**SELF, "winner": True}, "invalid_type", "/context/winner"),
+        ({**SELF, "dealer": "0"}, "invalid_type", "/context/dealer"),
+        ({**SELF, "options": []}, "invalid_type", "/context/options"),
     ],
 )
 def test_context_type_errors(context: Any, code: str, pointer: str) -> None:
-    err = error(NINE_GATES, context)
-    assert (err.code, err.pointer) == (code, pointer)
+    assert refused(NINE_GATES, context) == (pointer, code)
 
 
 # ---------------------------------------------------------------------------------------------
-# Properties: nothing but HandError comes out, whatever the (JSON-shaped) input
+# Properties: nothing but a request error comes out, whatever the (JSON-shaped) input
 
 
 json_scalars = st.one_of(st.none(), st.booleans(), st.integers(-3, 10), st.text(max_size=8),
@@ -681,12 +705,15 @@ context_data = st.one_of(
 
 
 @given(hand_data, context_data)
-def test_build_only_raises_hand_errors(hand: Any, context: Any) -> None:
+def test_reading_only_raises_request_errors(hand: Any, context: Any) -> None:
     try:
-        h, ctx = build(hand, context, RULES)
+        h, ctx = read_score_request({"hand": hand, "context": context}, RULES)
     except HandError as err:
         assert err.code and err.message
         assert err.pointer.startswith(("/hand", "/context"))
+    except ApiError as err:
+        assert err.code == "invalid_request" and err.errors
+        assert all(e["pointer"].startswith(("/hand", "/context")) for e in err.errors)
     else:
         assert len(h.concealed) + 3 * len(h.melds) == 14
         assert h.win_tile in h.concealed

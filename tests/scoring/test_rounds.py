@@ -16,8 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.api.problems import ApiError
 from app.api.requests import build_waiting
-from app.api.rounds import build_round
+from app.api.rounds import build_round, read_settle_request
 from app.domain.errors import HandError
 from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext
@@ -566,7 +567,6 @@ def test_a_draw_hand_holding_four_of_the_indicator_is_refused() -> None:
 
 @pytest.mark.parametrize("body,code,pointer", [
     ({"dealer": 4}, "seat_out_of_range", "/dealer"),
-    ({"dealer": True}, "invalid_field", "/dealer"),
     ({"wild_indicator": "0p"}, "unknown_tile", "/wild_indicator"),
     ({"dealer": 1, "options": {"pulls": [0, 1, 0, 0]}}, "invalid_option", "/options/pulls/1"),
     ({"options": {"pulls": [0, 1, 0]}}, "invalid_option", "/options/pulls"),
@@ -575,6 +575,13 @@ def test_the_rounds_own_fields(body: dict[str, Any], code: str, pointer: str) ->
     with pytest.raises(HandError) as info:
         build_round({**body, "events": []}, TIANJIN)
     assert (info.value.code, info.value.pointer) == (code, pointer)
+
+
+def test_the_rounds_own_fields_are_typed_by_the_schema() -> None:
+    with pytest.raises(ApiError) as info:
+        read_settle_request({"dealer": True, "events": []}, TIANJIN)
+    assert info.value.errors[0]["pointer"] == "/dealer"
+    assert info.value.errors[0]["code"] == "invalid_type"
 
 
 def test_wilds_in_a_rule_set_without_them() -> None:
