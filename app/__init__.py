@@ -23,6 +23,10 @@ DEFAULT_RULESETS_DIR = REPO_ROOT / "rulesets"
 OPENAPI_PATH = REPO_ROOT / "openapi.yaml"
 MAX_CONTENT_LENGTH = 64 * 1024
 RULESETS_ENV = "MAHJONG_RULESETS_DIR"
+# The most one request may spend scoring, in seconds: well under gunicorn's worker timeout, so
+# a request past it is answered (503 time_limit_exceeded) rather than its worker killed.
+TIME_LIMIT_ENV = "MAHJONG_TIME_LIMIT"
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def _rulesets_dir(config: Mapping[str, Any]) -> Path:
@@ -33,10 +37,23 @@ def _rulesets_dir(config: Mapping[str, Any]) -> Path:
     return DEFAULT_RULESETS_DIR
 
 
+def _time_limit(config: Mapping[str, Any]) -> float:
+    value = config.get("REQUEST_TIME_LIMIT", os.environ.get(TIME_LIMIT_ENV, DEFAULT_TIME_LIMIT))
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"the time limit ({TIME_LIMIT_ENV} or REQUEST_TIME_LIMIT) must be a "
+                         f"number of seconds, not {value!r}") from None
+    if not seconds >= 0:
+        raise ValueError(f"the time limit must be 0 or more seconds, not {value!r}")
+    return seconds
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config keys: RULESETS_DIR (else env MAHJONG_RULESETS_DIR, else
-    `rulesets/` at the repository root), plus any Flask setting. Raises `RuleSetError` when
-    a rule set is invalid."""
+    `rulesets/` at the repository root), REQUEST_TIME_LIMIT (seconds; else env
+    MAHJONG_TIME_LIMIT, else 10), plus any Flask setting. Raises `RuleSetError` when a rule
+    set is invalid."""
     from flask import Flask
 
     from app.api import OPENAPI_KEY, RULESETS_KEY, register_api
@@ -46,6 +63,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_CONTENT_LENGTH
     app.config.update(config)
+    app.config["REQUEST_TIME_LIMIT"] = _time_limit(config)
     # Chinese fan names go out as UTF-8, and keys keep the documented order.
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -6,6 +6,7 @@ from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from app.api.problems import ApiError, problem_response
+from app.domain.deadline import TimeLimitExceeded
 from app.domain.errors import HandError
 
 _HTTP_CODES = {
@@ -45,6 +46,17 @@ def _http_error(exc: HTTPException) -> Response:
                             title=None if code != "http_error" else exc.name, headers=headers)
 
 
+def _time_limit(exc: TimeLimitExceeded) -> Response:
+    limit = current_app.config["REQUEST_TIME_LIMIT"]
+    current_app.logger.warning("%s %s ran past the time limit of %g s", request.method,
+                               request.path, limit)
+    return problem_response(
+        "time_limit_exceeded",
+        f"Scoring this request took longer than the service's limit of {limit:g} s, so it was "
+        "stopped. Requests of this kind (waits or rounds on hands holding many wild tiles) "
+        "are the slowest; send fewer at once or ask the operator to raise the limit.")
+
+
 def _unexpected(exc: Exception) -> Response:
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     return problem_response("internal_error", "The server failed to handle this request.")
@@ -54,4 +66,5 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(HandError, _hand_error)
     app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(TimeLimitExceeded, _time_limit)
     app.register_error_handler(Exception, _unexpected)

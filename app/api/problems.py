@@ -30,6 +30,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "unsupported_media_type": (415, "Unsupported media type"),
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
+    "time_limit_exceeded": (503, "Time limit exceeded"),
     "http_error": (400, "HTTP error"),
     "internal_error": (500, "Internal server error"),
 }

@@ -7,7 +7,8 @@ boundary (`app.api.requests`, `app.api.rounds`), and the engine's results are wr
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
@@ -24,6 +25,7 @@ from app.api.responses import (
     waits_response,
 )
 from app.api.rounds import read_settle_request
+from app.domain.deadline import time_limit
 from app.rules.model import RuleSet
 from app.scoring import evaluate, rounds, waits
 
@@ -50,6 +52,18 @@ def _json(data: Any) -> Response:
     return Response(orjson.dumps(data), mimetype="application/json")
 
 
+def _limited(view: Callable[[str], Response]) -> Callable[[str], Response]:
+    """The view's work under the service's time limit per request (`REQUEST_TIME_LIMIT`);
+    past it the engine stops and the request answers 503 time_limit_exceeded."""
+
+    @functools.wraps(view)
+    def limited(ruleset: str) -> Response:
+        with time_limit(current_app.config["REQUEST_TIME_LIMIT"]):
+            return view(ruleset)
+
+    return limited
+
+
 @api.get("/v1/rulesets")
 def list_rulesets() -> Response:
     return _json({"rulesets": [ruleset_summary(rs) for rs in rulesets().values()]})
@@ -65,6 +79,7 @@ def get_ruleset(ruleset: str) -> Response:
 
 
 @api.post("/v1/rulesets/<ruleset>/score")
+@_limited
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     hand, ctx = read_score_request(json_object_body(), rs)
@@ -72,6 +87,7 @@ def score_hand(ruleset: str) -> Response:
 
 
 @api.post("/v1/rulesets/<ruleset>/waits")
+@_limited
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     standing, melds, ctx = read_waits_request(json_object_body(), rs)
@@ -79,6 +95,7 @@ def list_waits(ruleset: str) -> Response:
 
 
 @api.post("/v1/rulesets/<ruleset>/settle")
+@_limited
 def settle_round(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     body = json_object_body()

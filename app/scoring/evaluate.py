@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
+from app.domain import deadline
 from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
@@ -45,6 +46,9 @@ _NO_WILDS: frozenset[int] = frozenset()
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+    # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
+    # checked here.
+    deadline.check()
     plan = rs.plan
     tileset = rs.tileset
     # 1. Facts.
