@@ -46,7 +46,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.api.requests import build  # noqa: E402
+from app.api.hand_requests import build  # noqa: E402
 from app.domain.hand import Hand, WinContext  # noqa: E402
 from app.rules.loader import build_ruleset, load_rulesets  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402

@@ -1,8 +1,8 @@
 """The HTTP endpoints: read the request, hand it to the engine, write the answer. Nothing else.
 
 Bodies are decoded and encoded with orjson; a request is read into domain values at this
-boundary (`app.api.requests`, `app.api.rounds`), and the engine's results are written out by
-`app.api.responses`.
+boundary (`app.api.hand_requests`, `app.api.settle_requests`), and the engine's results are
+written out by `app.api.responses`.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import orjson
 from flask import Blueprint, Response, current_app
 
 from app.api.body import json_object_body
+from app.api.hand_requests import read_score_request, read_waits_request
 from app.api.problems import ApiError
-from app.api.requests import read_score_request, read_waits_request
 from app.api.responses import (
     ruleset_document,
     ruleset_summary,
@@ -24,7 +24,7 @@ from app.api.responses import (
     settle_response,
     waits_response,
 )
-from app.api.rounds import read_settle_request
+from app.api.settle_requests import read_settle_request
 from app.domain.deadline import time_limit
 from app.rules.model import RuleSet
 from app.scoring import evaluate, rounds, waits

@@ -3,9 +3,9 @@
 A schema checks JSON types, required and unknown fields, enumerations and size limits; JSON null
 in an optional field means "use the default". What needs the rule set (tile codes, tile
 counts, seat ranges, option names) is checked when the request is read into domain values
-(`app.api.requests`, `app.api.rounds`), which trust what these schemas let through. The
-schemas are built once, at import; `openapi.yaml` describes exactly them, and the API tests
-generate bodies from it and fail if a body the contract allows is refused here.
+(`app.api.hand_requests`, `app.api.settle_requests`), which trust what these schemas let
+through. The schemas are built once, at import; `openapi.yaml` describes exactly them, and the
+API tests generate bodies from it and fail if a body the contract allows is refused here.
 
 Every message says what was expected, so that a person can act on it; `flatten_errors` turns
 marshmallow's nested messages into `{pointer, code, message}` entries, the code telling a

@@ -23,6 +23,7 @@ from typing import Any
 import yaml
 
 from app.domain.errors import HandError
+from app.domain.hand import MELD_KINDS
 from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
@@ -231,9 +232,9 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         if f.enabled_by is not None and f.enabled_by not in bool_options:
             raise err("enabled_by", f"must name a bool option of this rule set "
                       f"(got {f.enabled_by!r})", f.id)
-    meld_kinds = data.get("meld_kinds", ["chow", "pung", "kong"])
+    meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
     if (not isinstance(meld_kinds, list) or not meld_kinds
-            or any(k not in ("chow", "pung", "kong") for k in meld_kinds)):
+            or any(k not in MELD_KINDS for k in meld_kinds)):
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
     requirements = tuple(_requirement(r, i, tileset, err)
                          for i, r in enumerate(_list(data.get("requires"), "requires", err)))

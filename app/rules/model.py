@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 
+from app.domain.hand import MELD_KINDS
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
 from app.rules.definitions import (
@@ -41,7 +42,7 @@ class RuleSet:
     combination_policy: str | None = None
     tie_break_fans: tuple[str, ...] = ()
     # Kinds of meld a player may declare (四川 has no 吃: pung and kong only).
-    meld_kinds: tuple[str, ...] = ("chow", "pung", "kong")
+    meld_kinds: tuple[str, ...] = MELD_KINDS
     # Conditions every win must meet besides a shape and the minimum (四川 定缺).
     requirements: tuple[Requirement, ...] = ()
     # Conditions on the counted fans, decided after them (天津 min_hand: no plain 提溜).

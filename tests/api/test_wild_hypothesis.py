@@ -20,8 +20,8 @@ from flask import Flask
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from app.api.hand_requests import build
 from app.api.problems import HAND_ERROR_CODES
-from app.api.requests import build
 from app.domain.errors import HandError
 from app.rules.loader import build_ruleset
 from app.scoring.evaluate import score

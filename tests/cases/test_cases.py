@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.requests import build_waiting
+from app.api.hand_requests import build_waiting
 from app.domain.hand import Hand
 from app.rules.loader import load_rulesets
 from app.scoring.waits import waits

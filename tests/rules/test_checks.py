@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.domain.hand import WinContext
 from app.domain.money import Transfer, payments_of
 from app.rules.loader import load_rulesets

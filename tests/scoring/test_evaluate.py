@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.api.responses import score_response
 from app.domain.decompose import Group, Reading
 from app.domain.hand import KONG, PUNG, Hand

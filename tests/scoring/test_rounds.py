@@ -16,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from app.api.hand_requests import build_waiting
 from app.api.problems import ApiError
-from app.api.requests import build_waiting
-from app.api.rounds import build_round, read_settle_request
+from app.api.settle_requests import build_round, read_settle_request
 from app.domain.errors import HandError
 from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.api.requests import build_waiting
+from app.api.hand_requests import build_waiting
 from app.api.responses import score_response, waits_response
 from app.domain.errors import HandError
 from app.domain.hand import Hand, Meld, WinContext

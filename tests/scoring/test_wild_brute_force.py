@@ -50,7 +50,7 @@ from typing import Any
 
 import pytest
 
-from app.api.requests import build, build_waiting
+from app.api.hand_requests import build, build_waiting
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.checks import CHECKS
 from app.rules.loader import build_ruleset, load_rulesets

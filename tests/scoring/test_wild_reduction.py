@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
 from app.rules.loader import build_ruleset, load_rulesets

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from app.api.requests import build_waiting
+from app.api.hand_requests import build_waiting
 from app.domain.errors import HandError
 from app.domain.hand import Hand
 from app.domain.tiles import STANDARD

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from app.api.problems import ApiError
-from app.api.rounds import build_round, read_settle_request
 from app.api.schemas import MAX_EVENTS
+from app.api.settle_requests import build_round, read_settle_request
 from app.domain.events import KongEvent
 from app.rules.loader import load_rulesets
 

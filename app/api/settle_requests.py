@@ -21,10 +21,10 @@ winner per hand) ends the round at its first win.
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
 (`app.api.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
 schema's output and checks what it cannot: seats, the hands (every code of
-`app.api.requests`, the pointer moved into the event), and that the sequence can happen. The
+`app.api.hand_requests`, the pointer moved into the event), and that the sequence can happen. The
 first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
-2): ...``). Codes besides those of `app.api.requests` (all answered 422):
+2): ...``). Codes besides those of `app.api.hand_requests` (all answered 422):
 
 - ``settle_not_supported``: the rule set has no ``settlement`` section;
 - ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
@@ -57,7 +57,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.api.requests import (
+from app.api.hand_requests import (
     build,
     build_options,
     build_round_wilds,

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from app.api.hand_requests import build, field_name, read_score_request
 from app.api.problems import ApiError
-from app.api.requests import build, field_name, read_score_request
 from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
