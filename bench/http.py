@@ -43,134 +43,28 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(H
 
 import argparse  # noqa: E402
 import asyncio  # noqa: E402
-import contextlib  # noqa: E402
 import http.client  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
 import shutil  # noqa: E402
-import signal  # noqa: E402
 import socket  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
-from collections.abc import Iterator, Sequence  # noqa: E402
+from collections.abc import Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
-from types import FrameType  # noqa: E402
 
-# bench/bodies.py and bench/timing.py
+# bench/bodies.py, bench/serving.py and bench/timing.py
 import bodies  # noqa: E402
+from serving import HOST, Server, request, servers_stopped_on_exit  # noqa: E402
 from timing import percentile  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = 20240601
-HOST = "127.0.0.1"
 PARTIAL_HEAD = b"POST /v1/rulesets/mcr/score HTTP/1.1\r\nHost: x\r\n"
 CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-# --- servers -----------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return int(s.getsockname()[1])
-
-
-def gunicorn_command(port: int, app: str, extra: Sequence[str]) -> list[str]:
-    """gunicorn as `./run serve` runs it (the project's config file), bound to loopback."""
-    script = Path(sys.executable).parent / "gunicorn"
-    start = [str(script)] if script.exists() else [sys.executable, "-m", "gunicorn"]
-    return [*start, "-c", "gunicorn.conf.py", "--bind", f"{HOST}:{port}", *extra, app]
-
-
-class Server:
-    """A gunicorn master in its own session (so stopping it stops its workers)."""
-
-    def __init__(self, name: str, app: str, extra: Sequence[str], logdir: Path) -> None:
-        self.name = name
-        self.port = free_port()
-        self.log = logdir / f"{name}.log"
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(gunicorn_command(self.port, app, extra), cwd=ROOT,
-                                         stdout=out, stderr=subprocess.STDOUT,
-                                         start_new_session=True)
-
-    def wait_ready(self, method: str, path: str, body: bytes | None = None,
-                   limit: float = 60.0) -> None:
-        deadline = time.monotonic() + limit
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"{self.name} exited:\n{self.tail()}")
-            with contextlib.suppress(OSError, http.client.HTTPException):
-                if request(self.port, method, path, body, timeout=2.0)[0] == 200:
-                    return
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{self.name} not ready after {limit:.0f} s:\n{self.tail()}")
-            time.sleep(0.2)
-
-    def tail(self, lines: int = 20) -> str:
-        return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
-
-    def pids(self) -> list[int]:
-        """The master and its workers (workers are the master's children)."""
-        out = [self.proc.pid]
-        for entry in Path("/proc").iterdir():
-            if entry.name.isdigit():
-                with contextlib.suppress(OSError, IndexError, ValueError):
-                    stat = (entry / "stat").read_text()
-                    if int(stat.rsplit(")", 1)[1].split()[1]) == self.proc.pid:
-                        out.append(int(entry.name))
-        return out
-
-    def cpu_seconds(self) -> float:
-        total = 0
-        for pid in self.pids():
-            with contextlib.suppress(OSError, IndexError, ValueError):
-                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-                total += int(fields[11]) + int(fields[12])  # utime, stime
-        return total / CLK_TCK
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-
-
-@contextlib.contextmanager
-def servers_stopped_on_exit(running: list[Server]) -> Iterator[None]:
-    """Stop every server on the way out: normal end, exception, Ctrl-C or SIGTERM."""
-    def on_term(signum: int, frame: FrameType | None) -> None:
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGTERM, on_term)
-    try:
-        yield
-    finally:
-        for s in running:
-            s.stop()
-        signal.signal(signal.SIGTERM, previous)
-
-
-def request(port: int, method: str, path: str, body: bytes | None = None,
-            timeout: float = 10.0) -> tuple[int, str, bytes]:
-    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
-    try:
-        headers = {"Content-Type": "application/json"} if body is not None else {}
-        conn.request(method, path, body=body, headers=headers)
-        response = conn.getresponse()
-        return response.status, response.getheader("Content-Type", ""), response.read()
-    finally:
-        conn.close()
 
 
 # --- load --------------------------------------------------------------------------------------
@@ -188,10 +82,36 @@ class Load:
     timeouts: int = 0
     gen_cpu: float = 0.0  # cores used by the load generator
     srv_cpu: float = 0.0  # cores used by the server (master and workers)
+    other_cpu: float = 0.0  # cores used by anything else on the machine meanwhile
 
     @property
     def rps(self) -> float:
         return self.requests / self.seconds if self.seconds else 0.0
+
+
+def combine(slices: Sequence[Load]) -> Load:
+    """One figure for several slices of a run: requests and errors added up, CPU averaged
+    over time, p50 the median of the slices' and p99 the worst slice's."""
+    seconds = sum(x.seconds for x in slices)
+
+    def mean(name: str) -> float:
+        return sum(getattr(x, name) * x.seconds for x in slices) / seconds if seconds else 0.0
+
+    return Load(requests=sum(x.requests for x in slices), seconds=seconds,
+                p50_ms=statistics.median(x.p50_ms for x in slices),
+                p99_ms=max(x.p99_ms for x in slices),
+                bad_status=sum(x.bad_status for x in slices),
+                connect=sum(x.connect for x in slices), read=sum(x.read for x in slices),
+                timeouts=sum(x.timeouts for x in slices), gen_cpu=mean("gen_cpu"),
+                srv_cpu=mean("srv_cpu"), other_cpu=mean("other_cpu"))
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds the whole machine has been busy (all cores; /proc/stat)."""
+    with open("/proc/stat") as f:
+        user, nice, system, _idle, _iowait, irq, softirq, steal = (
+            int(x) for x in f.readline().split()[1:9])
+    return (user + nice + system + irq + softirq + steal) / CLK_TCK
 
 
 def lua_string(data: bytes) -> str:
@@ -472,8 +392,10 @@ def build_endpoints(pool: int, seed: int) -> list[Endpoint]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    ap.add_argument("--duration", type=float, default=5.0,
-                    help="seconds per run (default 5)")
+    ap.add_argument("--duration", type=float, default=6.0,
+                    help="seconds of load per target, endpoint and concurrency (default 6)")
+    ap.add_argument("--slices", type=int, default=3,
+                    help="runs the duration is cut into, service and bare in turn (default 3)")
     ap.add_argument("--concurrency", default="1,8,64,200",
                     help="connections per run, comma-separated (default 1,8,64,200)")
     ap.add_argument("--workers", type=int, help="gunicorn workers (default: the config's)")
@@ -520,7 +442,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"bodies: {args.pool} per endpoint, seed {args.seed}, built and checked in "
           f"{time.perf_counter() - started:.1f} s; gunicorn.conf.py with "
           f"{' '.join(extra) or 'nothing'} on the command line; generator "
-          f"{'wrk (1 thread)' if use_wrk else 'python'}; {args.duration:g} s per run")
+          f"{'wrk (1 thread)' if use_wrk else 'python'}; {args.duration:g} s per target in "
+          f"{args.slices} slices, service and bare in turn")
 
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
@@ -535,40 +458,55 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"service on :{service.port}, bare on :{bare.port}; worker: "
               f"{boot[0] if boot else '?'}")
 
+        scripts: dict[str, Path] = {}
+
         def load(server: Server, path: str, pool: Sequence[bytes], conns: int,
                  duration: float) -> Load:
-            cpu0, wall0 = server.cpu_seconds(), time.perf_counter()
+            cpu0, busy0 = server.cpu_seconds(), machine_busy_seconds()
+            wall0 = time.perf_counter()
             if use_wrk:
-                script = wrk_script(tmpdir / f"{abs(hash((path, conns)))}.lua", path, pool)
-                result = run_wrk(server.port, script, conns, duration, args.timeout)
+                if path not in scripts:
+                    scripts[path] = wrk_script(tmpdir / f"{len(scripts)}.lua", path, pool)
+                result = run_wrk(server.port, scripts[path], conns, duration, args.timeout)
             else:
                 result = run_python(server.port, path, pool, conns, duration, args.timeout)
-            result.srv_cpu = (server.cpu_seconds() - cpu0) / (time.perf_counter() - wall0)
+            wall = time.perf_counter() - wall0
+            result.srv_cpu = (server.cpu_seconds() - cpu0) / wall
+            busy = (machine_busy_seconds() - busy0) / wall
+            result.other_cpu = max(0.0, busy - result.srv_cpu - result.gen_cpu)
             return result
 
-        header = (f"{'endpoint':15}{'conns':>6} {'target':8}{'req/s':>9}{'p50 ms':>9}"
-                  f"{'p99 ms':>9}{'>=400':>7}{'conn':>6}{'r/w':>6}{'tmo':>6}"
-                  f"{'srv cpu':>8}{'gen cpu':>8}{'ratio':>7}")
-        print(header)
+        print(f"{'endpoint':15}{'conns':>6} {'target':11}{'req/s':>7}{'p50 ms':>9}"
+              f"{'p99 ms':>9}{'>=400':>6}{'conn':>5}{'r/w':>5}{'tmo':>5}"
+              f"{'cpu: srv':>9}{'gen':>5}{'other':>6}{'ratio':>7}")
         ratios: dict[tuple[str, int], float] = {}
+        slice_s = max(1.0, round(args.duration / max(1, args.slices)))
         for ep in endpoints:
             bare_path = f"/bare/{ep.size}"
             for server, path in ((service, ep.path), (bare, bare_path)):
                 load(server, path, ep.pool, 8, args.warmup)
             for conns in levels:
-                ours = load(service, ep.path, ep.pool, conns, args.duration)
-                ref = load(bare, bare_path, ep.pool, conns, args.duration)
-                ratio = ours.rps / ref.rps if ref.rps else float("nan")
+                ours_s: list[Load] = []
+                ref_s: list[Load] = []
+                for k in range(max(1, args.slices)):
+                    # Alternate which goes first, so that a change in the machine's load
+                    # falls on both alike.
+                    runs = [(service, ep.path, ours_s), (bare, bare_path, ref_s)]
+                    for server, path, into in runs if k % 2 == 0 else runs[::-1]:
+                        into.append(load(server, path, ep.pool, conns, slice_s))
+                ratio = statistics.median(o.rps / r.rps if r.rps else float("nan")
+                                          for o, r in zip(ours_s, ref_s, strict=True))
                 ratios[(ep.name, conns)] = ratio
-                for label, r, shown in (("service", ours, f"{ratio:7.2f}"),
-                                        (f"bare {ep.size}B", ref, "")):
+                for label, r, shown in (("service", combine(ours_s), f"{ratio:7.2f}"),
+                                        (f"bare {ep.size}B", combine(ref_s), "")):
                     print(f"{ep.name if label == 'service' else '':15}"
-                          f"{conns if label == 'service' else '':>6} {label:8}"
-                          f"{r.rps:9.0f}{r.p50_ms:9.2f}{r.p99_ms:9.2f}{r.bad_status:7}"
-                          f"{r.connect:6}{r.read:6}{r.timeouts:6}{r.srv_cpu:8.2f}"
-                          f"{r.gen_cpu:8.2f}{shown}", flush=True)
+                          f"{conns if label == 'service' else '':>6} {label:11}"
+                          f"{r.rps:7.0f}{r.p50_ms:9.2f}{r.p99_ms:9.1f}{r.bad_status:6}"
+                          f"{r.connect:5}{r.read:5}{r.timeouts:5}{r.srv_cpu:9.2f}"
+                          f"{r.gen_cpu:5.2f}{r.other_cpu:6.2f}{shown}", flush=True)
 
-        print(f"\nratio service / bare (req/s), by concurrency\n{'endpoint':15}"
+        print(f"\nratio service / bare (req/s; median of the slices' ratios), by "
+              f"concurrency\n{'endpoint':15}"
               + "".join(f"{c:>8}" for c in levels))
         for ep in endpoints:
             print(f"{ep.name:15}" + "".join(f"{ratios[(ep.name, c)]:8.2f}" for c in levels))
