@@ -1,13 +1,36 @@
 """gunicorn settings for `./run serve` (and the container, which runs the same command)."""
 
 import os
+from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+# Scoring is CPU-bound and a process scores one request at a time (the GIL): one worker per
+# core the service may use (README, "Running it").
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Scoring one hand takes microseconds to milliseconds; anything near this is a stuck worker.
+# gevent: a connection costs a greenlet, not a worker, so clients that are slow or idle (a
+# request's headers sent in part, or nothing) cannot hold the workers away from everyone else,
+# as they do sync workers (and gthread's threads, with no time limit at all). Scoring never
+# waits on I/O, so a request still runs to its end without yielding; `post_request` below
+# makes a worker take turns between its connections. (bench/README.md has the measurements.)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+# Connections one worker holds at once, idle ones included; past it, new ones wait in the
+# listen queue for a worker with room.
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+# Scoring one hand takes microseconds to about a second (waits with many wilds); a request
+# near this is a stuck worker: gunicorn kills the worker (closing its connections) and starts
+# another, so no request can hold a core for longer.
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
+# Idle keep-alive connections are closed after this many seconds; under gevent it is also how
+# long a client may take to send a request's headers before the connection is dropped.
 keepalive = 5
+# Recycle each worker after this many requests (plus up to the jitter, so that workers do not
+# restart together). bench/memory.py: a worker's private memory reaches ~85 MiB in its first
+# few thousand requests (the engine's caches), then creeps ~0.8 MiB per thousand, more slowly
+# as it goes; 50,000 bounds that to roughly +40 MiB. A restart is cheap: a fork of the
+# preloaded master, and never-seen hands score no slower in a fresh worker than in a warm one.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "50000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000"))
 # Load the rule sets once in the master: a broken rule set stops the service at start-up
 # (RuleSetError) instead of workers failing one by one, and workers share the loaded data.
 preload_app = True
@@ -17,3 +40,14 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 # Heartbeat files on tmpfs where there is one (containers often have a slow overlay /tmp).
 if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
+
+
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
+    """Under gevent, yield once a response is sent. A client that sends its next request at
+    once would otherwise find the worker reading it before anything else could run, and keep
+    the worker to itself while the other connections wait (measured: p99 in seconds at 64
+    connections, against tens of milliseconds with the yield)."""
+    if type(worker).__module__ == "gunicorn.workers.ggevent":
+        import gevent
+
+        gevent.sleep(0)
