@@ -2,7 +2,7 @@
 settings, over real sockets.
 
     python bench/http.py [--duration S] [--concurrency 1,8,64,200] [--workers N]
-                         [--worker-class K] [--threads T] [--seed S] [--pool N]
+                         [--worker-class K] [--threads T] [--seed S] [--pool N] [--close]
 
 It starts the service as `./run serve` does (gunicorn, the project's gunicorn.conf.py,
 `app:create_app()`) and the bare app (bench/bare_app.py) with the same config file, each on a
@@ -18,11 +18,14 @@ connections:
 - `sichuan settle`: valid 血战到底 rounds (the settlement tests' generator).
 
 The bare route parses the same bodies with `request.get_json()` and answers a fixed payload
-of the endpoint's mean response size. The load generator is `wrk` (Lua scripts written to a
-temporary directory rotate over the pool); without it, a Python asyncio generator that prints
-its own CPU use (when it is near one core, it is the bottleneck). Prints requests/s, p50, p99,
-errors (responses >= 400, connect, read/write, timeouts), the CPU the server and the generator
-used (in cores) and the ratio of the service to the bare route at the same concurrency.
+of the endpoint's mean response size. Connections are kept alive, or with `--close` made anew
+for every request. Each target gets `--duration` seconds per endpoint and concurrency, cut
+into `--slices` runs taken in turn with the other target's, so that a change in the machine's
+load falls on both. The load generator is `wrk` (Lua scripts written to a temporary directory
+rotate over the pool); without it, a Python asyncio generator (when its CPU use nears one
+core, it is the bottleneck). Prints requests/s, p50, p99, errors (responses >= 400, connect,
+read/write, timeouts), the cores used by the server, the generator and anything else on the
+machine, and the ratio of the service to the bare route at the same concurrency.
 
 Two probes follow: whether 4 idle connections holding partial headers keep `/healthz` from
 answering within 1 s, and what a request running past gunicorn's `timeout` gets (the bare
@@ -122,10 +125,12 @@ def lua_string(data: bytes) -> str:
     return '"' + "".join(out) + '"'
 
 
-def wrk_script(path: Path, url_path: str, pool: Sequence[bytes]) -> Path:
+def wrk_script(path: Path, url_path: str, pool: Sequence[bytes], close: bool) -> Path:
     """A wrk script that POSTs the pool's bodies in turn, each thread from its own offset,
-    and prints the summary as one line that this script parses."""
+    and prints the summary as one line that this script parses. `close`: every request asks
+    for `Connection: close` (a client that connects anew for each request)."""
     table = ",\n".join(lua_string(b) for b in pool)
+    close_header = 'wrk.headers["Connection"] = "close"\n' if close else ""
     path.write_text(f"""-- written by bench/http.py
 local bodies = {{
 {table}
@@ -135,7 +140,7 @@ local i = 0
 local made = 0
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
-
+{close_header}
 function setup(thread)
   thread:set("offset", made * 7919)
   made = made + 1
@@ -214,12 +219,14 @@ async def _read_response(reader: asyncio.StreamReader) -> tuple[int, bool]:
 
 
 async def _py_connection(port: int, url_path: str, pool: Sequence[bytes], offset: int,
-                         stop_at: float, timeout: float, stats: _PyStats) -> None:
+                         stop_at: float, timeout: float, close_each: bool,
+                         stats: _PyStats) -> None:
     writer: asyncio.StreamWriter | None = None
     reader: asyncio.StreamReader | None = None
     i = offset
     head = (f"POST {url_path} HTTP/1.1\r\nHost: {HOST}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: %d\r\n\r\n")
+            + ("Connection: close\r\n" if close_each else "")
+            + "Content-Type: application/json\r\nContent-Length: %d\r\n\r\n")
     try:
         while time.monotonic() < stop_at:
             if writer is None:
@@ -257,13 +264,13 @@ async def _py_connection(port: int, url_path: str, pool: Sequence[bytes], offset
 
 
 def run_python(port: int, url_path: str, pool: Sequence[bytes], conns: int, duration: float,
-               timeout: float) -> Load:
+               timeout: float, close_each: bool) -> Load:
     stats = _PyStats()
 
     async def main() -> None:
         stop_at = time.monotonic() + duration
-        tasks = [_py_connection(port, url_path, pool, k * 7919, stop_at, timeout, stats)
-                 for k in range(conns)]
+        tasks = [_py_connection(port, url_path, pool, k * 7919, stop_at, timeout, close_each,
+                                stats) for k in range(conns)]
         # In-flight requests at the end may finish within their timeout; nothing longer.
         await asyncio.wait_for(asyncio.gather(*tasks), duration + timeout + 5)
 
@@ -412,6 +419,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--generator", choices=["auto", "wrk", "python"], default="auto")
     ap.add_argument("--probe-timeout", type=int, default=3,
                     help="gunicorn timeout for the timeout probe (default 3 s)")
+    ap.add_argument("--close", action="store_true",
+                    help="a new connection for every request (Connection: close), as clients "
+                         "without keep-alive do; default: keep-alive")
     ap.add_argument("--no-probes", action="store_true", help="only the load table")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.concurrency.split(",") if x.strip()]
@@ -443,7 +453,8 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{time.perf_counter() - started:.1f} s; gunicorn.conf.py with "
           f"{' '.join(extra) or 'nothing'} on the command line; generator "
           f"{'wrk (1 thread)' if use_wrk else 'python'}; {args.duration:g} s per target in "
-          f"{args.slices} slices, service and bare in turn")
+          f"{args.slices} slices, service and bare in turn; "
+          f"{'a new connection per request' if args.close else 'keep-alive connections'}")
 
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
@@ -466,10 +477,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             wall0 = time.perf_counter()
             if use_wrk:
                 if path not in scripts:
-                    scripts[path] = wrk_script(tmpdir / f"{len(scripts)}.lua", path, pool)
+                    scripts[path] = wrk_script(tmpdir / f"{len(scripts)}.lua", path, pool,
+                                               args.close)
                 result = run_wrk(server.port, scripts[path], conns, duration, args.timeout)
             else:
-                result = run_python(server.port, path, pool, conns, duration, args.timeout)
+                result = run_python(server.port, path, pool, conns, duration, args.timeout,
+                                    args.close)
             wall = time.perf_counter() - wall0
             result.srv_cpu = (server.cpu_seconds() - cpu0) / wall
             busy = (machine_busy_seconds() - busy0) / wall

@@ -78,11 +78,15 @@ class Server:
         return out
 
     def cpu_seconds(self) -> float:
+        """CPU seconds used so far by the master and its workers, those gunicorn replaced
+        included (a reaped worker's time moves into the master's children's time)."""
         total = 0
         for pid in self.pids():
             with contextlib.suppress(OSError, IndexError, ValueError):
                 fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
                 total += int(fields[11]) + int(fields[12])  # utime, stime
+                if pid == self.proc.pid:
+                    total += int(fields[13]) + int(fields[14])  # cutime, cstime
         return total / CLK_TCK
 
     def stop(self) -> None:
