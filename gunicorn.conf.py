@@ -17,8 +17,8 @@ worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
 # listen queue for a worker with room.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 # Scoring one hand takes microseconds to about a second (waits with many wilds); a request
-# near this is a stuck worker: gunicorn kills the worker (closing its connections) and starts
-# another, so no request can hold a core for longer.
+# near this is stuck: gunicorn aborts its worker and starts another, so no request holds a
+# core for longer (`worker_abort` below makes the app answer it).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 # Idle keep-alive connections are closed after this many seconds; under gevent it is also how
@@ -51,3 +51,17 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
         import gevent
 
         gevent.sleep(0)
+
+
+class WorkerTimeout(Exception):
+    """Raised into a request that ran past `timeout`, for the app to answer."""
+
+
+def worker_abort(worker: Any) -> None:
+    """gunicorn stops a worker whose request ran past `timeout` with SIGABRT, whose handler
+    runs inside that request. Raise there: the app logs the request's traceback (where it was
+    stuck) and answers its problem document (500 internal_error), where gunicorn would drop
+    the connection without a word (gevent) or send its own HTML page (sync). The worker still
+    exits once the request is answered (gunicorn has marked it not alive) and a new one
+    starts."""
+    raise WorkerTimeout(f"the request ran past the worker timeout ({worker.cfg.timeout} s)")
