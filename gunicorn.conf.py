@@ -1,13 +1,36 @@
 """gunicorn settings for `./run serve` (and the container, which runs the same command)."""
 
 import os
+from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
+# Scoring is CPU-bound and a process scores one request at a time (the GIL): one worker per
+# core the service may use (README, "Running it").
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-# Scoring one hand takes microseconds to milliseconds; anything near this is a stuck worker.
+# gevent: a connection costs a greenlet, not a worker, so clients that are slow or idle (a
+# request's headers sent in part, or nothing) cannot hold the workers away from everyone else,
+# as they do sync workers (and gthread's threads, with no time limit at all). Scoring never
+# waits on I/O, so a request still runs to its end without yielding; `post_request` below
+# makes a worker take turns between its connections. (bench/README.md has the measurements.)
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+# Connections one worker holds at once, idle ones included; past it, new ones wait in the
+# listen queue for a worker with room.
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
+# Scoring one hand takes microseconds to about a second (waits with many wilds); a request
+# near this is stuck: gunicorn aborts its worker and starts another, so no request holds a
+# core for longer (`worker_abort` below makes the app answer it).
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
+# Idle keep-alive connections are closed after this many seconds; under gevent it is also how
+# long a client may take to send a request's headers before the connection is dropped.
 keepalive = 5
+# Recycle each worker after this many requests (plus up to the jitter, so that workers do not
+# restart together). bench/memory.py: a worker's private memory reaches ~85 MiB in its first
+# few thousand requests (the engine's caches), then creeps ~0.8 MiB per thousand, more slowly
+# as it goes; 50,000 bounds that to roughly +40 MiB. A restart is cheap: a fork of the
+# preloaded master, and never-seen hands score no slower in a fresh worker than in a warm one.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "50000"))
+max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000"))
 # Load the rule sets once in the master: a broken rule set stops the service at start-up
 # (RuleSetError) instead of workers failing one by one, and workers share the loaded data.
 preload_app = True
@@ -17,3 +40,31 @@ loglevel = os.environ.get("LOG_LEVEL", "info")
 # Heartbeat files on tmpfs where there is one (containers often have a slow overlay /tmp).
 if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
+
+
+def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
+    """Under gevent, once a response is sent, wait for the worker's event loop to have nothing
+    else to do before reading this connection's next request. Scoring never waits on I/O, so
+    without it a client that sends its next request at once finds the worker reading it before
+    anything else can run, and keeps the worker to itself (measured: p99 in seconds at 64
+    connections); with `gevent.sleep(0)` the connections take turns but a new connection's
+    first request still waits hundreds of ms to be read. `idle` serves every connection,
+    new ones included, in turn."""
+    if type(worker).__module__ == "gunicorn.workers.ggevent":
+        import gevent
+
+        gevent.idle()
+
+
+class WorkerTimeout(Exception):
+    """Raised into a request that ran past `timeout`, for the app to answer."""
+
+
+def worker_abort(worker: Any) -> None:
+    """gunicorn stops a worker whose request ran past `timeout` with SIGABRT, whose handler
+    runs inside that request. Raise there: the app logs the request's traceback (where it was
+    stuck) and answers its problem document (500 internal_error), where gunicorn would drop
+    the connection without a word (gevent) or send its own HTML page (sync). The worker still
+    exits once the request is answered (gunicorn has marked it not alive) and a new one
+    starts."""
+    raise WorkerTimeout(f"the request ran past the worker timeout ({worker.cfg.timeout} s)")

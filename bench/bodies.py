@@ -168,6 +168,7 @@ def _suit_hand(rng: random.Random, waits: bool) -> Body:
             used.update(group)
             standing += group
     pair = rng.choice([t for t in kinds if used[t] <= 2])
+    used.update([pair, pair])
     standing += [pair, pair]
     if rng.random() < 0.2:
         swap = rng.choice([f"{r}{s}" for s in "mps" for r in range(1, 10)])

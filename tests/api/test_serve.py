@@ -7,6 +7,7 @@ from __future__ import annotations
 import http.client
 import json
 import os
+import select
 import shutil
 import signal
 import socket
@@ -117,8 +118,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path
 
 
 def _request(port: int, method: str, url: str, body: bytes | None = None,
-             headers: dict[str, str] | None = None) -> tuple[int, str, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+             headers: dict[str, str] | None = None,
+             timeout: float = 10) -> tuple[int, str, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         conn.request(method, url, body=body, headers=headers or {})
         response = conn.getresponse()
@@ -200,6 +202,63 @@ def test_served_content_length_longer_than_body(server: tuple[int, Path]) -> Non
     status, body = _raw(server[0], _head(f"Content-Length: {len(data) + 100}\r\n"), data,
                         half_close=True)
     assert (status, body["code"]) == (400, "malformed_json")
+
+
+IDLE_CONNECTIONS = 4
+PARTIAL_HEAD = f"POST {SCORE_URL} HTTP/1.1\r\nHost: x\r\n".encode()
+HEALTH_BOUND_S = 1.0
+
+
+def _still_waiting(sock: socket.socket) -> bool:
+    """The server has neither answered nor closed this connection."""
+    readable, _, _ = select.select([sock], [], [], 0)
+    return not readable
+
+
+def test_served_health_while_idle_connections_hold_partial_headers(
+        server: tuple[int, Path]) -> None:
+    """Clients that send part of a request's headers and then nothing must not keep the
+    service from answering: /healthz within 1 s, and the scoring endpoints. The server runs
+    one worker (WEB_CONCURRENCY=1), so a worker model that gives each connection a worker
+    (sync) cannot answer at all here. /healthz answers in milliseconds when the worker is
+    free, so the 1 s bound leaves a wide margin for a loaded machine; the idle connections
+    are checked to be still held (unanswered, open) once everything was answered."""
+    port, _ = server
+    assert _request(port, "GET", "/healthz")[0] == 200  # the worker is up and warm
+    held: list[socket.socket] = []
+    try:
+        for _ in range(IDLE_CONNECTIONS):
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(PARTIAL_HEAD)
+            held.append(sock)
+        time.sleep(0.3)  # the server has taken them up and is reading their headers
+
+        started = time.monotonic()
+        try:
+            status, _, body = _request(port, "GET", "/healthz", timeout=5)
+        except OSError as exc:
+            pytest.fail(f"/healthz did not answer within 5 s behind {IDLE_CONNECTIONS} idle "
+                        f"connections ({exc!r})")
+        took = time.monotonic() - started
+        assert status == 200 and body["status"] == "ok"
+        assert took < HEALTH_BOUND_S, (
+            f"/healthz took {took:.3f} s behind {IDLE_CONNECTIONS} idle connections")
+
+        status, _, body = _request(port, "POST", SCORE_URL,
+                                   json.dumps(NINE_GATES_REQUEST).encode(),
+                                   {"Content-Type": "application/json"})
+        assert (status, body) == (200, NINE_GATES_RESPONSE)
+        status, _, body = _request(port, "POST", "/v1/rulesets/mcr/waits",
+                                   json.dumps({"hand": "1112345678999m",
+                                               "context": {"win_type": "self_draw"}}).encode(),
+                                   {"Content-Type": "application/json"})
+        assert status == 200 and body["ready"] and len(body["waits"]) == 9
+        assert _request(port, "GET", "/v1/rulesets")[0] == 200
+
+        assert all(_still_waiting(sock) for sock in held), "an idle connection was dropped"
+    finally:
+        for sock in held:
+            sock.close()
 
 
 def test_serve_refuses_to_start_on_a_broken_ruleset(tmp_path: Path) -> None:
