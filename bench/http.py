@@ -35,35 +35,32 @@ Ctrl-C and on SIGTERM. Nothing here asserts: it reports.
 
 from __future__ import annotations
 
+# isort: off
+import _paths  # noqa: F401  (first: this folder behind the standard library)
+# isort: on
+
+import argparse
+import asyncio
+import http.client
+import os
+import re
+import resource
+import shutil
+import socket
+import statistics
+import subprocess
 import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
-# This file shares its name with the standard library's `http`, and a script's folder comes
-# first on sys.path: move the folder to the end so that `import http.client` (here, in Flask)
-# finds the standard package, and this folder's modules are still found.
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE)]
-
-import argparse  # noqa: E402
-import asyncio  # noqa: E402
-import http.client  # noqa: E402
-import os  # noqa: E402
-import re  # noqa: E402
-import resource  # noqa: E402
-import shutil  # noqa: E402
-import socket  # noqa: E402
-import statistics  # noqa: E402
-import subprocess  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-from dataclasses import dataclass, field  # noqa: E402
-
 # bench/bodies.py, bench/serving.py and bench/timing.py
-import bodies  # noqa: E402
-from serving import HOST, Server, request, servers_stopped_on_exit  # noqa: E402
-from timing import percentile  # noqa: E402
+import bodies
+from serving import HOST, Server, request, servers_stopped_on_exit
+from timing import percentile
 
 DEFAULT_SEED = 20240601
 PARTIAL_HEAD = b"POST /v1/rulesets/mcr/score HTTP/1.1\r\nHost: x\r\n"

@@ -20,27 +20,26 @@ and in time (`--max-seconds`). Nothing here asserts: it reports.
 
 from __future__ import annotations
 
+# isort: off
+import _paths  # noqa: F401  (first: this folder behind the standard library)
+# isort: on
+
+import argparse
+import contextlib
+import http.client
+import random
 import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
-# Keep the standard library's `http` ahead of this folder's http.py (see bench/http.py).
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE] + [str(HERE)]
-
-import argparse  # noqa: E402
-import contextlib  # noqa: E402
-import http.client  # noqa: E402
-import random  # noqa: E402
-import tempfile  # noqa: E402
-import threading  # noqa: E402
-import time  # noqa: E402
-from collections import Counter  # noqa: E402
-from collections.abc import Sequence  # noqa: E402
-
 # bench/bodies.py and bench/serving.py
-import bodies  # noqa: E402
-from bodies import encode  # noqa: E402
-from serving import HOST, Server, servers_stopped_on_exit  # noqa: E402
+import bodies
+from bodies import encode
+from serving import HOST, Server, servers_stopped_on_exit
 
 DEFAULT_SEED = 20261201
 

@@ -16,6 +16,10 @@ median(bare) / median(score): the share of a score request that is the framework
 
 from __future__ import annotations
 
+# isort: off
+import _paths  # noqa: F401  (first: this folder behind the standard library)
+# isort: on
+
 import argparse
 import gc
 import json
