@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
@@ -61,6 +62,15 @@ class RuleSet:
             self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
             combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
             requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES))
+
+    @cached_property
+    def fixed_payment_params(self) -> Mapping[str, Any] | None:
+        """The payment scheme's parameters when none of them names a request option (they
+        are then the same for every request, resolved once); None when some does."""
+        params = self.payment.params
+        if any(isinstance(v, dict) for v in params.values()):
+            return None
+        return MappingProxyType(dict(params))
 
     @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS
+from app.rules.checks import CHECKS, positional
 from app.rules.definitions import BoundCheck, FanDef, Requirement, ShapeDef, WildDef
 from app.rules.policies import POLICIES, Policy
 from app.rules.view import FEATURES
@@ -43,6 +43,19 @@ class FanStep(NamedTuple):
     breaks_ties: bool
 
 
+class Probe(NamedTuple):
+    """What the counting loop calls for one fan: its check (`positional`: the same check,
+    faster to call) and the fan's position in evaluation order."""
+
+    check: BoundCheck
+    position: int
+
+
+def _probes(steps: Sequence[FanStep], features: int) -> tuple[Probe, ...]:
+    return tuple(Probe(positional(s.check), s.position) for s in steps
+                 if s.needs & features == s.needs)
+
+
 @dataclass(eq=False)
 class ShapePlan:
     """The fans of one shape."""
@@ -56,15 +69,25 @@ class ShapePlan:
     extras: Mapping[int, tuple[FanStep, ...]]
     priority: int  # ties between equal totals go to the lower
     final: bool  # when a hand has this shape, no other shape's readings are compared
-    # Reading fans by the features of a reading (at most one entry per set of features).
-    _by_features: dict[int, tuple[FanStep, ...]] = field(default_factory=dict)
+    # The probes of the hand fans by the context's features, and of the reading fans by a
+    # reading's features: one entry per set of features met, so never more than
+    # 2 ** len(FEATURES) (128) each; a rule set meets a few dozen.
+    _by_context: dict[int, tuple[Probe, ...]] = field(default_factory=dict)
+    _by_features: dict[int, tuple[Probe, ...]] = field(default_factory=dict)
 
-    def reading_fans(self, features: int) -> tuple[FanStep, ...]:
+    def hand_probes(self, context: int) -> tuple[Probe, ...]:
+        """The hand fans whose checks can find something under a context with these
+        features (`CONTEXT_FEATURES` of a view)."""
+        found = self._by_context.get(context)
+        if found is None:
+            found = self._by_context[context] = _probes(self.hand, context)
+        return found
+
+    def reading_fans(self, features: int) -> tuple[Probe, ...]:
         """The reading fans whose checks can find something in a reading with `features`."""
         found = self._by_features.get(features)
         if found is None:
-            found = self._by_features[features] = tuple(
-                s for s in self.reading if s.needs & features == s.needs)
+            found = self._by_features[features] = _probes(self.reading, features)
         return found
 
 
@@ -123,6 +146,13 @@ class Plan:
     # The bit of each fan a bool request option switches on or off: (bit, option name).
     gates: tuple[tuple[int, str], ...]
     wild: WildPlan | None
+    # By position in evaluation order: each fan, its value and the bits of what it leaves out.
+    fans: tuple[FanDef, ...] = ()
+    values: tuple[int, ...] = ()
+    excludes: tuple[int, ...] = ()
+    # The bits of the fans that count toward the rule set's minimum, and of its tie-breaks.
+    toward_minimum: int = 0
+    ties: int = 0
 
 
 def _mask(needs: Sequence[str]) -> int:
@@ -168,6 +198,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
             extras={rank: tuple(step(by_id[fid]) for fid in ids)
                     for rank, ids in sd.extras_by_win_rank.items()},
             priority=sd.priority, final=sd.final)
+    steps = [step(f) for f in fans]
     return Plan(
         shapes=plans,
         shape_names=frozenset(plans),
@@ -176,6 +207,11 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         flower=step(by_id[flower_fan]) if flower_fan else None,
         gates=tuple((1 << position[f.id], f.enabled_by) for f in fans if f.enabled_by),
         wild=_wild_plan(fans, requirements, wild, tileset) if wild is not None else None,
+        fans=tuple(fans),
+        values=tuple(s.value for s in steps),
+        excludes=tuple(s.excludes for s in steps),
+        toward_minimum=sum(s.bit for s in steps if s.toward_minimum),
+        ties=sum(s.bit for s in steps if s.breaks_ties),
     )
 
 

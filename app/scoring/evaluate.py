@@ -25,17 +25,18 @@ each step looks for):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
 from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
-from app.rules.definitions import FanDef
 from app.rules.model import RuleSet
 from app.rules.payments import SCHEMES, resolve_params
+from app.rules.plan import Plan
 from app.rules.view import HandFacts, View
 from app.scoring.describe import describe
-from app.scoring.fans import HandFans, Tally, tally
+from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
 from app.scoring.wild import wild_views
 
@@ -68,7 +69,9 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         if not ctx.options.get(option, True):
             disabled |= bit
     scheme = SCHEMES[rs.payment.scheme]
-    params = resolve_params(rs.payment.params, ctx)
+    fixed = rs.fixed_payment_params
+    params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
+                                 else fixed)
     win_rank = tileset.kinds[hand.win_tile].rank
     # 3 and 4. The fans of each reading; the best reading.
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
@@ -77,8 +80,9 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
     for view, hand_fans in candidates:
         shape = plan.shapes[view.shape]
-        t = tally(view, ctx, shape, hand_fans.hits(shape, view, ctx), disabled, win_rank)
-        worth = scheme.value(t.total, fans=_ids(t.fans), **params)[0] if priced else 0
+        t = tally(view, ctx, plan, shape, hand_fans.hits(shape, view, ctx), disabled, win_rank)
+        worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
+                 else 0)
         if best is None or worth > best[0] or (worth == best[0] and (
                 t.total > best[1] or (t.total == best[1] and (
                     t.breaks_ties or shape.priority < best[2])))):
@@ -91,20 +95,22 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    view, counted = best[3], best[4].fans
+    view, counted = best[3], best[4].counted
     # 5. Flowers.
     flower = plan.flower
     if flower is not None and not disabled & flower.bit:
         n = flower.check(view, ctx)
         if n:
-            counted = [*counted, (flower.fan, n)]
+            counted = [*counted, (flower.position, n)]
+    values = plan.values
     fan_total = 0
     min_total = 0
-    for f, n in counted:
-        fan_total += f.value * n
-        if f.counts_toward_minimum:
-            min_total += f.value * n
-    fans = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in counted)
+    toward = plan.toward_minimum
+    for position, n in counted:
+        fan_total += values[position] * n
+        if toward >> position & 1:
+            min_total += values[position] * n
+    fans = tuple([shown(plan, position, n) for position, n in counted])
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
     refused: Reason | None = None
@@ -115,10 +121,10 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if refused is None and min_total < rs.min_fan:
         refused = Reason(BELOW_MINIMUM,
                          f"the hand scores {min_total} fan toward the minimum"
-                         f"{_not_counted(counted)}; {rs.name} needs at least {rs.min_fan} "
-                         "to win")
-    counted_ids = _ids(counted)
-    if refused is None:
+                         f"{_not_counted(plan, counted)}; {rs.name} needs at least "
+                         f"{rs.min_fan} to win")
+    if refused is None and rs.fan_requirements:
+        counted_ids = _ids(plan, counted)
         for freq in rs.fan_requirements:
             if freq.refuses((fid for fid, _ in counted_ids), ctx.options):
                 refused = Reason(freq.reason, freq.message)
@@ -128,7 +134,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                            fan_total=fan_total, decomposition=decomposition, payments=None)
     # 7. Money.
     if priced:
-        params = {**params, "fans": counted_ids}
+        params = {**params, "fans": _ids(plan, counted)}
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
     return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fans,
@@ -144,10 +150,30 @@ def _views(readings: list[Reading], facts: HandFacts,
         yield View(r, facts, policy), hand_fans
 
 
-def _ids(counted: list[tuple[FanDef, int]]) -> tuple[tuple[str, int], ...]:
-    return tuple((f.id, n) for f, n in counted)
+def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
+    fans = plan.fans
+    return tuple([(fans[position].id, n) for position, n in counted])
 
 
-def _not_counted(fans: list[tuple[FanDef, int]]) -> str:
-    names = [f.name for f, _ in fans if not f.counts_toward_minimum]
+def _not_counted(plan: Plan, counted: list[Hit]) -> str:
+    names = [plan.fans[position].name for position, _ in counted
+             if not plan.toward_minimum >> position & 1]
     return f" ({', '.join(names)} not counted)" if names else ""
+
+
+# A fan as a result shows it, by (plan, position, times): a handful per fan of a rule set
+# (times above 4 are rare: flowers, 幺九刻), shared by every result that counts it.
+_SHOWN: dict[tuple[Plan, int, int], FanResult] = {}
+_SHOWN_LIMIT = 4096
+
+
+def shown(plan: Plan, position: int, n: int) -> FanResult:
+    """The fan at `position` counted `n` times, as a result lists it."""
+    key = (plan, position, n)
+    found = _SHOWN.get(key)
+    if found is None:
+        if len(_SHOWN) >= _SHOWN_LIMIT:
+            _SHOWN.clear()
+        f = plan.fans[position]
+        found = _SHOWN[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+    return found

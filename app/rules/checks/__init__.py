@@ -9,8 +9,9 @@ from app.rules.checks.registry import (
     TileGroup,
     check,
     group_tile_set,
+    positional,
     run,
 )
 
-__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "group_tile_set", "run",
-           "sets", "shapes", "traits", "wild", "win"]
+__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "group_tile_set", "positional",
+           "run", "sets", "shapes", "traits", "wild", "win"]
