@@ -8,10 +8,21 @@ several readings per hand: the cheaper a lookup, the faster a request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import compress
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
-from app.domain.decompose import KNIT, PAIR, Reading, counts_of
+from app.domain.decompose import EDGE as EDGE_PLACE
+from app.domain.decompose import (
+    IN_CHOW,
+    IN_PUNG,
+    KNIT,
+    MIDDLE,
+    PAIR,
+    Group,
+    Reading,
+    standing,
+)
 from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles
 from app.domain.tiles import TileSet
@@ -29,14 +40,34 @@ CLOSED = "closed"
 SINGLE = "single"
 
 
+# The numbered suits present, by the bits of their categories (0, 1, 2).
+_SUITS_OF = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
+
+
+@lru_cache(maxsize=8)
+def _no_melds(size: int) -> tuple[int, ...]:
+    return (0,) * size
+
+
+class DeclaredSets(NamedTuple):
+    """What a hand's declared melds put in each of its readings."""
+
+    chows: tuple[int, ...]  # first tiles, in the order declared
+    pungs: tuple[int, ...]  # pungs and kongs
+    kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
+    concealed: int  # concealed kongs
+
+
 class HandFacts:
     """Facts about the whole hand that do not depend on how it is read."""
 
     __slots__ = (
+        "_declared",
         "_waits",
         "counts",
         "ctx",
         "exposed_melds",
+        "fours",
         "hand",
         "has_dragons",
         "has_honors",
@@ -46,6 +77,7 @@ class HandFacts:
         "meld_counts",
         "physical",
         "shapes",
+        "standing",
         "standing_counts",
         "suits",
         "tileset",
@@ -60,36 +92,51 @@ class HandFacts:
         self.ctx = ctx
         self.tileset = tileset
         self.win_tile = hand.win_tile
-        size = tileset.size
-        standing = counts_of(hand.concealed, size)
-        self.standing_counts = standing
-        counts = standing[:]
-        meld_counts = [0] * size
-        kong_tiles = []
-        exposed = 0
-        for m in hand.melds:
-            for t in m.tiles:
-                meld_counts[t] += 1
-                counts[t] += 1
-            if m.kind == KONG:
-                kong_tiles.append(m.tiles[0])
-            if not (m.kind == KONG and m.concealed):
-                exposed += 1
-        self.meld_counts = meld_counts
-        self.kong_tiles = tuple(kong_tiles)
-        self.exposed_melds = exposed
-        self.counts = counts
-        kinds = frozenset(compress(range(size), counts))
-        self.kinds = kinds
-        category = tileset.category
-        present = {category[t] for t in kinds}
-        # Numbered suits present, by position in the tile set's suits.
-        self.suits = present & {0, 1, 2}
-        self.has_winds = 3 in present
-        self.has_dragons = 4 in present
-        self.has_honors = self.has_winds or self.has_dragons
+        tiles = standing(hand.concealed, tileset)
+        self.standing = tiles
+        present = tiles.categories
+        if hand.melds:
+            counts = tiles.counts
+            self.standing_counts = counts[:]
+            meld_counts = [0] * tileset.size
+            kong_tiles = []
+            exposed = 0
+            melded = set()
+            for m in hand.melds:
+                for t in m.tiles:
+                    meld_counts[t] += 1
+                    counts[t] += 1
+                    melded.add(t)
+                if m.kind == KONG:
+                    kong_tiles.append(m.tiles[0])
+                if not (m.kind == KONG and m.concealed):
+                    exposed += 1
+            self.kinds = tiles.kinds | melded
+            category = tileset.category
+            for t in melded:
+                present |= 1 << category[t]
+            self.meld_counts: Sequence[int] = meld_counts
+            self.kong_tiles = tuple(kong_tiles)
+            self.exposed_melds = exposed
+            self.fours = tuple(sorted(t for t in melded.union(tiles.fours) if counts[t] == 4))
+            self.counts = counts
+        else:
+            # Nothing melded: the standing tiles are the hand (their counts are filled in
+            # when first asked for, `__getattr__`).
+            self.kinds = tiles.kinds
+            self.meld_counts = _no_melds(tileset.size)
+            self.kong_tiles = ()
+            self.exposed_melds = 0
+            self.fours = tiles.fours
+        # Numbered suits present, by position in the tile set's suits (categories 0, 1, 2),
+        # and whether winds (3) and dragons (4) are.
+        self.suits = _SUITS_OF[present & 7]
+        self.has_winds = has_winds = bool(present & 8)
+        self.has_dragons = has_dragons = bool(present & 16)
+        self.has_honors = has_winds or has_dragons
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
+        self._declared: DeclaredSets | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
         # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
         # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
@@ -97,6 +144,35 @@ class HandFacts:
         self.physical = hand
         self.wild_count = 0
         self.win_wild = False
+
+    def __getattr__(self, name: str) -> object:
+        # Called only for a slot not filled yet: the counts of a hand without melds.
+        if name == "standing_counts" or name == "counts":
+            counts = self.standing.counts
+            self.standing_counts = counts
+            self.counts = counts
+            return counts
+        raise AttributeError(name)
+
+    def declared(self) -> DeclaredSets:
+        """What the declared melds add to every reading (worked out once per hand)."""
+        found = self._declared
+        if found is None:
+            chows = []
+            pungs = []
+            kongs = []
+            concealed = 0
+            for m in self.hand.melds:
+                if m.kind == CHOW:
+                    chows.append(m.tiles[0])
+                else:
+                    pungs.append(m.tiles[0])
+                    if m.kind == KONG:
+                        kongs.append((m.tiles[0], m.concealed))
+                        concealed += m.concealed
+            found = self._declared = DeclaredSets(tuple(chows), tuple(pungs), tuple(kongs),
+                                                  concealed)
+        return found
 
     @property
     def waits(self) -> frozenset[int]:
@@ -106,10 +182,10 @@ class HandFacts:
         so the answer depends only on the tiles, never on what is left in the wall.
         """
         if self._waits is None:
-            self._waits = formal_waits(
-                self.standing_counts, self.win_tile, len(self.hand.melds), self.shapes,
-                self.tileset,
-            )
+            before = list(self.standing.ordered)
+            before.remove(self.win_tile)
+            self._waits = completing_tiles(standing(before, self.tileset),
+                                           len(self.hand.melds), self.shapes, self.tileset)
         return self._waits
 
     @property
@@ -141,10 +217,14 @@ class SubstitutedFacts(HandFacts):
         # facts says about the wilds.
         if name.startswith("__"):
             raise AttributeError(name)
-        physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
-        HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
-        self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
-        return object.__getattribute__(self, name)
+        try:
+            object.__getattribute__(self, "standing")
+        except AttributeError:
+            physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
+            HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
+            self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
+            return getattr(self, name)
+        return HandFacts.__getattr__(self, name)
 
 
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],
@@ -155,10 +235,17 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     return completing_tiles(before, n_melds, shapes, tileset)
 
 
+# Chow combinations by (policy, tile set, chows): a policy depends on nothing else of a view
+# (see `app.rules.policies`). Bounded: see `app.scoring.memory`.
+_COMBOS: dict[tuple[object, TileSet, tuple[int, ...]], dict[str, int]] = {}
+COMBOS_LIMIT = 20_000
+
+
 class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
+        "_suit_pungs",
         "chows",
         "combos",
         "concealed_pungs",
@@ -185,6 +272,83 @@ class View:
         self.facts = facts
         ctx = facts.ctx
         self.ctx = ctx
+        self._suit_pungs: tuple[int, ...] | None = None
+        self.chows: tuple[int, ...]
+        self.pungs: tuple[int, ...]
+        self.kongs: tuple[tuple[int, bool], ...]
+        self.pairs: tuple[int, ...]
+        self.pair: int
+        self.knits: tuple[int, ...]
+        self.concealed_pungs: int
+        self.wait: str | None
+        self.win_group: Group | None
+        if reading.pieces:
+            self._of_pieces(reading, facts, ctx)
+        else:
+            self._of_groups(reading, facts, ctx)
+        chows = self.chows
+        # Chow combinations (一般高, 清龙 ...) under the rule set's policy: every reading with
+        # two chows or more asks for them, so they are worked out here once.
+        if combo_policy is not None and len(chows) >= 2:
+            key = (combo_policy, facts.tileset, chows)
+            combos = _COMBOS.get(key)
+            if combos is None:
+                if len(_COMBOS) >= COMBOS_LIMIT:
+                    _COMBOS.clear()
+                combos = _COMBOS[key] = combo_policy(self)
+            self.combos = combos
+        else:
+            self.combos = _NO_COMBOS
+        self.features = (
+            (PUNGS if self.pungs else 0) | (KONGS if self.kongs else 0)
+            | (CHOWS if chows else 0) | (CHOW_PAIRS if len(chows) >= 2 else 0)
+            | (WAIT if self.wait else 0)
+            | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
+        )
+
+    def _of_pieces(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
+        """A regular reading of a hand without wilds, from its parts' cuts (`Piece`)."""
+        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
+        win = facts.win_tile
+        chows = declared.chows
+        pungs = declared.pungs
+        standing_pungs = 0
+        pair = -1
+        at = 0
+        for piece in reading.pieces:
+            if piece.chows:
+                chows += piece.chows
+            if piece.pungs:
+                pungs += piece.pungs
+                standing_pungs += len(piece.pungs)
+            if piece.pair >= 0:
+                pair = piece.pair
+            place = piece.places.get(win)
+            if place:
+                at |= place
+        if declared.chows:
+            chows = tuple(sorted(chows))
+        if declared.pungs:
+            pungs = tuple(sorted(pungs))
+        self.chows = chows
+        self.pungs = pungs
+        self.kongs = declared.kongs
+        self.pair = pair
+        self.pairs = (pair,)
+        self.knits = ()
+        self.win_group = None
+        concealed = declared.concealed + standing_pungs
+        # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
+        # unless this reading can put the winning tile into a standing chow instead.
+        if at & IN_PUNG and not at & IN_CHOW and not ctx.self_drawn:
+            concealed -= 1
+        self.concealed_pungs = concealed
+        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
+        self.wait = (EDGE if at & EDGE_PLACE else CLOSED if at & MIDDLE
+                     else SINGLE if pair == win else None)
+
+    def _of_groups(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
+        """Any reading, from its groups."""
         win = facts.win_tile
         chows: list[int] = []
         pungs: list[int] = []
@@ -237,7 +401,7 @@ class View:
         self.concealed_pungs = concealed_pungs
         # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
         if edge:
-            self.wait: str | None = EDGE
+            self.wait = EDGE
         elif closed:
             self.wait = CLOSED
         elif (self.pair == win and reading.shape != SEVEN_PAIRS
@@ -245,13 +409,22 @@ class View:
             self.wait = SINGLE
         else:
             self.wait = None
-        # Chow combinations (一般高, 清龙 ...) under the rule set's policy: every reading with
-        # two chows or more asks for them, so they are worked out here once.
-        self.combos: dict[str, int] = (
-            combo_policy(self) if combo_policy is not None and len(chows) >= 2 else {}
-        )
-        self.features = (
-            (PUNGS if pungs else 0) | (KONGS if kongs else 0) | (CHOWS if chows else 0)
-            | (CHOW_PAIRS if len(chows) >= 2 else 0) | (WAIT if self.wait else 0)
-            | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
-        )
+
+    def suit_pungs(self) -> tuple[int, ...]:
+        """The pungs and kongs of numbered tiles, per numbered suit (in the tile set's
+        order): bit `rank` set for a pung of that rank (worked out when first asked)."""
+        found = self._suit_pungs
+        if found is None:
+            ts = self.facts.tileset
+            suit, rank = ts.suit_no, ts.ranks
+            masks = [0] * len(ts.suits)
+            for t in self.pungs:
+                s = suit[t]
+                if s >= 0:
+                    masks[s] |= 1 << rank[t]
+            found = self._suit_pungs = tuple(masks)
+        return found
+
+
+_NO_COMBOS: dict[str, int] = {}
+_NO_DECLARED = DeclaredSets((), (), (), 0)

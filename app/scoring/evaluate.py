@@ -60,7 +60,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if wild_set and any(t in wild_set for t in hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
-        readings = decompose(hand, plan.shape_names, tileset, facts.standing_counts)
+        readings = decompose(hand, plan.shape_names, tileset, facts.standing)
         if plan.finals and any(r.shape in plan.finals for r in readings):
             readings = [r for r in readings if r.shape in plan.finals]
         candidates = _views(readings, facts, rs)

@@ -66,7 +66,9 @@ def all_types(v: View, ctx: WinContext) -> int:
 def tile_hog(v: View, ctx: WinContext) -> int:
     """四归一: all four copies of a tile are used in the hand without being a kong; counts each."""
     f = v.facts
-    return sum(1 for t in f.kinds if f.counts[t] == 4 and t not in f.kong_tiles)
+    if not f.fours:
+        return 0
+    return sum(1 for t in f.fours if t not in f.kong_tiles)
 
 
 @check(scope="hand", tells_apart="nothing")

@@ -85,7 +85,7 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     three; never when the winner also holds a copy among the standing tiles.
     """
     f = v.facts
-    if f.standing_counts[f.win_tile] > 1:
+    if f.hand.concealed.count(f.win_tile) > 1:
         return 0
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
 
