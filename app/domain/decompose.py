@@ -60,6 +60,7 @@ class Piece:
     chows: tuple[int, ...]  # first tiles, sorted
     pungs: tuple[int, ...]  # sorted
     pair: int  # the pair's tile, -1 without one (or with several: honours)
+    numbered_pungs: int  # how many of the pungs are of numbered tiles
     # Tile -> where the cut may place it as the winning tile (IN_CHOW | MIDDLE | EDGE |
     # IN_PUNG); tiles it cannot place are absent.
     places: Mapping[int, int] = field(compare=False)
@@ -350,6 +351,10 @@ class Standing(NamedTuple):
     size: int  # len(ordered)
     fours: tuple[int, ...]  # kinds held four times
     categories: int  # bit `TileSet.category` set for each category held
+    # The regular cuts of each part holding tiles, in the layout's order (their product is
+    # the regular readings); None when some part has none or the cuts hold no pair or more
+    # than one.
+    cuts: tuple[tuple[Piece, ...], ...] | None
 
     @property
     def counts(self) -> list[int]:
@@ -392,8 +397,9 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         return _standing_by_tile(ordered, tileset)
     memo = _PARTS
     parts = []
+    cuts = []
     fours: tuple[int, ...] = ()
-    categories = 0
+    categories = pairs = 0
     lo = 0
     n = len(ordered)
     for spec in specs:
@@ -409,9 +415,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         categories |= part.categories
         if part.fours:
             fours += part.fours
+        cuts.append(part.pieces)
+        pairs += part.pairs
         lo = hi
     kinds = frozenset(ordered)
-    return Standing(ordered, tuple(parts), kinds, len(kinds), n, fours, categories)
+    return Standing(ordered, tuple(parts), kinds, len(kinds), n, fours, categories,
+                    tuple(cuts) if pairs == 1 and all(cuts) else None)
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -424,7 +433,7 @@ def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
                 _categories(spec.tiles, counts, tileset), ())
     kinds = frozenset(ordered)
     return Standing(ordered, (part,), kinds, len(kinds), len(ordered), part.fours,
-                    part.categories)
+                    part.categories, None)
 
 
 def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
@@ -465,7 +474,7 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
                            for t, n in zip(spec.tiles, counts, strict=True) if n)
             pungs = tuple(g.tile for g in groups if g.kind == PUNG)
             pair = next((g.tile for g in groups if g.kind == PAIR), -1) if pairs == 1 else -1
-            pieces = (Piece(groups, (), pungs, pair,
+            pieces = (Piece(groups, (), pungs, pair, 0,
                             MappingProxyType({t: IN_PUNG for t in pungs}),
                             tuple(written(g, tileset) for g in groups)),)
         segments = tuple(Segment(n % 3, n in (2, 3), frozenset({t} if n in (1, 2) else ()))
@@ -524,5 +533,5 @@ def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
     for t in pungs:
         places[t] = places.get(t, 0) | IN_PUNG
     return Piece(tuple(groups), tuple(sorted(chows)), tuple(sorted(pungs)),
-                 start + pair if pair >= 0 else -1, MappingProxyType(places),
+                 start + pair if pair >= 0 else -1, len(pungs), MappingProxyType(places),
                  tuple(written(g, tileset) for g in groups))

@@ -93,23 +93,24 @@ def shape(name: str, *, completes: CompletesFn, wilds: bool = False, melds: int 
     return register
 
 
-# The readers `decompose` asks, by (shapes, declared melds, kinds of standing tile): at most
-# one entry per set of shapes a rule set admits (a few), times 5 × 35. Bounded all the same,
-# since callers may pass any collection of shapes.
-_READERS: dict[tuple[frozenset[str], int, int], tuple[ReadFn, ...]] = {}
-_READERS_LIMIT = 1024
+# The readers `decompose` asks, by set of shapes: a table by declared melds (0..4) and kinds
+# of standing tile (0..34). One table per set of shapes a rule set admits (a few); bounded
+# all the same, since callers may pass any collection of shapes.
+_READERS: dict[frozenset[str], tuple[tuple[tuple[ReadFn, ...], ...], ...]] = {}
+_READERS_LIMIT = 64
 
 
 def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ...]:
-    key = (shapes, melds, kinds)
-    found = _READERS.get(key)
-    if found is None:
+    table = _READERS.get(shapes)
+    if table is None:
         if len(_READERS) >= _READERS_LIMIT:
             _READERS.clear()
-        found = _READERS[key] = tuple(
-            s.read for s in SHAPES.values()
-            if s.name in shapes and melds <= s.melds and s.kinds[0] <= kinds <= s.kinds[1])
-    return found
+        table = _READERS[shapes] = tuple(
+            tuple(tuple(s.read for s in SHAPES.values()
+                        if s.name in shapes and m <= s.melds and s.kinds[0] <= k <= s.kinds[1])
+                  for k in range(35))
+            for m in range(5))
+    return table[min(melds, 4)][min(kinds, 34)]
 
 
 # The same for `completing_tiles` (a hand one short holds one kind fewer, or as many).
@@ -372,23 +373,17 @@ def _regular_completes(tiles: Standing, n_melds: int,
 @shape(REGULAR, completes=_regular_completes, wilds=True)
 def _regular(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
              tileset: TileSet) -> list[Reading]:
-    if not layout(tileset).parts:
+    cuts = tiles.cuts
+    if cuts is None:
+        if layout(tileset).parts:
+            return []
+        # A tile set whose parts do not lay end to end: read by counts.
         return [Reading(REGULAR, declared + tuple(split))
                 for split in regular_splits(tiles.counts, tileset)]
     # The product of the parts' cuts (the order of `regular_splits`), each reading with its
     # pieces.
-    chosen = []
-    pairs = 0
-    for part in tiles.parts:
-        if part.size:
-            if not part.pieces:
-                return []
-            pairs += part.pairs
-            chosen.append(part.pieces)
-    if pairs != 1:
-        return []
     out = []
-    for combo in product(*chosen):
+    for combo in product(*cuts):
         groups = declared
         for piece in combo:
             groups += piece.groups

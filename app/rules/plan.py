@@ -17,13 +17,13 @@ their checks tell apart (`WildPlan`), with the memos of the wild readings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS, positional
+from app.rules.checks import CHECKS, DependsOn, positional
 from app.rules.definitions import BoundCheck, FanDef, Requirement, ShapeDef, WildDef
 from app.rules.policies import POLICIES, Policy
 from app.rules.view import FEATURES
@@ -41,19 +41,41 @@ class FanStep(NamedTuple):
     needs: int  # the features a reading must have for the check to find anything
     toward_minimum: bool
     breaks_ties: bool
+    # The same check for the counting loop (`positional`: faster to call).
+    call: BoundCheck
 
 
-class Probe(NamedTuple):
-    """What the counting loop calls for one fan: its check (`positional`: the same check,
-    faster to call) and the fan's position in evaluation order."""
+# A fan found: (its position in evaluation order, how many times).
+Hit = tuple[int, int]
+# What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
+Probe = tuple[BoundCheck, int]
+# The largest number of answers a memo of `Shared` keeps (a key's values are few: chows,
+# kongs held, categories of tile; see `app.scoring.memory` for the measure).
+SHARED_LIMIT = 16_384
 
-    check: BoundCheck
-    position: int
+
+class Shared(NamedTuple):
+    """Fans whose checks declare the same `depends_on`: decided together once per key."""
+
+    depends_on: DependsOn
+    probes: tuple[Probe, ...]
+    memo: dict[Hashable, list[Hit]]  # key -> the fans found (shared by every request)
 
 
-def _probes(steps: Sequence[FanStep], features: int) -> tuple[Probe, ...]:
-    return tuple(Probe(positional(s.check), s.position) for s in steps
-                 if s.needs & features == s.needs)
+class KindTable(NamedTuple):
+    """Hand fans whose checks declare `each_kind`: decided together, a bit per fan."""
+
+    masks: tuple[int, ...]  # per kind of tile: the bits of the fans whose condition it meets
+    every: int  # every fan's bit
+    positions: tuple[int, ...]  # the fans' positions, by bit
+
+
+class Probes(NamedTuple):
+    """The fans looked for in a reading (or a hand) with some set of features."""
+
+    single: tuple[Probe, ...]  # each decided by its own check
+    shared: tuple[Shared, ...]
+    kinds: KindTable | None
 
 
 @dataclass(eq=False)
@@ -69,26 +91,71 @@ class ShapePlan:
     extras: Mapping[int, tuple[FanStep, ...]]
     priority: int  # ties between equal totals go to the lower
     final: bool  # when a hand has this shape, no other shape's readings are compared
+    tileset: TileSet
     # The probes of the hand fans by the context's features, and of the reading fans by a
     # reading's features: one entry per set of features met, so never more than
-    # 2 ** len(FEATURES) (128) each; a rule set meets a few dozen.
-    _by_context: dict[int, tuple[Probe, ...]] = field(default_factory=dict)
-    _by_features: dict[int, tuple[Probe, ...]] = field(default_factory=dict)
+    # 2 ** len(FEATURES) (256) each; a rule set meets a few dozen.
+    _by_context: dict[int, Probes] = field(default_factory=dict)
+    _by_features: dict[int, Probes] = field(default_factory=dict)
+    # The memos of shared fans, by the positions of the fans (shared by sets of features).
+    _memos: dict[tuple[int, ...], dict[Hashable, list[Hit]]] = field(default_factory=dict)
 
-    def hand_probes(self, context: int) -> tuple[Probe, ...]:
+    def hand_probes(self, context: int) -> Probes:
         """The hand fans whose checks can find something under a context with these
         features (`CONTEXT_FEATURES` of a view)."""
         found = self._by_context.get(context)
         if found is None:
-            found = self._by_context[context] = _probes(self.hand, context)
+            found = self._by_context[context] = self._probes(self.hand, context)
         return found
 
-    def reading_fans(self, features: int) -> tuple[Probe, ...]:
+    def reading_fans(self, features: int) -> Probes:
         """The reading fans whose checks can find something in a reading with `features`."""
         found = self._by_features.get(features)
         if found is None:
-            found = self._by_features[features] = _probes(self.reading, features)
+            found = self._by_features[features] = self._probes(self.reading, features)
         return found
+
+    def _probes(self, steps: Sequence[FanStep], features: int) -> Probes:
+        chosen = [s for s in steps if s.needs & features == s.needs]
+        by_key: dict[DependsOn, list[FanStep]] = {}
+        by_kind: list[FanStep] = []
+        for s in chosen:
+            spec = CHECKS[s.fan.check]
+            if spec.depends_on is not None:
+                by_key.setdefault(spec.depends_on, []).append(s)
+            elif spec.each_kind is not None:
+                by_kind.append(s)
+        apart = {s.position for group in by_key.values() for s in group}
+        apart |= {s.position for s in by_kind}
+        single = [s for s in chosen if s.position not in apart]
+        shared = []
+        for depends_on, group in by_key.items():
+            if len(group) == 1:
+                single += group
+                continue
+            positions = tuple(s.position for s in group)
+            memo = self._memos.setdefault(positions, {})
+            shared.append(Shared(depends_on, tuple((s.call, s.position) for s in group), memo))
+        kinds = None
+        if len(by_kind) > 1:
+            kinds = _kind_table(by_kind, self.tileset)
+        else:
+            single += by_kind
+        single.sort(key=lambda s: s.position)
+        return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds)
+
+
+def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
+    masks = []
+    for t in range(len(tileset.kinds)):
+        mask = 0
+        for bit, s in enumerate(steps):
+            each_kind = CHECKS[s.fan.check].each_kind
+            assert each_kind is not None
+            if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
+                mask |= 1 << bit
+        masks.append(mask)
+    return KindTable(tuple(masks), (1 << len(steps)) - 1, tuple(s.position for s in steps))
 
 
 # What a check tells apart in a group, with the check's parameters (see `check(tells_apart=)`).
@@ -177,7 +244,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         for x in f.excludes:
             excludes |= 1 << position[x]
         return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
-                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties)
+                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties,
+                       positional(f.bound))
 
     by_id = {f.id: f for f in fans}
     plans: dict[str, ShapePlan] = {}
@@ -197,7 +265,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
             last=step(last) if last is not None else None,
             extras={rank: tuple(step(by_id[fid]) for fid in ids)
                     for rank, ids in sd.extras_by_win_rank.items()},
-            priority=sd.priority, final=sd.final)
+            priority=sd.priority, final=sd.final, tileset=tileset)
     steps = [step(f) for f in fans]
     return Plan(
         shapes=plans,

@@ -27,11 +27,15 @@ from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles
 from app.domain.tiles import TileSet
 
-# Features of a reading that checks may declare they need (bit flags of `View.features`).
-# The last two come from the win context: the request said last_tile, or named a kong win.
+# Features of a reading that checks may declare they need (bit flags of `View.features`):
+# pungs (kongs included), kongs, chows, two chows or more, a place for the winning tile
+# (边, 嵌, 单钓), two pungs or kongs of numbered tiles or more. `last_tile` and `kong_win` come
+# from the win context: the request said last_tile, or named a kong win.
 PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
+NUMBERED_PUNGS = 128
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
-            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN}
+            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
+            "numbered_pungs": NUMBERED_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES = LAST_TILE | KONG_WIN
 
@@ -56,6 +60,7 @@ class DeclaredSets(NamedTuple):
     pungs: tuple[int, ...]  # pungs and kongs
     kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
     concealed: int  # concealed kongs
+    numbered_pungs: int  # pungs and kongs of numbered tiles
 
 
 class HandFacts:
@@ -64,6 +69,7 @@ class HandFacts:
     __slots__ = (
         "_declared",
         "_waits",
+        "categories",
         "counts",
         "ctx",
         "exposed_melds",
@@ -85,6 +91,9 @@ class HandFacts:
         "win_tile",
         "win_wild",
     )
+    meld_counts: Sequence[int]
+    counts: list[int]
+    standing_counts: list[int]
 
     def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet,
                  shapes: frozenset[str]) -> None:
@@ -95,41 +104,32 @@ class HandFacts:
         tiles = standing(hand.concealed, tileset)
         self.standing = tiles
         present = tiles.categories
-        if hand.melds:
-            counts = tiles.counts
-            self.standing_counts = counts[:]
-            meld_counts = [0] * tileset.size
-            kong_tiles = []
-            exposed = 0
-            melded = set()
-            for m in hand.melds:
-                for t in m.tiles:
-                    meld_counts[t] += 1
-                    counts[t] += 1
-                    melded.add(t)
-                if m.kind == KONG:
-                    kong_tiles.append(m.tiles[0])
-                if not (m.kind == KONG and m.concealed):
-                    exposed += 1
-            self.kinds = tiles.kinds | melded
+        melds = hand.melds
+        if melds:
+            melded = [t for m in melds for t in m.tiles]
+            kinds = set(melded)
             category = tileset.category
-            for t in melded:
+            for t in kinds:
                 present |= 1 << category[t]
-            self.meld_counts: Sequence[int] = meld_counts
-            self.kong_tiles = tuple(kong_tiles)
-            self.exposed_melds = exposed
-            self.fours = tuple(sorted(t for t in melded.union(tiles.fours) if counts[t] == 4))
-            self.counts = counts
+            # Kinds held four times, melds included (a kong's among them).
+            ordered = tiles.ordered
+            fours = [t for t in kinds.union(tiles.fours)
+                     if ordered.count(t) + melded.count(t) == 4]
+            kinds.update(tiles.kinds)
+            self.kinds = frozenset(kinds)
+            self.fours = tuple(sorted(fours)) if fours else ()
+            self.kong_tiles = tuple([m.tiles[0] for m in melds if m.kind == KONG])
+            self.exposed_melds = sum(1 for m in melds if not (m.kind == KONG and m.concealed))
         else:
-            # Nothing melded: the standing tiles are the hand (their counts are filled in
-            # when first asked for, `__getattr__`).
+            # Nothing melded: the standing tiles are the hand.
             self.kinds = tiles.kinds
             self.meld_counts = _no_melds(tileset.size)
             self.kong_tiles = ()
             self.exposed_melds = 0
             self.fours = tiles.fours
-        # Numbered suits present, by position in the tile set's suits (categories 0, 1, 2),
-        # and whether winds (3) and dragons (4) are.
+        # Bit `TileSet.category` for each category of tile held: numbered suits present, by
+        # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
+        self.categories = present
         self.suits = _SUITS_OF[present & 7]
         self.has_winds = has_winds = bool(present & 8)
         self.has_dragons = has_dragons = bool(present & 16)
@@ -146,12 +146,22 @@ class HandFacts:
         self.win_wild = False
 
     def __getattr__(self, name: str) -> object:
-        # Called only for a slot not filled yet: the counts of a hand without melds.
-        if name == "standing_counts" or name == "counts":
-            counts = self.standing.counts
-            self.standing_counts = counts
-            self.counts = counts
-            return counts
+        # Called only for a slot not filled yet: the counts, filled in when first asked for
+        # (most hands are scored without them).
+        if name in ("standing_counts", "counts", "meld_counts"):
+            standing_counts = self.standing.counts
+            self.standing_counts = standing_counts
+            melds = self.hand.melds
+            if melds:
+                meld_counts = [0] * self.tileset.size
+                for m in melds:
+                    for t in m.tiles:
+                        meld_counts[t] += 1
+                self.meld_counts = meld_counts
+                self.counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
+            else:
+                self.counts = standing_counts
+            return object.__getattribute__(self, name)
         raise AttributeError(name)
 
     def declared(self) -> DeclaredSets:
@@ -161,17 +171,19 @@ class HandFacts:
             chows = []
             pungs = []
             kongs = []
-            concealed = 0
+            concealed = numbered = 0
+            suit = self.tileset.suit_no
             for m in self.hand.melds:
                 if m.kind == CHOW:
                     chows.append(m.tiles[0])
                 else:
                     pungs.append(m.tiles[0])
+                    numbered += suit[m.tiles[0]] >= 0
                     if m.kind == KONG:
                         kongs.append((m.tiles[0], m.concealed))
                         concealed += m.concealed
             found = self._declared = DeclaredSets(tuple(chows), tuple(pungs), tuple(kongs),
-                                                  concealed)
+                                                  concealed, numbered)
         return found
 
     @property
@@ -245,6 +257,7 @@ class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
+        "_numbered_pungs",
         "_suit_pungs",
         "chows",
         "combos",
@@ -263,6 +276,21 @@ class View:
         "wait",
         "win_group",
     )
+    _numbered_pungs: int
+    _suit_pungs: tuple[int, ...] | None
+    chows: tuple[int, ...]  # first tiles, sorted
+    combos: dict[str, int]
+    concealed_pungs: int
+    features: int
+    groups: tuple[Group, ...]
+    knits: tuple[int, ...]
+    kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
+    pair: int  # the pair's tile; -1 without exactly one pair
+    pairs: tuple[int, ...]
+    pungs: tuple[int, ...]  # kongs included, sorted
+    shape: str
+    wait: str | None  # EDGE, CLOSED, SINGLE or None
+    win_group: Group | None
 
     def __init__(self, reading: Reading, facts: HandFacts,
                  combo_policy: Callable[[View], dict[str, int]] | None) -> None:
@@ -272,16 +300,7 @@ class View:
         self.facts = facts
         ctx = facts.ctx
         self.ctx = ctx
-        self._suit_pungs: tuple[int, ...] | None = None
-        self.chows: tuple[int, ...]
-        self.pungs: tuple[int, ...]
-        self.kongs: tuple[tuple[int, bool], ...]
-        self.pairs: tuple[int, ...]
-        self.pair: int
-        self.knits: tuple[int, ...]
-        self.concealed_pungs: int
-        self.wait: str | None
-        self.win_group: Group | None
+        self._suit_pungs = None
         if reading.pieces:
             self._of_pieces(reading, facts, ctx)
         else:
@@ -304,6 +323,7 @@ class View:
             | (CHOWS if chows else 0) | (CHOW_PAIRS if len(chows) >= 2 else 0)
             | (WAIT if self.wait else 0)
             | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
+            | (NUMBERED_PUNGS if self._numbered_pungs >= 2 else 0)
         )
 
     def _of_pieces(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
@@ -313,6 +333,7 @@ class View:
         chows = declared.chows
         pungs = declared.pungs
         standing_pungs = 0
+        numbered = declared.numbered_pungs
         pair = -1
         at = 0
         for piece in reading.pieces:
@@ -321,6 +342,7 @@ class View:
             if piece.pungs:
                 pungs += piece.pungs
                 standing_pungs += len(piece.pungs)
+                numbered += piece.numbered_pungs
             if piece.pair >= 0:
                 pair = piece.pair
             place = piece.places.get(win)
@@ -343,6 +365,7 @@ class View:
         if at & IN_PUNG and not at & IN_CHOW and not ctx.self_drawn:
             concealed -= 1
         self.concealed_pungs = concealed
+        self._numbered_pungs = numbered
         # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
         self.wait = (EDGE if at & EDGE_PLACE else CLOSED if at & MIDDLE
                      else SINGLE if pair == win else None)
@@ -394,6 +417,8 @@ class View:
             concealed_pungs -= 1
         self.chows = tuple(sorted(chows))
         self.pungs = tuple(sorted(pungs))
+        suit = facts.tileset.suit_no
+        self._numbered_pungs = sum(1 for t in pungs if suit[t] >= 0)
         self.kongs = tuple(kongs)
         self.pairs = tuple(pairs)
         self.pair = pairs[0] if len(pairs) == 1 else -1
@@ -427,4 +452,4 @@ class View:
 
 
 _NO_COMBOS: dict[str, int] = {}
-_NO_DECLARED = DeclaredSets((), (), (), 0)
+_NO_DECLARED = DeclaredSets((), (), (), 0, 0)

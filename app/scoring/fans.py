@@ -16,11 +16,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from app.domain.hand import WinContext
-from app.rules.plan import Plan, ShapePlan
+from app.rules.plan import SHARED_LIMIT, Hit, Plan, Probes, ShapePlan
 from app.rules.view import CONTEXT_FEATURES, View
 
-# A fan found in a reading: (position in evaluation order, how many times).
-Hit = tuple[int, int]
+__all__ = ["HandFans", "Hit", "Tally", "found", "tally"]
 
 
 class Tally(NamedTuple):
@@ -42,24 +41,49 @@ class HandFans:
 
     def hits(self, shape: ShapePlan, view: View, ctx: WinContext) -> list[Hit]:
         """The hand fans of `shape` found in this hand (`view`: any reading of it)."""
-        found = self._hits.get(shape.name)
-        if found is None:
-            found = self._hits[shape.name] = [
-                (position, n)
-                for check, position in shape.hand_probes(view.features & CONTEXT_FEATURES)
-                if (n := check(view, ctx))]
-        return found
+        hits = self._hits.get(shape.name)
+        if hits is None:
+            hits = self._hits[shape.name] = found(
+                shape.hand_probes(view.features & CONTEXT_FEATURES), view, ctx)
+        return hits
+
+
+def found(probes: Probes, view: View, ctx: WinContext) -> list[Hit]:
+    """The fans of `probes` found in `view` (in no particular order)."""
+    hits = [(position, n) for check, position in probes.single if (n := check(view, ctx))]
+    for shared in probes.shared:
+        key = shared.depends_on(view, ctx)
+        memo = shared.memo
+        known = memo.get(key)
+        if known is None:
+            if len(memo) >= SHARED_LIMIT:
+                memo.clear()
+            known = memo[key] = [(position, n) for check, position in shared.probes
+                                 if (n := check(view, ctx))]
+        if known:
+            hits += known
+    table = probes.kinds
+    if table is not None:
+        masks = table.masks
+        bits = table.every
+        for t in view.facts.kinds:
+            bits &= masks[t]
+            if not bits:
+                break
+        else:
+            positions = table.positions
+            hits += [(positions[i], 1) for i in range(len(positions)) if bits >> i & 1]
+    return hits
 
 
 def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: list[Hit],
           disabled: int, win_rank: int) -> Tally:
     """The fans a reading counts. `disabled`: the bits of the fans the request's options
     switch off; `win_rank`: the rank of the winning tile (for a shape's fixed extras)."""
-    hits = [(position, n) for check, position in shape.reading_fans(view.features)
-            if (n := check(view, ctx))]
+    hits = found(shape.reading_fans(view.features), view, ctx)
     if hand_hits:
         hits += hand_hits
-        hits.sort()
+    hits.sort()
     values, excludes = plan.values, plan.excludes
     excluded = disabled
     counted: list[Hit] = []

@@ -22,9 +22,19 @@ it). When every check of a rule set declares it, readings with the same keys are
 and a group made only of wilds tries one identity per key. Without it the check is assumed to
 see everything (exact, and slower with many wilds).
 
+`depends_on=` names a function `(view, ctx) -> key`, shared by the checks that declare it,
+such that each of them (whatever its parameters) answers the same for views with the same
+key: chows for the chow combinations, the categories of tile held for the suit checks. The
+engine then decides all the fans of those checks once per key and remembers the answer
+(a memo per rule set and shape, bounded; the key's values must be few). `each_kind=` names a
+predicate `(tile, tileset, **params) -> bool` of a hand check that is 1 exactly when every
+kind of tile the hand holds (melds included) meets it, else 0 (限定牌): the engine decides
+all such fans of a shape at once, a table of bits per kind. Both are promises about the
+function, tested for every check that makes them.
+
 `needs=(...)` names features of a reading without which the check is always 0 (see
-`app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait", and from the
-context "last_tile", "kong_win"); the engine
+`app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
+"numbered_pungs", and from the context "last_tile", "kong_win"); the engine
 then skips the check for readings that lack them. It is a promise about the function, kept
 by its own first lines, and tested for every check.
 """
@@ -33,7 +43,7 @@ from __future__ import annotations
 
 import inspect
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, NewType
 
@@ -46,6 +56,10 @@ TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
 CheckFn = Callable[..., int]
 # What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.
 GroupKey = Callable[..., Any]
+# What a check's answer depends on: (view, ctx) -> a hashable key (`depends_on=`).
+DependsOn = Callable[[View, WinContext], Hashable]
+# A condition on one kind of tile: (tile, tileset, **params) -> bool (`each_kind=`).
+EachKind = Callable[..., bool]
 
 
 @dataclass(frozen=True)
@@ -58,6 +72,8 @@ class CheckSpec:
     signature: inspect.Signature
     needs: tuple[str, ...] = ()
     tells_apart: GroupKey | str | None = None
+    depends_on: DependsOn | None = None
+    each_kind: EachKind | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -65,7 +81,8 @@ CHECKS: dict[str, CheckSpec] = {}
 
 def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
           needs: tuple[str, ...] = (),
-          tells_apart: GroupKey | str | None = None) -> Callable[[CheckFn], CheckFn]:
+          tells_apart: GroupKey | str | None = None, depends_on: DependsOn | None = None,
+          each_kind: EachKind | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -84,7 +101,10 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         sig = inspect.signature(func, eval_str=True)
         if isinstance(tells_apart, str) and tells_apart != "nothing":
             raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
-        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart)
+        if each_kind is not None and (scope != "hand" or depends_on is not None):
+            raise RuntimeError(f"check {key!r}: each_kind is for hand checks without depends_on")
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
+                                each_kind)
         return func
 
     return register

@@ -24,7 +24,11 @@ def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
     return 1 if len(v.facts.hand.melds) == exactly else 0
 
 
-@check(scope="hand")
+def _claimed(v: View, ctx: WinContext) -> tuple[int, str]:
+    return v.facts.exposed_melds, ctx.win_type
+
+
+@check(scope="hand", depends_on=_claimed)
 def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
@@ -90,7 +94,13 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
 
 
-@check(needs=("wait",))
+def _placed(v: View, ctx: WinContext) -> tuple[str | None, bool]:
+    # Where this reading places the winning tile, and whether the hand waited on it alone
+    # (asked only of readings that place it: the waits are worked out then).
+    return v.wait, v.wait is not None and v.facts.unique_wait
+
+
+@check(needs=("wait",), depends_on=_placed)
 def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
     """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
