@@ -29,6 +29,10 @@ from app.domain.tiles import TileSet
 PAIR = "pair"
 KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
 
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
+
 
 
 class Group(NamedTuple):
@@ -339,6 +343,7 @@ class Layout(NamedTuple):
 
     parts: tuple[_PartSpec, ...]
     suits: tuple[int, ...]  # positions of the numbered suits among the parts
+    where: tuple[int, ...]  # per playing kind of tile: the position of its part
 
 
 class Standing(NamedTuple):
@@ -373,12 +378,13 @@ def layout(tileset: TileSet) -> Layout:
     honours = tuple(t for t in tileset.playing if tileset.kinds[t].is_honor)
     groups = [*runs, honours] if honours else runs
     if [t for tiles in groups for t in tiles] != list(range(tileset.size)):
-        return Layout((), ())
+        return Layout((), (), ())
     specs = []
     for i, tiles in enumerate(groups):
         spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
         specs.append(spec._replace(empty=_make_part((), spec, tileset)))
-    return Layout(tuple(specs), tuple(range(len(runs))))
+    return Layout(tuple(specs), tuple(range(len(runs))),
+                  tuple(i for i, tiles in enumerate(groups) for _ in tiles))
 
 
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
@@ -419,8 +425,43 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         pairs += part.pairs
         lo = hi
     kinds = frozenset(ordered)
-    return Standing(ordered, tuple(parts), kinds, len(kinds), n, fours, categories,
-                    tuple(cuts) if pairs == 1 and all(cuts) else None)
+    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), n, fours, categories,
+                           tuple(cuts) if pairs == 1 and all(cuts) else None))
+
+
+def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
+    """The standing tiles `st` less one copy of `tile` (which they hold): only the part
+    holding it is looked up again."""
+    rest = list(st.ordered)
+    rest.remove(tile)
+    ordered = tuple(rest)
+    lay = layout(tileset)
+    if not lay.parts:
+        return _standing_by_tile(ordered, tileset)
+    i = lay.where[tile]
+    spec = lay.parts[i]
+    lo = bisect_left(ordered, spec.tiles[0])
+    hi = bisect_left(ordered, spec.end, lo)
+    if hi == lo:
+        part = spec.empty
+    else:
+        key = ordered[lo:hi]
+        found = _PARTS.get(key)
+        part = found if found is not None else _part(key, spec, tileset)
+    parts = (*st.parts[:i], part, *st.parts[i + 1:])
+    cuts = []
+    fours: tuple[int, ...] = ()
+    categories = pairs = 0
+    for p in parts:
+        if p.size:
+            categories |= p.categories
+            cuts.append(p.pieces)
+            pairs += p.pairs
+            if p.fours:
+                fours += p.fours
+    kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
+    return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours, categories,
+                           tuple(cuts) if pairs == 1 and all(cuts) else None))
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -487,29 +528,35 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
 def standing_waits(st: Standing) -> frozenset[int]:
     """`regular_waits` of standing tiles read part by part (the tile set's layout has parts:
     `layout(tileset).parts`)."""
-    ones: list[Segment] = []
-    twos: list[Segment] = []
-    incomplete = 0
+    # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
+    # wait is in one, the other keeps the pair), every other segment complete.
+    one = two = other = None
+    ones = twos = incomplete = 0
     for part in st.parts:
         for seg in part.segments:
-            if seg.mod == 1:
-                ones.append(seg)
-            elif seg.mod == 2:
-                twos.append(seg)
+            mod = seg.mod
+            if mod == 1:
+                ones += 1
+                one = seg
+            elif mod == 2:
+                twos += 1
+                if two is None:
+                    two = seg
+                else:
+                    other = seg
             if not seg.complete:
                 incomplete += 1
-    if len(ones) == 1 and not twos:
-        targets = ones
-    elif len(twos) == 2 and not ones:
-        targets = twos
-    else:
-        return frozenset()
-    out: frozenset[int] = frozenset()
-    for seg in targets:
-        # Every other segment splits as it is.
-        if incomplete == (0 if seg.complete else 1):
-            out |= seg.adds
-    return out
+    if ones == 1 and not twos:
+        assert one is not None
+        return one.adds if incomplete == (0 if one.complete else 1) else frozenset()
+    if twos == 2 and not ones:
+        assert two is not None and other is not None
+        out: frozenset[int] = frozenset()
+        for seg in (two, other):
+            if incomplete == (0 if seg.complete else 1):
+                out |= seg.adds
+        return out
+    return frozenset()
 
 
 def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,

@@ -55,6 +55,10 @@ HONORS_AND_KNITTED = "honors_and_knitted"
 KNITTED_STRAIGHT = "knitted_straight"
 NINE_GATES = "nine_gates"
 
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
+
 ReadFn = Callable[[Standing, tuple[Group, ...], int, TileSet], list[Reading]]
 CompletesFn = Callable[[Standing, int, TileSet], set[int] | frozenset[int]]
 
@@ -102,7 +106,11 @@ _READERS_LIMIT = 64
 
 def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ...]:
     table = _READERS.get(shapes)
-    if table is None:
+    if table is None or melds > 4 or kinds > 34:
+        if melds > 4 or kinds > 34:
+            return tuple(s.read for s in SHAPES.values()
+                         if s.name in shapes and melds <= s.melds
+                         and s.kinds[0] <= kinds <= s.kinds[1])
         if len(_READERS) >= _READERS_LIMIT:
             _READERS.clear()
         table = _READERS[shapes] = tuple(
@@ -110,7 +118,7 @@ def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ..
                         if s.name in shapes and m <= s.melds and s.kinds[0] <= k <= s.kinds[1])
                   for k in range(35))
             for m in range(5))
-    return table[min(melds, 4)][min(kinds, 34)]
+    return table[melds][kinds]
 
 
 # The same for `completing_tiles` (a hand one short holds one kind fewer, or as many).
@@ -132,8 +140,8 @@ def _completers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[Complet
 
 def declared_groups(hand: Hand) -> tuple[Group, ...]:
     """The declared melds as groups; a kong is concealed only when declared so."""
-    return tuple(Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG)
-                 for m in hand.melds)
+    return tuple([Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG)
+                  for m in hand.melds])
 
 
 def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
@@ -145,12 +153,15 @@ def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
     """
     if tiles is None:
         tiles = standing(hand.concealed, tileset)
-    if not isinstance(shapes, frozenset):
+    if type(shapes) is not frozenset:
         shapes = frozenset(shapes)
     melds = hand.melds
     declared = declared_groups(hand) if melds else ()
+    readers = _readers(shapes, len(melds), tiles.distinct)
+    if len(readers) == 1:
+        return readers[0](tiles, declared, hand.win_tile, tileset)
     out: list[Reading] = []
-    for read in _readers(shapes, len(melds), tiles.distinct):
+    for read in readers:
         found = read(tiles, declared, hand.win_tile, tileset)
         if found:
             out += found
@@ -164,7 +175,7 @@ def completing_tiles(before: list[int] | Standing, n_melds: int, shapes: Collect
     tile already held four times included."""
     if isinstance(before, list):
         before = standing([t for t, n in enumerate(before) for _ in range(n)], tileset)
-    if not isinstance(shapes, frozenset):
+    if type(shapes) is not frozenset:
         shapes = frozenset(shapes)
     found = _completers(shapes, n_melds, before.distinct)
     if len(found) == 1:
@@ -211,10 +222,10 @@ def _orphans(tileset: TileSet) -> frozenset[int]:
 
 def _thirteen_orphans_completes(tiles: Standing, n_melds: int,
                                 tileset: TileSet) -> set[int]:
-    if n_melds or tiles.distinct < 12:
+    orphans = _orphans(tileset)
+    if n_melds or tiles.distinct < 12 or not tiles.kinds <= orphans:
         return set()
     before = tiles.counts
-    orphans = _orphans(tileset)
     held = [t for t, n in enumerate(before) if n]
     if not all(t in orphans for t in held):
         return set()
@@ -252,7 +263,7 @@ def knitted_arrangements(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
 
 def _honors_and_knitted_completes(tiles: Standing, n_melds: int,
                                   tileset: TileSet) -> set[int]:
-    if n_melds or tiles.distinct != 13:
+    if n_melds or tiles.distinct != 13 or tiles.size != 13:
         return set()
     before = tiles.counts
     held = [t for t, n in enumerate(before) if n]
@@ -283,8 +294,14 @@ def _knitted_straight_completes(tiles: Standing, n_melds: int,
                                 tileset: TileSet) -> set[int]:
     # One tile short of an arrangement's nine: every numbered suit but one at most holds its
     # share.
-    if n_melds > 1 or tiles.distinct < 8 or sum(
-            1 for i in layout(tileset).suits if not tiles.parts[i].knit) > 1:
+    if n_melds > 1 or tiles.distinct < 8:
+        return set()
+    parts = tiles.parts
+    lacking = 0
+    for i in layout(tileset).suits:
+        if not parts[i].knit:
+            lacking += 1
+    if lacking > 1:
         return set()
     before = tiles.counts
     out: set[int] = set()
@@ -387,5 +404,5 @@ def _regular(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
         groups = declared
         for piece in combo:
             groups += piece.groups
-        out.append(Reading(REGULAR, groups, -1, -1, combo))
+        out.append(_new(Reading, (REGULAR, groups, -1, -1, combo)))
     return out

@@ -70,7 +70,8 @@ class RuleSet:
         params = self.payment.params
         if any(isinstance(v, dict) for v in params.values()):
             return None
-        return MappingProxyType(dict(params))
+        # A plain dict (passed as keywords faster than a read-only view); never changed.
+        return dict(params)
 
     @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:

@@ -94,7 +94,7 @@ class ShapePlan:
     tileset: TileSet
     # The probes of the hand fans by the context's features, and of the reading fans by a
     # reading's features: one entry per set of features met, so never more than
-    # 2 ** len(FEATURES) (256) each; a rule set meets a few dozen.
+    # 2 ** len(FEATURES) (1024) each; a rule set meets a few dozen.
     _by_context: dict[int, Probes] = field(default_factory=dict)
     _by_features: dict[int, Probes] = field(default_factory=dict)
     # The memos of shared fans, by the positions of the fans (shared by sets of features).

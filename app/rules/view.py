@@ -22,20 +22,23 @@ from app.domain.decompose import (
     Group,
     Reading,
     standing,
+    without,
 )
-from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
+from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`):
 # pungs (kongs included), kongs, chows, two chows or more, a place for the winning tile
-# (边, 嵌, 单钓), two pungs or kongs of numbered tiles or more. `last_tile` and `kong_win` come
+# (边, 嵌, 单钓), two pungs or kongs of numbered tiles or more, four chows (a knitted
+# straight's knits counted as chows), four pungs or kongs. `last_tile` and `kong_win` come
 # from the win context: the request said last_tile, or named a kong win.
 PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
-NUMBERED_PUNGS = 128
+NUMBERED_PUNGS, FOUR_CHOWS, FOUR_PUNGS = 128, 256, 512
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
             "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
-            "numbered_pungs": NUMBERED_PUNGS}
+            "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
+            "four_pungs": FOUR_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES = LAST_TILE | KONG_WIN
 
@@ -118,8 +121,17 @@ class HandFacts:
             kinds.update(tiles.kinds)
             self.kinds = frozenset(kinds)
             self.fours = tuple(sorted(fours)) if fours else ()
-            self.kong_tiles = tuple([m.tiles[0] for m in melds if m.kind == KONG])
-            self.exposed_melds = sum(1 for m in melds if not (m.kind == KONG and m.concealed))
+            kong_tiles = []
+            exposed = 0
+            for m in melds:
+                if m.kind == KONG:
+                    kong_tiles.append(m.tiles[0])
+                    if not m.concealed:
+                        exposed += 1
+                else:
+                    exposed += 1
+            self.kong_tiles = tuple(kong_tiles)
+            self.exposed_melds = exposed
         else:
             # Nothing melded: the standing tiles are the hand.
             self.kinds = tiles.kinds
@@ -194,9 +206,7 @@ class HandFacts:
         so the answer depends only on the tiles, never on what is left in the wall.
         """
         if self._waits is None:
-            before = list(self.standing.ordered)
-            before.remove(self.win_tile)
-            self._waits = completing_tiles(standing(before, self.tileset),
+            self._waits = completing_tiles(without(self.standing, self.win_tile, self.tileset),
                                            len(self.hand.melds), self.shapes, self.tileset)
         return self._waits
 
@@ -318,13 +328,24 @@ class View:
             self.combos = combos
         else:
             self.combos = _NO_COMBOS
-        self.features = (
-            (PUNGS if self.pungs else 0) | (KONGS if self.kongs else 0)
-            | (CHOWS if chows else 0) | (CHOW_PAIRS if len(chows) >= 2 else 0)
-            | (WAIT if self.wait else 0)
-            | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
-            | (NUMBERED_PUNGS if self._numbered_pungs >= 2 else 0)
-        )
+        pungs = self.pungs
+        features = ((PUNGS | (FOUR_PUNGS if len(pungs) == 4 else 0)
+                     | (NUMBERED_PUNGS if self._numbered_pungs >= 2 else 0)) if pungs else 0)
+        if chows:
+            features |= CHOWS
+            if len(chows) >= 2:
+                features |= CHOW_PAIRS
+        if len(chows) + len(self.knits) == 4:
+            features |= FOUR_CHOWS
+        if self.kongs:
+            features |= KONGS
+        if self.wait:
+            features |= WAIT
+        if ctx.last_tile:
+            features |= LAST_TILE
+        if ctx.kong:
+            features |= KONG_WIN
+        self.features = features
 
     def _of_pieces(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
         """A regular reading of a hand without wilds, from its parts' cuts (`Piece`)."""
@@ -362,7 +383,7 @@ class View:
         concealed = declared.concealed + standing_pungs
         # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
         # unless this reading can put the winning tile into a standing chow instead.
-        if at & IN_PUNG and not at & IN_CHOW and not ctx.self_drawn:
+        if at & IN_PUNG and not at & IN_CHOW and ctx.win_type != SELF_DRAW:
             concealed -= 1
         self.concealed_pungs = concealed
         self._numbered_pungs = numbered
@@ -418,7 +439,11 @@ class View:
         self.chows = tuple(sorted(chows))
         self.pungs = tuple(sorted(pungs))
         suit = facts.tileset.suit_no
-        self._numbered_pungs = sum(1 for t in pungs if suit[t] >= 0)
+        numbered = 0
+        for t in pungs:
+            if suit[t] >= 0:
+                numbered += 1
+        self._numbered_pungs = numbered
         self.kongs = tuple(kongs)
         self.pairs = tuple(pairs)
         self.pair = pairs[0] if len(pairs) == 1 else -1

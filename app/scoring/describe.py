@@ -16,7 +16,12 @@ from app.scoring.result import Decomposition
 # Bounded: see `app.scoring.memory`.
 _WRITTEN: dict[tuple[TileSet, Group], tuple[int, str]] = {}
 WRITTEN_LIMIT = 4096
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 _first = itemgetter(0)
+_second = itemgetter(1)
 
 
 def _written(group: Group, tileset: TileSet) -> tuple[int, str]:
@@ -44,8 +49,9 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
     else:
         keyed = [_written(g, tileset) for g in reading.groups]
     keyed.sort(key=_first)  # stable: groups of one place keep the reading's order
-    return Decomposition(reading.shape, tuple([text for _, text in keyed]),
-                         _wild_uses(reading, hand, tileset, wild_set) if wild_set else ())
+    return _new(Decomposition, (reading.shape, tuple(map(_second, keyed)),
+                                _wild_uses(reading, hand, tileset, wild_set) if wild_set
+                                else ()))
 
 
 def _wild_uses(reading: Reading, hand: Hand, tileset: TileSet,

@@ -25,10 +25,9 @@ each step looks for):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
 from app.rules.model import RuleSet
@@ -43,6 +42,10 @@ from app.scoring.wild import wild_views
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
 _NO_WILDS: frozenset[int] = frozenset()
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
@@ -61,9 +64,15 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
         readings = decompose(hand, plan.shape_names, tileset, facts.standing)
-        if plan.finals and any(r.shape in plan.finals for r in readings):
-            readings = [r for r in readings if r.shape in plan.finals]
-        candidates = _views(readings, facts, rs)
+        finals = plan.finals
+        if finals:
+            for r in readings:
+                if r.shape in finals:
+                    readings = [r for r in readings if r.shape in finals]
+                    break
+        hand_fans = HandFans()
+        policy = plan.policy
+        candidates = [(View(r, facts, policy), hand_fans) for r in readings]
     disabled = 0
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
@@ -110,7 +119,9 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         fan_total += values[position] * n
         if toward >> position & 1:
             min_total += values[position] * n
-    fans = tuple([shown(plan, position, n) for position, n in counted])
+    once = _once(plan)
+    fans = tuple([once[position] if n == 1 else shown(plan, position, n)
+                  for position, n in counted])
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
     refused: Reason | None = None
@@ -130,24 +141,15 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                 refused = Reason(freq.reason, freq.message)
                 break
     if refused is not None:
-        return ScoreResult(ruleset=rs.id, winning=False, reason=refused, fans=fans,
-                           fan_total=fan_total, decomposition=decomposition, payments=None)
+        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
+                                  None, None))
     # 7. Money.
     if priced:
         params = {**params, "fans": _ids(plan, counted)}
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
-    return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fans,
-                       fan_total=fan_total, decomposition=decomposition, payments=payments,
-                       value=worth, multiplier=multiplier)
-
-
-def _views(readings: list[Reading], facts: HandFacts,
-           rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
-    hand_fans = HandFans()
-    policy = rs.plan.policy
-    for r in readings:
-        yield View(r, facts, policy), hand_fans
+    return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
+                              worth, multiplier))
 
 
 def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
@@ -165,6 +167,20 @@ def _not_counted(plan: Plan, counted: list[Hit]) -> str:
 # (times above 4 are rare: flowers, 幺九刻), shared by every result that counts it.
 _SHOWN: dict[tuple[Plan, int, int], FanResult] = {}
 _SHOWN_LIMIT = 4096
+
+
+# Every fan of a plan counted once, by position.
+_ONCE: dict[Plan, tuple[FanResult, ...]] = {}
+
+
+def _once(plan: Plan) -> tuple[FanResult, ...]:
+    found = _ONCE.get(plan)
+    if found is None:
+        if len(_ONCE) >= 64:  # one entry per rule set loaded (tests load variants)
+            _ONCE.clear()
+        found = _ONCE[plan] = tuple(FanResult(f.id, f.name, f.name_en, f.value, 1)
+                                    for f in plan.fans)
+    return found
 
 
 def shown(plan: Plan, position: int, n: int) -> FanResult:

@@ -21,6 +21,10 @@ from app.rules.view import CONTEXT_FEATURES, View
 
 __all__ = ["HandFans", "Hit", "Tally", "found", "tally"]
 
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
+
 
 class Tally(NamedTuple):
     """The fans one reading counts."""
@@ -44,13 +48,16 @@ class HandFans:
         hits = self._hits.get(shape.name)
         if hits is None:
             hits = self._hits[shape.name] = found(
-                shape.hand_probes(view.features & CONTEXT_FEATURES), view, ctx)
+                shape.hand_probes(view.features & CONTEXT_FEATURES), view, ctx, [])
         return hits
 
 
-def found(probes: Probes, view: View, ctx: WinContext) -> list[Hit]:
-    """The fans of `probes` found in `view` (in no particular order)."""
-    hits = [(position, n) for check, position in probes.single if (n := check(view, ctx))]
+def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[Hit]:
+    """Add the fans of `probes` found in `view` to `hits` (in no particular order)."""
+    for check, position in probes.single:
+        n = check(view, ctx)
+        if n:
+            hits.append((position, n))
     for shared in probes.shared:
         key = shared.depends_on(view, ctx)
         memo = shared.memo
@@ -58,8 +65,11 @@ def found(probes: Probes, view: View, ctx: WinContext) -> list[Hit]:
         if known is None:
             if len(memo) >= SHARED_LIMIT:
                 memo.clear()
-            known = memo[key] = [(position, n) for check, position in shared.probes
-                                 if (n := check(view, ctx))]
+            known = memo[key] = []
+            for check, position in shared.probes:
+                n = check(view, ctx)
+                if n:
+                    known.append((position, n))
         if known:
             hits += known
     table = probes.kinds
@@ -72,7 +82,9 @@ def found(probes: Probes, view: View, ctx: WinContext) -> list[Hit]:
                 break
         else:
             positions = table.positions
-            hits += [(positions[i], 1) for i in range(len(positions)) if bits >> i & 1]
+            for i in range(len(positions)):
+                if bits >> i & 1:
+                    hits.append((positions[i], 1))
     return hits
 
 
@@ -80,9 +92,7 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: 
           disabled: int, win_rank: int) -> Tally:
     """The fans a reading counts. `disabled`: the bits of the fans the request's options
     switch off; `win_rank`: the rank of the winning tile (for a shape's fixed extras)."""
-    hits = found(shape.reading_fans(view.features), view, ctx)
-    if hand_hits:
-        hits += hand_hits
+    hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
     hits.sort()
     values, excludes = plan.values, plan.excludes
     excluded = disabled
@@ -108,4 +118,4 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: 
     if last is not None and not bits & plan.toward_minimum and not disabled & last.bit:
         counted.append((last.position, 1))
         total += last.value
-    return Tally(counted, total, breaks_ties)
+    return _new(Tally, (counted, total, breaks_ties))

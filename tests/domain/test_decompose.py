@@ -30,6 +30,7 @@ from app.domain.decompose import (
     standing,
     standing_waits,
     suit_splits,
+    without,
 )
 from app.domain.hand import CHOW, KONG, PUNG, Hand
 from app.domain.notation import parse_hand_string, parse_tiles
@@ -620,3 +621,12 @@ def test_standing_reads_the_counts(ts: list[int]) -> None:
     assert tiles.fours == tuple(t for t in range(SIZE) if c[t] == 4)
     assert tiles.categories == sum({1 << T.category[t] for t in tiles.kinds})
     assert standing_waits(tiles) == regular_waits(c, T)
+
+
+@PROPS
+@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=14), st.data())
+def test_without_is_standing_less_one_tile(ts: list[int], data: st.DataObject) -> None:
+    t = data.draw(st.sampled_from(ts))
+    rest = list(ts)
+    rest.remove(t)
+    assert without(standing(ts, T), t, T) == standing(rest, T)

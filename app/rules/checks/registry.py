@@ -34,7 +34,8 @@ function, tested for every check that makes them.
 
 `needs=(...)` names features of a reading without which the check is always 0 (see
 `app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
-"numbered_pungs", and from the context "last_tile", "kong_win"); the engine
+"numbered_pungs", "four_chows", "four_pungs", and from the context "last_tile",
+"kong_win"); the engine
 then skips the check for readings that lack them. It is a promise about the function, kept
 by its own first lines, and tested for every check.
 """

@@ -29,7 +29,11 @@ def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | No
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
     (and, with `pair_among`, the pair is one of `tiles` too: 小四喜, 小三元)."""
     pungs = v.pungs
-    n = 0 if tiles.isdisjoint(pungs) else sum(1 for t in pungs if t in tiles)
+    n = 0
+    if not tiles.isdisjoint(pungs):
+        for t in pungs:
+            if t in tiles:
+                n += 1
     if exactly is None:
         return n
     if n != exactly:
@@ -72,7 +76,7 @@ def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
     return kind, within is None or group_tile_set(kind, tile) <= within
 
 
-@check(needs=("pungs",), tells_apart=_all_pungs_key)
+@check(needs=("four_pungs",), tells_apart=_all_pungs_key)
 def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> int:
     """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻)."""
     if len(v.pungs) != 4 or v.pair < 0:
@@ -82,7 +86,7 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> i
     return 1
 
 
-@check(needs=("chows",))
+@check(needs=("four_chows",))
 def all_chows(v: View, ctx: WinContext) -> int:
     """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles."""
     if len(v.chows) + len(v.knits) != 4 or v.pair < 0:
@@ -170,7 +174,7 @@ def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same"
                 return 1
         return 0
     # Mixed: one pung in each of `count` different suits, ranks consecutive.
-    if sum(1 for m in masks if m) < count:
+    if len(masks) - masks.count(0) < count:
         return 0
     for order in permutations(range(len(masks)), count):
         run = masks[order[0]]
@@ -187,8 +191,10 @@ def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     once for every two such pungs."""
     masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
     if count == 2:
-        return sum((masks[i] & masks[j]).bit_count()
-                   for i, j in combinations(range(len(masks)), 2))
+        n = 0
+        for i, j in combinations(range(len(masks)), 2):
+            n += (masks[i] & masks[j]).bit_count()
+        return n
     for chosen in combinations(masks, count):
         common = chosen[0]
         for m in chosen[1:]:
@@ -198,7 +204,7 @@ def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     return 0
 
 
-@check(needs=("chow_pairs",))
+@check(needs=("four_chows",))
 def terminal_chows(v: View, ctx: WinContext, *, mixed: bool) -> int:
     """双龙会: 123 and 789 twice, with a pair of 5. 一色双龙会: all in one suit; 三色双龙会:
     123+789 in two suits and the 5s pair in the third."""
