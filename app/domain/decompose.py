@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from itertools import product
 from types import MappingProxyType
@@ -303,7 +303,8 @@ def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
 # looking its parts up.
 
 
-class Part(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Part:
     """What one pattern of one part of the standing tiles holds."""
 
     counts: tuple[int, ...]  # per tile of the part
@@ -321,7 +322,8 @@ class Part(NamedTuple):
     segments: tuple[Segment, ...]
 
 
-class Segment(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Segment:
     """A suit, or one honour, as the waits of the regular shape see it."""
 
     mod: int  # its tiles modulo 3
@@ -329,14 +331,16 @@ class Segment(NamedTuple):
     adds: frozenset[int]  # the tiles whose one more copy would make it split
 
 
-class _PartSpec(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class _PartSpec:
     tiles: tuple[int, ...]  # the part's kinds of tile, in order, consecutive
     end: int  # the kind after the part's last
     suit: bool  # a numbered suit (a run of nine) rather than the honours
     empty: Part  # the part holding nothing
 
 
-class Layout(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Layout:
     """How a tile set's playing kinds fall into parts (the numbered suits in the tile set's
     order, then the honours). `parts` is empty when they are not consecutive runs that lay
     end to end from kind 0: hands of such a set are counted tile by tile."""
@@ -360,6 +364,7 @@ class Standing(NamedTuple):
     # the regular readings); None when some part has none or the cuts hold no pair or more
     # than one.
     cuts: tuple[tuple[Piece, ...], ...] | None
+    knits: int  # numbered suits holding a knitted straight's share (`Part.knit`)
 
     @property
     def counts(self) -> list[int]:
@@ -382,7 +387,7 @@ def layout(tileset: TileSet) -> Layout:
     specs = []
     for i, tiles in enumerate(groups):
         spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
-        specs.append(spec._replace(empty=_make_part((), spec, tileset)))
+        specs.append(replace(spec, empty=_make_part((), spec, tileset)))
     return Layout(tuple(specs), tuple(range(len(runs))),
                   tuple(i for i, tiles in enumerate(groups) for _ in tiles))
 
@@ -405,7 +410,7 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     parts = []
     cuts = []
     fours: tuple[int, ...] = ()
-    categories = pairs = 0
+    categories = pairs = knits = 0
     lo = 0
     n = len(ordered)
     for spec in specs:
@@ -423,10 +428,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
             fours += part.fours
         cuts.append(part.pieces)
         pairs += part.pairs
+        if part.knit:
+            knits += 1
         lo = hi
     kinds = frozenset(ordered)
     return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), n, fours, categories,
-                           tuple(cuts) if pairs == 1 and all(cuts) else None))
+                           tuple(cuts) if pairs == 1 and all(cuts) else None, knits))
 
 
 def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
@@ -451,7 +458,7 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
     cuts = []
     fours: tuple[int, ...] = ()
-    categories = pairs = 0
+    categories = pairs = knits = 0
     for p in parts:
         if p.size:
             categories |= p.categories
@@ -459,9 +466,11 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
             pairs += p.pairs
             if p.fours:
                 fours += p.fours
+            if p.knit:
+                knits += 1
     kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
     return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours, categories,
-                           tuple(cuts) if pairs == 1 and all(cuts) else None))
+                           tuple(cuts) if pairs == 1 and all(cuts) else None, knits))
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -474,7 +483,7 @@ def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
                 _categories(spec.tiles, counts, tileset), ())
     kinds = frozenset(ordered)
     return Standing(ordered, (part,), kinds, len(kinds), len(ordered), part.fours,
-                    part.categories, None)
+                    part.categories, None, 0)
 
 
 def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],

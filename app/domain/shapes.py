@@ -140,7 +140,7 @@ def _completers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[Complet
 
 def declared_groups(hand: Hand) -> tuple[Group, ...]:
     """The declared melds as groups; a kong is concealed only when declared so."""
-    return tuple([Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG)
+    return tuple([_new(Group, (m.kind, m.tiles[0], True, m.concealed and m.kind == KONG, ()))
                   for m in hand.melds])
 
 
@@ -294,14 +294,7 @@ def _knitted_straight_completes(tiles: Standing, n_melds: int,
                                 tileset: TileSet) -> set[int]:
     # One tile short of an arrangement's nine: every numbered suit but one at most holds its
     # share.
-    if n_melds > 1 or tiles.distinct < 8:
-        return set()
-    parts = tiles.parts
-    lacking = 0
-    for i in layout(tileset).suits:
-        if not parts[i].knit:
-            lacking += 1
-    if lacking > 1:
+    if n_melds > 1 or tiles.distinct < 8 or tiles.knits < len(layout(tileset).suits) - 1:
         return set()
     before = tiles.counts
     out: set[int] = set()
@@ -324,8 +317,7 @@ def _knitted_straight_completes(tiles: Standing, n_melds: int,
 def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                       tileset: TileSet) -> list[Reading]:
     # Each numbered suit holds its share of the arrangement (147, 258 or 369).
-    if len(declared) > 1 or tiles.distinct < 9 or not all(
-            tiles.parts[i].knit for i in layout(tileset).suits):
+    if len(declared) > 1 or tiles.distinct < 9 or tiles.knits < len(layout(tileset).suits):
         return []
     out = []
     counts = tiles.counts
@@ -365,8 +357,13 @@ def _nine_gates_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> se
 @shape(NINE_GATES, completes=_nine_gates_completes, melds=0, kinds=(9, 9))
 def _nine_gates(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                 tileset: TileSet) -> list[Reading]:
+    # Fourteen tiles of one category (its bit alone), nine kinds.
+    categories = tiles.categories
+    if (declared or tiles.size != 14 or tiles.distinct != 9
+            or categories & (categories - 1)):
+        return []
     kind = tileset.kinds[win_tile]
-    if declared or not kind.is_number or tiles.size != 14 or tiles.distinct != 9:
+    if not kind.is_number:
         return []
     start = tileset.suit_starts[kind.suit]
     counts = tiles.counts

@@ -20,6 +20,7 @@ from app.rules.definitions import (
     WildDef,
 )
 from app.rules.options import OptionDef
+from app.rules.payments import SCHEMES, Scheme
 from app.rules.plan import Plan, compile_plan
 from app.rules.settlement import SettlementDef
 
@@ -62,6 +63,11 @@ class RuleSet:
             self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
             combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
             requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES))
+
+    @cached_property
+    def payment_scheme(self) -> Scheme:
+        """The payment scheme the rule set names."""
+        return SCHEMES[self.payment.scheme]
 
     @cached_property
     def fixed_payment_params(self) -> Mapping[str, Any] | None:

@@ -54,7 +54,8 @@ Probe = tuple[BoundCheck, int]
 SHARED_LIMIT = 16_384
 
 
-class Shared(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Shared:
     """Fans whose checks declare the same `depends_on`: decided together once per key."""
 
     depends_on: DependsOn
@@ -62,7 +63,8 @@ class Shared(NamedTuple):
     memo: dict[Hashable, list[Hit]]  # key -> the fans found (shared by every request)
 
 
-class KindTable(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class KindTable:
     """Hand fans whose checks declare `each_kind`: decided together, a bit per fan."""
 
     masks: tuple[int, ...]  # per kind of tile: the bits of the fans whose condition it meets
@@ -70,7 +72,8 @@ class KindTable(NamedTuple):
     positions: tuple[int, ...]  # the fans' positions, by bit
 
 
-class Probes(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Probes:
     """The fans looked for in a reading (or a hand) with some set of features."""
 
     single: tuple[Probe, ...]  # each decided by its own check
@@ -217,8 +220,10 @@ class Plan:
     fans: tuple[FanDef, ...] = ()
     values: tuple[int, ...] = ()
     excludes: tuple[int, ...] = ()
-    # The bits of the fans that count toward the rule set's minimum, and of its tie-breaks.
+    # The bits of the fans that count toward the rule set's minimum, of those that do not,
+    # and of its tie-breaks.
     toward_minimum: int = 0
+    beside_minimum: int = 0
     ties: int = 0
 
 
@@ -279,6 +284,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         values=tuple(s.value for s in steps),
         excludes=tuple(s.excludes for s in steps),
         toward_minimum=sum(s.bit for s in steps if s.toward_minimum),
+        beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
         ties=sum(s.bit for s in steps if s.breaks_ties),
     )
 

@@ -70,10 +70,12 @@ class HandFacts:
     """Facts about the whole hand that do not depend on how it is read."""
 
     __slots__ = (
+        "_counts",
         "_declared",
+        "_meld_counts",
+        "_standing_counts",
         "_waits",
         "categories",
-        "counts",
         "ctx",
         "exposed_melds",
         "fours",
@@ -83,21 +85,15 @@ class HandFacts:
         "has_winds",
         "kinds",
         "kong_tiles",
-        "meld_counts",
         "physical",
         "shapes",
         "standing",
-        "standing_counts",
         "suits",
         "tileset",
         "wild_count",
         "win_tile",
         "win_wild",
     )
-    meld_counts: Sequence[int]
-    counts: list[int]
-    standing_counts: list[int]
-
     def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet,
                  shapes: frozenset[str]) -> None:
         self.hand = hand
@@ -135,7 +131,6 @@ class HandFacts:
         else:
             # Nothing melded: the standing tiles are the hand.
             self.kinds = tiles.kinds
-            self.meld_counts = _no_melds(tileset.size)
             self.kong_tiles = ()
             self.exposed_melds = 0
             self.fours = tiles.fours
@@ -149,6 +144,7 @@ class HandFacts:
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
         self._declared: DeclaredSets | None = None
+        self._counts: list[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
         # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
         # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
@@ -157,24 +153,45 @@ class HandFacts:
         self.wild_count = 0
         self.win_wild = False
 
-    def __getattr__(self, name: str) -> object:
-        # Called only for a slot not filled yet: the counts, filled in when first asked for
-        # (most hands are scored without them).
-        if name in ("standing_counts", "counts", "meld_counts"):
-            standing_counts = self.standing.counts
-            self.standing_counts = standing_counts
-            melds = self.hand.melds
-            if melds:
-                meld_counts = [0] * self.tileset.size
-                for m in melds:
-                    for t in m.tiles:
-                        meld_counts[t] += 1
-                self.meld_counts = meld_counts
-                self.counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
-            else:
-                self.counts = standing_counts
-            return object.__getattribute__(self, name)
-        raise AttributeError(name)
+    # The counts of the tiles, worked out when first asked for (most hands are scored
+    # without them).
+
+    @property
+    def standing_counts(self) -> list[int]:
+        """The count of each kind among the standing tiles (do not change it)."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._standing_counts
+
+    @property
+    def counts(self) -> list[int]:
+        """The count of each kind in the hand, melds included (do not change it)."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._counts  # type: ignore[return-value]
+
+    @property
+    def meld_counts(self) -> Sequence[int]:
+        """The count of each kind in the declared melds."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._meld_counts
+
+    def _fill_counts(self) -> None:
+        standing_counts = self.standing.counts
+        self._standing_counts = standing_counts
+        melds = self.hand.melds
+        self._meld_counts: Sequence[int]
+        if melds:
+            meld_counts = [0] * self.tileset.size
+            for m in melds:
+                for t in m.tiles:
+                    meld_counts[t] += 1
+            self._meld_counts = meld_counts
+            self._counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
+        else:
+            self._meld_counts = _no_melds(self.tileset.size)
+            self._counts = standing_counts
 
     def declared(self) -> DeclaredSets:
         """What the declared melds add to every reading (worked out once per hand)."""
@@ -246,7 +263,7 @@ class SubstitutedFacts(HandFacts):
             HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
             self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
             return getattr(self, name)
-        return HandFacts.__getattr__(self, name)
+        raise AttributeError(name)
 
 
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],
@@ -257,20 +274,15 @@ def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: froze
     return completing_tiles(before, n_melds, shapes, tileset)
 
 
-# Chow combinations by (policy, tile set, chows): a policy depends on nothing else of a view
-# (see `app.rules.policies`). Bounded: see `app.scoring.memory`.
-_COMBOS: dict[tuple[object, TileSet, tuple[int, ...]], dict[str, int]] = {}
-COMBOS_LIMIT = 20_000
-
-
 class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
+        "_combos",
         "_numbered_pungs",
+        "_policy",
         "_suit_pungs",
         "chows",
-        "combos",
         "concealed_pungs",
         "ctx",
         "facts",
@@ -287,9 +299,9 @@ class View:
         "win_group",
     )
     _numbered_pungs: int
+    _policy: Callable[[View], dict[str, int]] | None
     _suit_pungs: tuple[int, ...] | None
     chows: tuple[int, ...]  # first tiles, sorted
-    combos: dict[str, int]
     concealed_pungs: int
     features: int
     groups: tuple[Group, ...]
@@ -310,25 +322,98 @@ class View:
         self.facts = facts
         ctx = facts.ctx
         self.ctx = ctx
+        self._policy = combo_policy
         self._suit_pungs = None
-        if reading.pieces:
-            self._of_pieces(reading, facts, ctx)
-        else:
+        self._combos: dict[str, int] | None = None
+        pieces = reading.pieces
+        if not pieces:
             self._of_groups(reading, facts, ctx)
-        chows = self.chows
-        # Chow combinations (一般高, 清龙 ...) under the rule set's policy: every reading with
-        # two chows or more asks for them, so they are worked out here once.
-        if combo_policy is not None and len(chows) >= 2:
-            key = (combo_policy, facts.tileset, chows)
-            combos = _COMBOS.get(key)
-            if combos is None:
-                if len(_COMBOS) >= COMBOS_LIMIT:
-                    _COMBOS.clear()
-                combos = _COMBOS[key] = combo_policy(self)
-            self.combos = combos
+            self._features(ctx)
+            return
+        # A regular reading of a hand without wilds, from its parts' cuts (`Piece`).
+        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
+        win = facts.win_tile
+        chows = declared.chows
+        pungs = declared.pungs
+        concealed = declared.concealed
+        numbered = declared.numbered_pungs
+        pair = -1
+        at = 0
+        for piece in pieces:
+            if piece.chows:
+                chows += piece.chows
+            if piece.pungs:
+                pungs += piece.pungs
+                concealed += len(piece.pungs)
+                numbered += piece.numbered_pungs
+            if piece.pair >= 0:
+                pair = piece.pair
+            place = piece.places.get(win)
+            if place:
+                at |= place
+        if declared.chows:
+            chows = tuple(sorted(chows))
+        if declared.pungs:
+            pungs = tuple(sorted(pungs))
+        self.chows = chows
+        self.pungs = pungs
+        self.kongs = kongs = declared.kongs
+        self.pair = pair
+        self.pairs = (pair,)
+        self.knits = ()
+        self.win_group = None
+        # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
+        # unless this reading can put the winning tile into a standing chow instead.
+        if at & IN_PUNG and not at & IN_CHOW and ctx.win_type != SELF_DRAW:
+            concealed -= 1
+        self.concealed_pungs = concealed
+        self._numbered_pungs = numbered
+        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
+        features = 0
+        if at & EDGE_PLACE:
+            self.wait = EDGE
+            features = WAIT
+        elif at & MIDDLE:
+            self.wait = CLOSED
+            features = WAIT
+        elif pair == win:
+            self.wait = SINGLE
+            features = WAIT
         else:
-            self.combos = _NO_COMBOS
-        pungs = self.pungs
+            self.wait = None
+        if pungs:
+            features |= PUNGS
+            if len(pungs) == 4:
+                features |= FOUR_PUNGS
+            if numbered >= 2:
+                features |= NUMBERED_PUNGS
+            if kongs:
+                features |= KONGS
+        if chows:
+            features |= CHOWS
+            if len(chows) >= 2:
+                features |= CHOW_PAIRS
+                if len(chows) == 4:
+                    features |= FOUR_CHOWS
+        if ctx.last_tile:
+            features |= LAST_TILE
+        if ctx.kong:
+            features |= KONG_WIN
+        self.features = features
+
+    @property
+    def combos(self) -> dict[str, int]:
+        """Chow combinations (一般高, 清龙 ...) under the rule set's policy, worked out when a
+        check first asks (most readings are decided without them: see `depends_on`)."""
+        combos = self._combos
+        if combos is None:
+            policy = self._policy
+            combos = self._combos = (policy(self) if policy is not None
+                                     and len(self.chows) >= 2 else _NO_COMBOS)
+        return combos
+
+    def _features(self, ctx: WinContext) -> None:
+        pungs, chows = self.pungs, self.chows
         features = ((PUNGS | (FOUR_PUNGS if len(pungs) == 4 else 0)
                      | (NUMBERED_PUNGS if self._numbered_pungs >= 2 else 0)) if pungs else 0)
         if chows:
@@ -346,50 +431,6 @@ class View:
         if ctx.kong:
             features |= KONG_WIN
         self.features = features
-
-    def _of_pieces(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
-        """A regular reading of a hand without wilds, from its parts' cuts (`Piece`)."""
-        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
-        win = facts.win_tile
-        chows = declared.chows
-        pungs = declared.pungs
-        standing_pungs = 0
-        numbered = declared.numbered_pungs
-        pair = -1
-        at = 0
-        for piece in reading.pieces:
-            if piece.chows:
-                chows += piece.chows
-            if piece.pungs:
-                pungs += piece.pungs
-                standing_pungs += len(piece.pungs)
-                numbered += piece.numbered_pungs
-            if piece.pair >= 0:
-                pair = piece.pair
-            place = piece.places.get(win)
-            if place:
-                at |= place
-        if declared.chows:
-            chows = tuple(sorted(chows))
-        if declared.pungs:
-            pungs = tuple(sorted(pungs))
-        self.chows = chows
-        self.pungs = pungs
-        self.kongs = declared.kongs
-        self.pair = pair
-        self.pairs = (pair,)
-        self.knits = ()
-        self.win_group = None
-        concealed = declared.concealed + standing_pungs
-        # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
-        # unless this reading can put the winning tile into a standing chow instead.
-        if at & IN_PUNG and not at & IN_CHOW and ctx.win_type != SELF_DRAW:
-            concealed -= 1
-        self.concealed_pungs = concealed
-        self._numbered_pungs = numbered
-        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
-        self.wait = (EDGE if at & EDGE_PLACE else CLOSED if at & MIDDLE
-                     else SINGLE if pair == win else None)
 
     def _of_groups(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
         """Any reading, from its groups."""

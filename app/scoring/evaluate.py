@@ -31,7 +31,7 @@ from typing import Any
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
 from app.rules.model import RuleSet
-from app.rules.payments import SCHEMES, resolve_params
+from app.rules.payments import resolve_params
 from app.rules.plan import Plan
 from app.rules.view import HandFacts, View
 from app.scoring.describe import describe
@@ -53,14 +53,15 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     tileset = rs.tileset
     # 1. Facts.
     facts = HandFacts(hand, ctx, tileset, plan.shape_names)
-    wild_set = frozenset(ctx.wilds) if ctx.wilds and rs.wild is not None else _NO_WILDS
-    if wild_set:
+    wild_set = _NO_WILDS
+    if ctx.wilds and rs.wild is not None:
+        wild_set = frozenset(ctx.wilds)
         facts.wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         facts.win_wild = hand.win_tile in wild_set
     # 2. Readings.
     candidates: Iterable[tuple[View, HandFans]]
-    if wild_set and any(t in wild_set for t in hand.concealed):
+    if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
         readings = decompose(hand, plan.shape_names, tileset, facts.standing)
@@ -77,11 +78,11 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
             disabled |= bit
-    scheme = SCHEMES[rs.payment.scheme]
+    scheme = rs.payment_scheme
     fixed = rs.fixed_payment_params
     params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
                                  else fixed)
-    win_rank = tileset.kinds[hand.win_tile].rank
+    win_tile = hand.win_tile
     # 3 and 4. The fans of each reading; the best reading.
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
     # may pay two readings of one fan total differently: the reading paying more is the best.
@@ -89,7 +90,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
     for view, hand_fans in candidates:
         shape = plan.shapes[view.shape]
-        t = tally(view, ctx, plan, shape, hand_fans.hits(shape, view, ctx), disabled, win_rank)
+        t = tally(view, ctx, plan, shape, hand_fans.hits(shape, view, ctx), disabled, win_tile)
         worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
                  else 0)
         if best is None or worth > best[0] or (worth == best[0] and (
@@ -104,24 +105,24 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    view, counted = best[3], best[4].counted
+    view = best[3]
+    counted, fan_total, _, bits = best[4]
+    values = plan.values
+    min_total = fan_total
+    if bits & plan.beside_minimum:
+        for position, n in counted:
+            if plan.beside_minimum >> position & 1:
+                min_total -= values[position] * n
     # 5. Flowers.
     flower = plan.flower
     if flower is not None and not disabled & flower.bit:
         n = flower.check(view, ctx)
         if n:
             counted = [*counted, (flower.position, n)]
-    values = plan.values
-    fan_total = 0
-    min_total = 0
-    toward = plan.toward_minimum
-    for position, n in counted:
-        fan_total += values[position] * n
-        if toward >> position & 1:
-            min_total += values[position] * n
-    once = _once(plan)
-    fans = tuple([once[position] if n == 1 else shown(plan, position, n)
-                  for position, n in counted])
+            fan_total += flower.value * n
+            if flower.toward_minimum:
+                min_total += flower.value * n
+    fans = tuple(map(_shown(plan).__getitem__, counted))
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
     refused: Reason | None = None
@@ -163,33 +164,32 @@ def _not_counted(plan: Plan, counted: list[Hit]) -> str:
     return f" ({', '.join(names)} not counted)" if names else ""
 
 
-# A fan as a result shows it, by (plan, position, times): a handful per fan of a rule set
-# (times above 4 are rare: flowers, 幺九刻), shared by every result that counts it.
-_SHOWN: dict[tuple[Plan, int, int], FanResult] = {}
-_SHOWN_LIMIT = 4096
+class _Shown(dict[Hit, FanResult]):
+    """A plan's fans as a result lists them, by (position, times), made when first asked for:
+    at most a few per fan of the rule set (times above 4 are rare: flowers, 幺九刻)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def __missing__(self, key: Hit) -> FanResult:
+        position, n = key
+        f = self.plan.fans[position]
+        found = self[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+        return found
 
 
-# Every fan of a plan counted once, by position.
-_ONCE: dict[Plan, tuple[FanResult, ...]] = {}
+# One table per plan (per rule set loaded; tests load variants).
+_SHOWN: dict[Plan, _Shown] = {}
+_SHOWN_LIMIT = 64
 
 
-def _once(plan: Plan) -> tuple[FanResult, ...]:
-    found = _ONCE.get(plan)
-    if found is None:
-        if len(_ONCE) >= 64:  # one entry per rule set loaded (tests load variants)
-            _ONCE.clear()
-        found = _ONCE[plan] = tuple(FanResult(f.id, f.name, f.name_en, f.value, 1)
-                                    for f in plan.fans)
-    return found
-
-
-def shown(plan: Plan, position: int, n: int) -> FanResult:
-    """The fan at `position` counted `n` times, as a result lists it."""
-    key = (plan, position, n)
-    found = _SHOWN.get(key)
+def _shown(plan: Plan) -> _Shown:
+    found = _SHOWN.get(plan)
     if found is None:
         if len(_SHOWN) >= _SHOWN_LIMIT:
             _SHOWN.clear()
-        f = plan.fans[position]
-        found = _SHOWN[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+        found = _SHOWN[plan] = _Shown(plan)
     return found

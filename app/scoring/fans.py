@@ -13,6 +13,8 @@ Fans are named by their position in evaluation order (`Plan.fans`, `Plan.values`
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import and_
 from typing import NamedTuple
 
 from app.domain.hand import WinContext
@@ -32,6 +34,7 @@ class Tally(NamedTuple):
     counted: list[Hit]  # in evaluation order, with how many times each counts
     total: int
     breaks_ties: bool  # some counted fan is one of the rule set's tie-break fans
+    bits: int  # the bits of the fans counted
 
 
 class HandFans:
@@ -74,13 +77,9 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
             hits += known
     table = probes.kinds
     if table is not None:
-        masks = table.masks
-        bits = table.every
-        for t in view.facts.kinds:
-            bits &= masks[t]
-            if not bits:
-                break
-        else:
+        # The fans whose condition every kind held meets.
+        bits = reduce(and_, map(table.masks.__getitem__, view.facts.kinds), table.every)
+        if bits:
             positions = table.positions
             for i in range(len(positions)):
                 if bits >> i & 1:
@@ -89,9 +88,9 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
 
 
 def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: list[Hit],
-          disabled: int, win_rank: int) -> Tally:
+          disabled: int, win_tile: int) -> Tally:
     """The fans a reading counts. `disabled`: the bits of the fans the request's options
-    switch off; `win_rank`: the rank of the winning tile (for a shape's fixed extras)."""
+    switch off; `win_tile`: the winning tile (its rank names a shape's fixed extras)."""
     hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
     hits.sort()
     values, excludes = plan.values, plan.excludes
@@ -107,15 +106,17 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: 
         bits |= 1 << position
         excluded |= excludes[position]
     breaks_ties = bool(bits & plan.ties)
-    extras = shape.extras.get(win_rank)
-    if extras:
-        for s in extras:
-            if not disabled & s.bit:
-                counted.append((s.position, 1))
-                total += s.value
-                bits |= s.bit
+    if shape.extras:
+        extras = shape.extras.get(shape.tileset.ranks[win_tile])
+        if extras:
+            for s in extras:
+                if not disabled & s.bit:
+                    counted.append((s.position, 1))
+                    total += s.value
+                    bits |= s.bit
     last = shape.last
     if last is not None and not bits & plan.toward_minimum and not disabled & last.bit:
         counted.append((last.position, 1))
         total += last.value
-    return _new(Tally, (counted, total, breaks_ties))
+        bits |= last.bit
+    return _new(Tally, (counted, total, breaks_ties, bits))
