@@ -320,6 +320,20 @@ class Part:
     # For the waits of the regular shape: the part as `regular_waits` sees it, one segment
     # for a suit and one per honour held.
     segments: tuple[Segment, ...]
+    # categories | pairs << 8 | knit << 16: what `standing` adds up over the parts (the
+    # parts' categories are apart, so their sum is their union).
+    packed: int = 0
+    # The segments at 3n+1 and at 3n+2 tiles, and how many segments do not split.
+    ones: tuple[Segment, ...] = ()
+    twos: tuple[Segment, ...] = ()
+    incomplete: int = 0
+
+    def __post_init__(self) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "packed", self.categories | self.pairs << 8 | int(self.knit) << 16)
+        setattr_(self, "ones", tuple(seg for seg in self.segments if seg.mod == 1))
+        setattr_(self, "twos", tuple(seg for seg in self.segments if seg.mod == 2))
+        setattr_(self, "incomplete", sum(1 for seg in self.segments if not seg.complete))
 
 
 @dataclass(frozen=True, slots=True)
@@ -410,30 +424,26 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     parts = []
     cuts = []
     fours: tuple[int, ...] = ()
-    categories = pairs = knits = 0
-    lo = 0
+    packed = lo = 0
     n = len(ordered)
     for spec in specs:
         hi = bisect_left(ordered, spec.end, lo) if lo < n else lo
         if hi == lo:
             parts.append(spec.empty)
             continue
-        key = ordered[lo:hi]
-        part = memo.get(key)
+        part = memo.get(ordered[lo:hi])
         if part is None:
-            part = _part(key, spec, tileset)
+            part = _part(ordered[lo:hi], spec, tileset)
         parts.append(part)
-        categories |= part.categories
+        packed += part.packed
+        cuts.append(part.pieces)
         if part.fours:
             fours += part.fours
-        cuts.append(part.pieces)
-        pairs += part.pairs
-        if part.knit:
-            knits += 1
         lo = hi
     kinds = frozenset(ordered)
-    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), n, fours, categories,
-                           tuple(cuts) if pairs == 1 and all(cuts) else None, knits))
+    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), n, fours, packed & 0xFF,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           packed >> 16))
 
 
 def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
@@ -458,19 +468,18 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
     cuts = []
     fours: tuple[int, ...] = ()
-    categories = pairs = knits = 0
+    packed = 0
     for p in parts:
         if p.size:
-            categories |= p.categories
+            packed += p.packed
             cuts.append(p.pieces)
-            pairs += p.pairs
             if p.fours:
                 fours += p.fours
-            if p.knit:
-                knits += 1
     kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
-    return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours, categories,
-                           tuple(cuts) if pairs == 1 and all(cuts) else None, knits))
+    return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours,
+                           packed & 0xFF,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           packed >> 16))
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -539,29 +548,22 @@ def standing_waits(st: Standing) -> frozenset[int]:
     `layout(tileset).parts`)."""
     # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
     # wait is in one, the other keeps the pair), every other segment complete.
-    one = two = other = None
-    ones = twos = incomplete = 0
+    ones: tuple[Segment, ...] = ()
+    twos: tuple[Segment, ...] = ()
+    incomplete = 0
     for part in st.parts:
-        for seg in part.segments:
-            mod = seg.mod
-            if mod == 1:
-                ones += 1
-                one = seg
-            elif mod == 2:
-                twos += 1
-                if two is None:
-                    two = seg
-                else:
-                    other = seg
-            if not seg.complete:
-                incomplete += 1
-    if ones == 1 and not twos:
-        assert one is not None
+        if part.size:
+            if part.ones:
+                ones += part.ones
+            if part.twos:
+                twos += part.twos
+            incomplete += part.incomplete
+    if len(ones) == 1 and not twos:
+        one = ones[0]
         return one.adds if incomplete == (0 if one.complete else 1) else frozenset()
-    if twos == 2 and not ones:
-        assert two is not None and other is not None
+    if len(twos) == 2 and not ones:
         out: frozenset[int] = frozenset()
-        for seg in (two, other):
+        for seg in twos:
             if incomplete == (0 if seg.complete else 1):
                 out |= seg.adds
         return out

@@ -47,5 +47,10 @@ def net_of(players: int, moves: Iterable[Move]) -> tuple[int, ...]:
 
 
 def payments_of(players: int, transfers: list[Transfer]) -> Payments:
-    """The payments of a list of transfers: every seat's net, and the transfers in order."""
-    return _new(Payments, (net_of(players, transfers), tuple(transfers)))
+    """The payments of a list of transfers: every seat's net (as `net_of`), and the transfers
+    in order."""
+    net = [0] * players
+    for payer, payee, amount, _ in transfers:
+        net[payer] -= amount
+        net[payee] += amount
+    return _new(Payments, (tuple(net), tuple(transfers)))

@@ -60,7 +60,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         facts.win_wild = hand.win_tile in wild_set
     # 2. Readings.
-    candidates: Iterable[tuple[View, HandFans]]
+    candidates: Iterable[tuple[View, HandFans | None]]
     if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
@@ -71,9 +71,13 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                 if r.shape in finals:
                     readings = [r for r in readings if r.shape in finals]
                     break
-        hand_fans = HandFans()
         policy = plan.policy
-        candidates = [(View(r, facts, policy), hand_fans) for r in readings]
+        if len(readings) == 1:
+            # Read one way only: its hand fans are decided with its reading fans.
+            candidates = ((View(readings[0], facts, policy), None),)
+        else:
+            shared = HandFans()
+            candidates = [(View(r, facts, policy), shared) for r in readings]
     disabled = 0
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
@@ -88,9 +92,11 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     # may pay two readings of one fan total differently: the reading paying more is the best.
     priced = scheme.by_fans
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
-    for view, hand_fans in candidates:
+    for view, of_hand in candidates:
         shape = plan.shapes[view.shape]
-        t = tally(view, ctx, plan, shape, hand_fans.hits(shape, view, ctx), disabled, win_tile)
+        t = tally(view, ctx, plan, shape,
+                  of_hand.hits(shape, view, ctx) if of_hand is not None else None,
+                  disabled, win_tile)
         worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
                  else 0)
         if best is None or worth > best[0] or (worth == best[0] and (

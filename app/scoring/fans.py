@@ -87,11 +87,16 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
     return hits
 
 
-def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan, hand_hits: list[Hit],
-          disabled: int, win_tile: int) -> Tally:
-    """The fans a reading counts. `disabled`: the bits of the fans the request's options
-    switch off; `win_tile`: the winning tile (its rank names a shape's fixed extras)."""
-    hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
+def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
+          hand_hits: list[Hit] | None, disabled: int, win_tile: int) -> Tally:
+    """The fans a reading counts. `hand_hits`: the hand fans found (`HandFans.hits`), or None
+    to decide them with the reading's (a hand read one way only); `disabled`: the bits of
+    the fans the request's options switch off; `win_tile`: the winning tile (its rank names
+    a shape's fixed extras)."""
+    if hand_hits is None:
+        hits = found(shape.every_fan(view.features), view, ctx, [])
+    else:
+        hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
     hits.sort()
     values, excludes = plan.values, plan.excludes
     excluded = disabled

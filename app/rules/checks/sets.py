@@ -101,6 +101,9 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     groups = v.groups
     if not groups:
         return 0
+    pair = v.pair
+    if pair >= 0 and pair not in tiles:
+        return 0  # the pair is a group of its own
     for g in groups:
         t = g.tile
         if t in tiles:
@@ -165,11 +168,15 @@ def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same"
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高) or each
     in a different suit (三色三节高)."""
     masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
+    if count <= 1:
+        return 1 if any(masks) else 0
     if suits == "same":
         for m in masks:
-            run = m
-            for k in range(1, count):
+            run = m & m >> 1
+            k = 2
+            while run and k < count:
                 run &= m >> k
+                k += 1
             if run:
                 return 1
         return 0
