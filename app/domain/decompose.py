@@ -441,7 +441,8 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
             fours += part.fours
         lo = hi
     kinds = frozenset(ordered)
-    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), n, fours, packed & 0xFF,
+    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), len(ordered), fours,
+                           packed & 0xFF,
                            tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
                            packed >> 16))
 

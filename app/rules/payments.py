@@ -69,8 +69,9 @@ def base_plus_fan_pay(total: int, ctx: WinContext, players: int,
         discarder = ctx.discarder
         assert discarder is not None
         transfers = [_new(Transfer, (discarder, winner, base + total, "discarder"))]
-        transfers += [_new(Transfer, (seat, winner, base, "base")) for seat in seats
-                      if seat != winner and seat != discarder]
+        for seat in seats:
+            if seat != winner and seat != discarder:
+                transfers.append(_new(Transfer, (seat, winner, base, "base")))
     return payments_of(players, transfers)
 
 

@@ -80,15 +80,11 @@ class HandFacts:
         "exposed_melds",
         "fours",
         "hand",
-        "has_dragons",
-        "has_honors",
-        "has_winds",
         "kinds",
         "kong_tiles",
         "physical",
         "shapes",
         "standing",
-        "suits",
         "tileset",
         "wild_count",
         "win_tile",
@@ -137,10 +133,6 @@ class HandFacts:
         # Bit `TileSet.category` for each category of tile held: numbered suits present, by
         # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
         self.categories = present
-        self.suits = _SUITS_OF[present & 7]
-        self.has_winds = has_winds = bool(present & 8)
-        self.has_dragons = has_dragons = bool(present & 16)
-        self.has_honors = has_winds or has_dragons
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
         self._declared: DeclaredSets | None = None
@@ -152,6 +144,23 @@ class HandFacts:
         self.physical = hand
         self.wild_count = 0
         self.win_wild = False
+
+    @property
+    def suits(self) -> frozenset[int]:
+        """The numbered suits held, by position in the tile set's suits."""
+        return _SUITS_OF[self.categories & 7]
+
+    @property
+    def has_winds(self) -> bool:
+        return bool(self.categories & 8)
+
+    @property
+    def has_dragons(self) -> bool:
+        return bool(self.categories & 16)
+
+    @property
+    def has_honors(self) -> bool:
+        return bool(self.categories & 24)
 
     # The counts of the tiles, worked out when first asked for (most hands are scored
     # without them).
