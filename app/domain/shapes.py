@@ -157,7 +157,10 @@ def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
         shapes = frozenset(shapes)
     melds = hand.melds
     declared = declared_groups(hand) if melds else ()
-    readers = _readers(shapes, len(melds), tiles.distinct)
+    table = _READERS.get(shapes)
+    n, kinds = len(melds), tiles.distinct
+    readers = (table[n][kinds] if table is not None and n <= 4 and kinds <= 34
+               else _readers(shapes, n, kinds))
     if len(readers) == 1:
         return readers[0](tiles, declared, hand.win_tile, tileset)
     out: list[Reading] = []

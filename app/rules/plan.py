@@ -100,7 +100,7 @@ class ShapePlan:
     # 2 ** len(FEATURES) (1024) each; a rule set meets a few dozen.
     _by_context: dict[int, Probes] = field(default_factory=dict)
     _by_features: dict[int, Probes] = field(default_factory=dict)
-    _every_by_features: dict[int, Probes] = field(default_factory=dict)
+    every_by_features: dict[int, Probes] = field(default_factory=dict)
     # The memos of shared fans, by the positions of the fans (shared by sets of features).
     _memos: dict[tuple[int, ...], dict[Hashable, list[Hit]]] = field(default_factory=dict)
 
@@ -121,9 +121,9 @@ class ShapePlan:
 
     def every_fan(self, features: int) -> Probes:
         """The hand fans and the reading fans together, for a hand read one way only."""
-        found = self._every_by_features.get(features)
+        found = self.every_by_features.get(features)
         if found is None:
-            found = self._every_by_features[features] = self._probes(
+            found = self.every_by_features[features] = self._probes(
                 self.hand + self.reading, features)
         return found
 

@@ -43,7 +43,11 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
         return Decomposition(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
     if reading.pieces:
         # A regular reading of a hand without wilds: its parts' cuts come written out.
-        keyed = [_written(g, tileset) for g in reading.groups[:len(hand.melds)]]
+        keyed = []
+        if hand.melds:
+            for g in reading.groups[:len(hand.melds)]:
+                found = _WRITTEN.get((tileset, g))
+                keyed.append(found if found is not None else _written(g, tileset))
         for piece in reading.pieces:
             keyed += piece.written
     else:

@@ -128,7 +128,8 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             fan_total += flower.value * n
             if flower.toward_minimum:
                 min_total += flower.value * n
-    fans = tuple(map(_shown(plan).__getitem__, counted))
+    table = _SHOWN.get(plan)
+    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
     refused: Reason | None = None

@@ -94,7 +94,10 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
     the fans the request's options switch off; `win_tile`: the winning tile (its rank names
     a shape's fixed extras)."""
     if hand_hits is None:
-        hits = found(shape.every_fan(view.features), view, ctx, [])
+        features = view.features
+        probes = shape.every_by_features.get(features)
+        hits = found(probes if probes is not None else shape.every_fan(features), view, ctx,
+                     [])
     else:
         hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
     hits.sort()
