@@ -152,8 +152,14 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
                                   None, None))
     # 7. Money.
+    bound = rs.fixed_payment
     if priced:
         params = {**params, "fans": _ids(plan, counted)}
+    elif bound is not None:
+        payments = bound.pay(fan_total, ctx, rs.players, None)
+        worth, multiplier = bound.value(fan_total)
+        return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
+                                  worth, multiplier))
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
     return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,

@@ -131,12 +131,13 @@ def positional(func: CheckFn) -> CheckFn:
     n = code.co_kwonlyargcount
     bound = func.__kwdefaults__ or {}
     names = code.co_varnames[code.co_argcount:code.co_argcount + n]
-    if not n or func.__defaults__ or any(name not in bound for name in names):
+    if not n or any(name not in bound for name in names):
         return func
+    # Keyword-only parameters follow the positional ones: their values extend the defaults.
     fast = types.FunctionType(
         code.replace(co_argcount=code.co_argcount + n, co_kwonlyargcount=0),
-        func.__globals__, func.__name__, tuple(bound[name] for name in names),
-        func.__closure__)
+        func.__globals__, func.__name__,
+        (*(func.__defaults__ or ()), *(bound[name] for name in names)), func.__closure__)
     fast.__doc__ = func.__doc__
     fast.__qualname__ = func.__qualname__
     fast.__module__ = func.__module__
