@@ -122,20 +122,25 @@ def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ..
 
 
 # The same for `completing_tiles` (a hand one short holds one kind fewer, or as many).
-_COMPLETERS: dict[tuple[frozenset[str], int, int], tuple[CompletesFn, ...]] = {}
+_COMPLETERS: dict[frozenset[str], tuple[tuple[tuple[CompletesFn, ...], ...], ...]] = {}
 
 
 def _completers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[CompletesFn, ...]:
-    key = (shapes, melds, kinds)
-    found = _COMPLETERS.get(key)
-    if found is None:
+    if melds > 4 or kinds > 34:
+        return tuple(s.completes for s in SHAPES.values()
+                     if s.name in shapes and melds <= s.melds
+                     and s.kinds[0] - 1 <= kinds <= s.kinds[1])
+    table = _COMPLETERS.get(shapes)
+    if table is None:
         if len(_COMPLETERS) >= _READERS_LIMIT:
             _COMPLETERS.clear()
-        found = _COMPLETERS[key] = tuple(
-            s.completes for s in SHAPES.values()
-            if s.name in shapes and melds <= s.melds
-            and s.kinds[0] - 1 <= kinds <= s.kinds[1])
-    return found
+        table = _COMPLETERS[shapes] = tuple(
+            tuple(tuple(s.completes for s in SHAPES.values()
+                        if s.name in shapes and m <= s.melds
+                        and s.kinds[0] - 1 <= k <= s.kinds[1])
+                  for k in range(35))
+            for m in range(5))
+    return table[melds][kinds]
 
 
 def declared_groups(hand: Hand) -> tuple[Group, ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from weakref import WeakSet
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
@@ -49,9 +50,17 @@ class FanStep(NamedTuple):
 Hit = tuple[int, int]
 # What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
 Probe = tuple[BoundCheck, int]
-# The largest number of answers a memo of `Shared` keeps (a key's values are few: chows,
-# kongs held, categories of tile; see `app.scoring.memory` for the measure).
+# The largest number of answers a memo of `Shared` keeps, emptied when full. A key's values
+# are few: categories of tile (32), kongs held, concealed pungs, claimed melds (a dozen
+# each); the most, chows (12,650 multisets of up to four chows): 40,000 random MCR hands
+# reach 6,100. About 260 bytes an answer. See `app.scoring.memory`.
 SHARED_LIMIT = 16_384
+# The largest number of group keys (`WildPlan.key_cache`) and numbers a wild plan keeps
+# before it forgets them (and the searches' memos made from them): 448 keys and 32 numbers
+# on 5,000 tianjin hands.
+KEYS_LIMIT = 4096
+# Every plan compiled and still in use (`app.scoring.memory` reports their memos).
+LIVE_PLANS: WeakSet[Plan] = WeakSet()
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +290,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
                     for rank, ids in sd.extras_by_win_rank.items()},
             priority=sd.priority, final=sd.final, tileset=tileset)
     steps = [step(f) for f in fans]
-    return Plan(
+    plan = Plan(
         shapes=plans,
         shape_names=frozenset(plans),
         finals=frozenset(n for n, p in plans.items() if p.final),
@@ -296,6 +305,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
         ties=sum(s.bit for s in steps if s.breaks_ties),
     )
+    LIVE_PLANS.add(plan)
+    return plan
 
 
 def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild: WildDef,
