@@ -141,10 +141,11 @@ _Profile = tuple[int, int, int, bool]
 
 # Bounds of the wild searches' memos (`Reducer`), emptied when full. On random tianjin hands
 # with 0..7 wilds the time per hand is the same (within noise) from 256 to 4,096 memo
-# entries and from 2,000 to 200,000 states, so both are kept small: about 4.5 KB an entry
-# and 1.8 KB a state. See `app.scoring.memory`.
+# entries and from 2,000 to 200,000 states, so both are kept small: an entry holds 4.5 KB
+# on average (7.8 KB on hands with mostly 7 wilds), a state 1.8 KB (2.6 KB). See
+# `app.scoring.memory`.
 MEMO_LIMIT = 1024
-STATES_LIMIT = 10_000
+STATES_LIMIT = 4000
 
 
 class Reducer(NamedTuple):

@@ -11,6 +11,14 @@ The bounds were chosen from measurements (the comment beside each memo says whic
 - bytes per entry (each entry's objects, counted once);
 - the hit rate and the time per hand at candidate sizes, on fresh hands after a warm-up.
 
+Worst case, measured: every memo filled to (or near) its bound at once with varied hands
+(random tiles for the parts and suit patterns, every multiset of chows for the shared
+answers, tianjin hands with 3..7 wilds for the wild searches) grows a worker's RSS by
+61 MB (+5 MB more if the wild search states also reached their bound), of which 17 MB are
+the full listings of `wildcards.suit_options`, used only by a rule set read in full
+(`wild.read: full`, a test variant): about 50 MB for the served rule sets. Parts 15 MB,
+suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB.
+
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU) or
 `functools.lru_cache` where the hot path never reaches them. Memos kept per tile set
 (`lru_cache(maxsize=8)`, one entry per tile set) and tables of a rule set's plan that are
