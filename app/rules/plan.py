@@ -88,6 +88,8 @@ class Probes:
     single: tuple[Probe, ...]  # each decided by its own check
     shared: tuple[Shared, ...]
     kinds: KindTable | None
+    # Fans whose checks need a pung of some tiles (`pungs_of`), by those tiles.
+    gated: tuple[tuple[frozenset[int], tuple[Probe, ...]], ...] = ()
 
 
 @dataclass(eq=False)
@@ -146,8 +148,16 @@ class ShapePlan:
                 by_key.setdefault(spec.depends_on, []).append(s)
             elif spec.each_kind is not None:
                 by_kind.append(s)
+        by_gate: dict[frozenset[int], list[FanStep]] = {}
+        for s in chosen:
+            pungs_of = CHECKS[s.fan.check].pungs_of
+            if pungs_of is not None:
+                gate = pungs_of(self.tileset, **(s.check.__kwdefaults__ or {}))
+                if gate is not None:
+                    by_gate.setdefault(frozenset(gate), []).append(s)
         apart = {s.position for group in by_key.values() for s in group}
         apart |= {s.position for s in by_kind}
+        apart |= {s.position for group in by_gate.values() for s in group}
         single = [s for s in chosen if s.position not in apart]
         shared = []
         for depends_on, group in by_key.items():
@@ -163,7 +173,9 @@ class ShapePlan:
         else:
             single += by_kind
         single.sort(key=lambda s: s.position)
-        return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds)
+        return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds,
+                      tuple((gate, tuple((s.call, s.position) for s in group))
+                            for gate, group in by_gate.items()))
 
 
 def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:

@@ -61,6 +61,14 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         n = check(view, ctx)
         if n:
             hits.append((position, n))
+    if probes.gated:
+        pungs = view.pungs
+        for gate, gated in probes.gated:
+            if not gate.isdisjoint(pungs):
+                for check, position in gated:
+                    n = check(view, ctx)
+                    if n:
+                        hits.append((position, n))
     for shared in probes.shared:
         key = shared.depends_on(view, ctx)
         memo = shared.memo

@@ -548,3 +548,19 @@ def test_each_kind_promise_on_random_hands() -> None:
             assert bound(v, v.ctx) == int(want), (name, v.reading)
             met += want
         assert met, name
+
+
+def test_pungs_of_promise_on_random_hands() -> None:
+    fans = _fans_declaring("pungs_of")
+    assert {spec.name for _, _, spec in fans} >= {"pungs_among", "wind_pung"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        gate = spec.pungs_of(T, **(bound.__kwdefaults__ or {}))
+        if gate is None:
+            continue
+        lacking = 0
+        for v in views:
+            if gate.isdisjoint(v.pungs):
+                lacking += 1
+                assert bound(v, v.ctx) == 0, (name, v.reading)
+        assert lacking, name

@@ -29,8 +29,11 @@ engine then decides all the fans of those checks once per key and remembers the 
 (a memo per rule set and shape, bounded; the key's values must be few). `each_kind=` names a
 predicate `(tile, tileset, **params) -> bool` of a hand check that is 1 exactly when every
 kind of tile the hand holds (melds included) meets it, else 0 (限定牌): the engine decides
-all such fans of a shape at once, a table of bits per kind. Both are promises about the
-function, tested for every check that makes them.
+all such fans of a shape at once, a table of bits per kind. `pungs_of=` names a function
+`(tileset, **params) -> tiles or None`: the check finds nothing in a reading without a pung
+or kong of one of those tiles (None: no such promise for these parameters); the engine
+then asks it only of readings holding one. These are promises about the function, tested
+for every check that makes them.
 
 `needs=(...)` names features of a reading without which the check is always 0 (see
 `app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
@@ -61,6 +64,8 @@ GroupKey = Callable[..., Any]
 DependsOn = Callable[[View, WinContext], Hashable]
 # A condition on one kind of tile: (tile, tileset, **params) -> bool (`each_kind=`).
 EachKind = Callable[..., bool]
+# The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`).
+PungsOf = Callable[..., "frozenset[int] | None"]
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,7 @@ class CheckSpec:
     tells_apart: GroupKey | str | None = None
     depends_on: DependsOn | None = None
     each_kind: EachKind | None = None
+    pungs_of: PungsOf | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -83,7 +89,8 @@ CHECKS: dict[str, CheckSpec] = {}
 def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
           needs: tuple[str, ...] = (),
           tells_apart: GroupKey | str | None = None, depends_on: DependsOn | None = None,
-          each_kind: EachKind | None = None) -> Callable[[CheckFn], CheckFn]:
+          each_kind: EachKind | None = None,
+          pungs_of: PungsOf | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -104,8 +111,11 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
             raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
         if each_kind is not None and (scope != "hand" or depends_on is not None):
             raise RuntimeError(f"check {key!r}: each_kind is for hand checks without depends_on")
+        if pungs_of is not None and (scope == "hand" or depends_on is not None):
+            raise RuntimeError(f"check {key!r}: pungs_of is for reading checks without "
+                               "depends_on")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
-                                each_kind)
+                                each_kind, pungs_of)
         return func
 
     return register

@@ -23,7 +23,13 @@ def _pungs_among_key(kind: str, tile: int, tileset: TileSet, win: object, *,
     return kind in (PUNG, KONG) and tile in tiles, kind == PAIR and tile in tiles
 
 
-@check(needs=("pungs",), tells_apart=_pungs_among_key)
+def _among(tileset: TileSet, *, tiles: frozenset[int], exactly: int | None = None,
+           **params: Any) -> frozenset[int] | None:
+    # None of `tiles` held as a pung: nothing, unless exactly none is asked for.
+    return tiles if exactly != 0 else None
+
+
+@check(needs=("pungs",), tells_apart=_pungs_among_key, pungs_of=_among)
 def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
                 pair_among: bool = False) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
@@ -41,7 +47,15 @@ def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | No
     return 1 if not pair_among or v.pair in tiles else 0
 
 
-@check(needs=("pungs",))
+def _winds(tileset: TileSet, **params: Any) -> frozenset[int]:
+    return frozenset(tileset.winds)
+
+
+def _terminals_and_winds(tileset: TileSet) -> frozenset[int]:
+    return tileset.terminals | frozenset(tileset.winds)
+
+
+@check(needs=("pungs",), pungs_of=_winds)
 def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> int:
     """门风刻 / 圈风刻: a pung of the seat wind or of the round (prevalent) wind."""
     winds = v.facts.tileset.winds
@@ -49,7 +63,7 @@ def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> in
     return 1 if target < len(winds) and winds[target] in v.pungs else 0
 
 
-@check(needs=("pungs",))
+@check(needs=("pungs",), pungs_of=_terminals_and_winds)
 def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     """幺九刻: pungs of terminals, and of winds that score no wind fan of their own.
 

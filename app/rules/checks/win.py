@@ -11,7 +11,12 @@ from app.rules.view import View
 WinType = Literal["self_draw", "discard"]
 
 
-@check(scope="hand", tells_apart="nothing")
+def _claimed(v: View, ctx: WinContext) -> tuple[int, str, bool]:
+    # How the hand was won and what it claimed: melds claimed, the win type, the last tile.
+    return v.facts.exposed_melds, ctx.win_type, ctx.last_tile
+
+
+@check(scope="hand", tells_apart="nothing", depends_on=_claimed)
 def self_drawn(v: View, ctx: WinContext) -> int:
     """自摸: the winning tile was drawn by the winner."""
     return 1 if ctx.self_drawn else 0
@@ -22,10 +27,6 @@ def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
     """金钩钓: exactly this many melds declared, concealed kongs included (with four, the
     winner held a single tile and won on its pair)."""
     return 1 if len(v.facts.hand.melds) == exactly else 0
-
-
-def _claimed(v: View, ctx: WinContext) -> tuple[int, str]:
-    return v.facts.exposed_melds, ctx.win_type
 
 
 @check(scope="hand", depends_on=_claimed)
@@ -40,7 +41,7 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
     return 1
 
 
-@check(scope="hand", needs=("last_tile",), tells_apart="nothing")
+@check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=_claimed)
 def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
     """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
     discard after it (`win_type` limits it to one of them)."""
