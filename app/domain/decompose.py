@@ -326,8 +326,8 @@ class Part:
     # For the waits of the regular shape: the part as `regular_waits` sees it, one segment
     # for a suit and one per honour held.
     segments: tuple[Segment, ...]
-    # categories | pairs << 8 | knit << 16: what `standing` adds up over the parts (the
-    # parts' categories are apart, so their sum is their union).
+    # categories | pairs << 8 | knit << 16 | (not even) << 20: what `standing` adds up over
+    # the parts (the parts' categories are apart, so their sum is their union).
     packed: int = 0
     # The segments at 3n+1 and at 3n+2 tiles, and how many segments do not split.
     ones: tuple[Segment, ...] = ()
@@ -336,7 +336,8 @@ class Part:
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
-        setattr_(self, "packed", self.categories | self.pairs << 8 | int(self.knit) << 16)
+        setattr_(self, "packed", self.categories | self.pairs << 8 | int(self.knit) << 16
+                 | int(not self.even) << 20)
         setattr_(self, "ones", tuple(seg for seg in self.segments if seg.mod == 1))
         setattr_(self, "twos", tuple(seg for seg in self.segments if seg.mod == 2))
         setattr_(self, "incomplete", sum(1 for seg in self.segments if not seg.complete))
@@ -385,6 +386,7 @@ class Standing(NamedTuple):
     # than one.
     cuts: tuple[tuple[Piece, ...], ...] | None
     knits: int  # numbered suits holding a knitted straight's share (`Part.knit`)
+    odd: int  # parts holding an odd count of some kind (seven pairs holds none)
 
     @property
     def counts(self) -> list[int]:
@@ -453,7 +455,7 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
                            tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
-                           packed >> 16))
+                           packed >> 16 & 0xF, packed >> 20))
 
 
 def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
@@ -489,7 +491,7 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
     return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
                            tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
-                           packed >> 16))
+                           packed >> 16 & 0xF, packed >> 20))
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -502,7 +504,7 @@ def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
                 _categories(spec.tiles, counts, tileset), ())
     kinds = frozenset(ordered)
     return Standing(ordered, (part,), kinds, len(kinds), len(ordered), part.fours,
-                    part.categories, None, 0)
+                    part.categories, None, 0, int(not part.even))
 
 
 def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],

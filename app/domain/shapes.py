@@ -208,14 +208,13 @@ def _seven_pairs_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> s
 @shape(SEVEN_PAIRS, completes=_seven_pairs_completes, wilds=True, melds=0, kinds=(1, 7))
 def _seven_pairs(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                  tileset: TileSet) -> list[Reading]:
-    if (declared or tiles.size != 14 or tiles.distinct > 7
-            or not all(p.even for p in tiles.parts)):
+    if declared or tiles.size != 14 or tiles.distinct > 7 or tiles.odd:
         return []
     pairs: list[Group] = []
     for t, n in enumerate(tiles.counts):
         if n:
-            pairs += [Group(PAIR, t)] * (n // 2)
-    return [Reading(SEVEN_PAIRS, tuple(pairs))]
+            pairs += [_new(Group, (PAIR, t, False, True, ()))] * (n // 2)
+    return [_new(Reading, (SEVEN_PAIRS, tuple(pairs), -1, -1, ()))]
 
 
 # --- 十三幺 -------------------------------------------------------------------------------
@@ -250,7 +249,8 @@ def _thirteen_orphans(tiles: Standing, declared: tuple[Group, ...], win_tile: in
                       tileset: TileSet) -> list[Reading]:
     if declared or tiles.distinct != 13 or tiles.size != 14:
         return []
-    return [Reading(THIRTEEN_ORPHANS, ())] if tiles.kinds == _orphans(tileset) else []
+    return ([_new(Reading, (THIRTEEN_ORPHANS, (), -1, -1, ()))]
+            if tiles.kinds == _orphans(tileset) else [])
 
 
 # --- 全不靠 and 组合龙: the knitted arrangements ------------------------------------------
@@ -294,7 +294,7 @@ def _honors_and_knitted(tiles: Standing, declared: tuple[Group, ...], win_tile: 
         return []
     numbered = {t for t in tiles.kinds if tileset.kinds[t].is_number}
     if any(numbered <= set(arr) for arr in knitted_arrangements(tileset)):
-        return [Reading(HONORS_AND_KNITTED, ())]
+        return [_new(Reading, (HONORS_AND_KNITTED, (), -1, -1, ()))]
     return []
 
 

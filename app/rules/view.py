@@ -101,7 +101,9 @@ class HandFacts:
         present = tiles.categories
         melds = hand.melds
         if melds:
-            melded = [t for m in melds for t in m.tiles]
+            melded: list[int] = []
+            for m in melds:
+                melded += m.tiles
             kinds = set(melded)
             category = tileset.category
             for t in kinds:

@@ -52,7 +52,10 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
         for piece in reading.pieces:
             keyed += piece.written
     else:
-        keyed = [_written(g, tileset) for g in reading.groups]
+        keyed = []
+        for g in reading.groups:
+            found = _WRITTEN.get((tileset, g))
+            keyed.append(found if found is not None else _written(g, tileset))
     keyed.sort(key=_first)  # stable: groups of one place keep the reading's order
     return _new(Decomposition, (reading.shape, tuple(map(_second, keyed)),
                                 _wild_uses(reading, hand, tileset, wild_set) if wild_set

@@ -138,10 +138,10 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             refused = Reason(req.reason, req.message)
             break
     if refused is None and min_total < rs.min_fan:
-        refused = Reason(BELOW_MINIMUM,
-                         f"the hand scores {min_total} fan toward the minimum"
-                         f"{_not_counted(plan, counted)}; {rs.name} needs at least "
-                         f"{rs.min_fan} to win")
+        refused = _new(Reason, (BELOW_MINIMUM,
+                                f"the hand scores {min_total} fan toward the minimum"
+                                f"{_not_counted(plan, counted)}; {rs.name} needs at least "
+                                f"{rs.min_fan} to win"))
     if refused is None and rs.fan_requirements:
         counted_ids = _ids(plan, counted)
         for freq in rs.fan_requirements:
