@@ -61,17 +61,29 @@ def base_plus_fan_pay(total: int, ctx: WinContext, players: int,
     base + fan and every other player pays base. No dealer bonus."""
     winner = ctx.winner
     seats = range(players) if payers is None else payers
+    transfers = []
     if ctx.win_type == SELF_DRAW:
         amount = base + total
-        transfers = [_new(Transfer, (seat, winner, amount, "self_draw")) for seat in seats
-                     if seat != winner]
+        for seat in seats:
+            if seat != winner:
+                transfers.append(_new(Transfer, (seat, winner, amount, "self_draw")))
+        if payers is None:
+            # Every other seat pays the same (the nets of `payments_of`, worked out).
+            net = [-amount] * players
+            net[winner] = amount * (players - 1)
+            return _new(Payments, (tuple(net), tuple(transfers)))
     else:
         discarder = ctx.discarder
         assert discarder is not None
-        transfers = [_new(Transfer, (discarder, winner, base + total, "discarder"))]
+        transfers.append(_new(Transfer, (discarder, winner, base + total, "discarder")))
         for seat in seats:
             if seat != winner and seat != discarder:
                 transfers.append(_new(Transfer, (seat, winner, base, "base")))
+        if payers is None and 0 <= discarder < players and discarder != winner:
+            net = [-base] * players
+            net[discarder] = -(base + total)
+            net[winner] = base * (players - 2) + base + total
+            return _new(Payments, (tuple(net), tuple(transfers)))
     return payments_of(players, transfers)
 
 
