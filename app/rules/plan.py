@@ -8,6 +8,13 @@ what their check looks at:
 - reading fans: decided per reading, and only for readings that have what the check needs
   (`needs=`, the features of `app.rules.view`).
 
+For each set of features met, the fans are arranged as `Probes`: those decided by their own
+check; those whose checks share what they depend on (`depends_on=`), decided together once
+per key and remembered (`Shared`, a bounded memo); the 限定牌 fans decided by a table of
+kinds (`each_kind=`, `KindTable`); and those that need a pung of some tiles (`pungs_of=`),
+asked only of readings holding one. A hand read one way only takes its hand and reading
+fans together (`ShapePlan.every_fan`).
+
 Each fan has a position in the evaluation order and a bit at that position; the fans a counted
 fan leaves out (不计) are a mask of bits, so exclusions cost one `&` per fan. The plan also
 holds the 无番和-like fan of each shape, the fixed extras by the rank of the winning tile, the

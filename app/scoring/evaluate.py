@@ -7,11 +7,13 @@ each step looks for):
 2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`); with wild
    tiles, every way they can fill it, alike readings once (`app.scoring.wild`). When a final
    shape is among them (MCR's special forms), only its readings are compared.
-3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand, and the
-   reading fans whose checks can find something in it, counted in evaluation order, each
-   counted fan leaving out (不计) what it excludes; then the shape's fixed extras and, when
-   nothing else counts toward the minimum, its 无番和-like fan. Fans an option switches off
-   are left out from the start.
+3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand (with the
+   reading fans when the hand reads one way only), and the reading fans whose checks can
+   find something in it (answers the checks share by key are remembered, bounded: see
+   `app.scoring.memory`), counted in evaluation order, each counted fan leaving out (不计)
+   what it excludes; then the shape's fixed extras and, when nothing else counts toward
+   the minimum, its 无番和-like fan. Fans an option switches off are left out from the
+   start.
 4. The best reading: the highest total; under a payment scheme that prices the fans
    themselves (`by_fans`), the highest value first, then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower

@@ -8,7 +8,8 @@ before it is skipped, and a counted fan leaves out what it excludes. A fan that 
 leaves nothing out itself (so 四暗刻, which leaves out 不求人, still scores 自摸).
 
 Fans are named by their position in evaluation order (`Plan.fans`, `Plan.values`,
-`Plan.excludes`), and sets of fans are bit masks of those positions.
+`Plan.excludes`), and sets of fans are bit masks of those positions. Which checks are asked,
+and which answers are shared, the plan says (`Probes`); `found` asks them.
 """
 
 from __future__ import annotations
