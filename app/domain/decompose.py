@@ -14,15 +14,24 @@ Hands holding wild tiles (混) are read by `app.domain.wildcards`, which builds 
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from bisect import bisect_left
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import product
+from types import MappingProxyType
 from typing import NamedTuple
 
-from app.domain.hand import PUNG
+from app.domain.hand import CHOW, KONG, PUNG
+from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
 
 PAIR = "pair"
 KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 
 
@@ -40,6 +49,29 @@ class Group(NamedTuple):
     subs: tuple[int, ...] = ()
 
 
+# Where a cut may hold the winning tile (the bits of `Piece.places`): in a chow, in the
+# middle of one (嵌张), at the edge of 12-3 or 7-89 (边张), as a pung.
+IN_CHOW, MIDDLE, EDGE, IN_PUNG = 1, 2, 4, 8
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """One cut of one part of the standing tiles (a numbered suit, or the honours) into sets
+    and pairs, with what a reading's view is made of: worked out once per pattern of the part
+    (`Part`), shared by every hand that holds it."""
+
+    groups: tuple[Group, ...]  # in tile order, a suit's pair last
+    chows: tuple[int, ...]  # first tiles, sorted
+    pungs: tuple[int, ...]  # sorted
+    pair: int  # the pair's tile, -1 without one (or with several: honours)
+    numbered_pungs: int  # how many of the pungs are of numbered tiles
+    # Tile -> where the cut may place it as the winning tile (IN_CHOW | MIDDLE | EDGE |
+    # IN_PUNG); tiles it cannot place are absent.
+    places: Mapping[int, int] = field(compare=False)
+    # Each group written out, with its place in the written order (`written`).
+    written: tuple[tuple[int, str], ...] = field(compare=False, default=())
+
+
 class Reading(NamedTuple):
     """One way to read the whole hand."""
 
@@ -50,13 +82,39 @@ class Reading(NamedTuple):
     # hand without wilds: the checks find the winning tile's place themselves).
     win: int = -1
     win_as: int = -1
+    # A regular reading of a hand without wilds: the cut of each part holding standing tiles
+    # (its groups are `groups` after the declared melds). () for other readings.
+    pieces: tuple[Piece, ...] = ()
+
+
+def written(group: Group, tileset: TileSet) -> tuple[int, str]:
+    """A group in compact notation (declared melds in brackets as on input: `[123p]`,
+    `{5555s}` for a concealed kong), with its place in the written order: by the display
+    order of its first tile, a pair after a set of the same tile."""
+    kind, tile = group.kind, group.tile
+    if kind == CHOW:
+        tiles = [tile, tile + 1, tile + 2]
+    elif kind == KNIT:
+        tiles = [tile, tile + 3, tile + 6]
+    else:
+        tiles = [tile] * {PUNG: 3, KONG: 4, PAIR: 2}[kind]
+    text = format_tiles(tiles, tileset)
+    if group.declared:
+        text = ("{" + text + "}" if group.concealed and kind == KONG else "[" + text + "]")
+    return tileset.display_rank[tile] * 2 + (kind != PAIR), text
 
 
 # A suit split: the sets (kind, rank index 0..8) and the pair's rank index or -1.
 SuitSplit = tuple[tuple[tuple[str, int], ...], int]
 
 
-@cache
+# Bounds of the memos of suit patterns (see `app.scoring.memory` for how they were chosen):
+# since parts are kept whole (`Part`), these are asked only when a new part is read, and by
+# `regular_splits` and `regular_waits`.
+SPLITS_LIMIT = 4096
+
+
+@lru_cache(maxsize=SPLITS_LIMIT)
 def suit_splits(counts: tuple[int, ...]) -> tuple[SuitSplit, ...]:
     """Every way to cut one suit's nine counts into pungs, chows and at most one pair.
 
@@ -103,7 +161,7 @@ def _split(c: list[int], need_pair: bool) -> list[SuitSplit]:
     return out
 
 
-@cache
+@lru_cache(maxsize=SPLITS_LIMIT)
 def suit_complete(counts: tuple[int, ...]) -> bool:
     """Whether one suit's counts split into sets and at most one pair (used for waits)."""
     return bool(suit_splits(counts))
@@ -148,7 +206,7 @@ def regular_splits(counts: list[int], tileset: TileSet) -> list[list[Group]]:
     return [[g for part in combo for g in part] + honours for combo in product(*per_part)]
 
 
-@cache
+@lru_cache(maxsize=1024)  # one entry per suit pattern regular_splits reads (369 seen)
 def _suit_groups(start: int, part: tuple[int, ...]) -> tuple[tuple[tuple[Group, ...], ...], int]:
     """A suit's splits as ready-made groups (memoised), and 1 if they hold the pair."""
     splits = suit_splits(part)
@@ -192,7 +250,7 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
     return pairs == 1
 
 
-@cache
+@lru_cache(maxsize=SPLITS_LIMIT)
 def _part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
     """For one part of the hand (a numbered suit's nine counts, or one honour's count):
     whether it splits as it is, and the positions whose one extra tile would make it split."""
@@ -241,3 +299,309 @@ def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
         if all(_part_ranks(other)[0] for st, other, _ in info if st != start):
             out.update(start + r for r in _part_ranks(seg)[1])
     return out
+
+
+# --- The standing tiles, part by part -----------------------------------------------------
+#
+# The tile set's playing kinds fall into parts: each numbered suit (a run of nine), then the
+# honours. What one pattern of a part holds, its cuts included, is worked out once (`Part`)
+# and kept by the part's tiles, sorted: hands share their suits' patterns, so a hand is read by
+# looking its parts up.
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """What one pattern of one part of the standing tiles holds."""
+
+    counts: tuple[int, ...]  # per tile of the part
+    size: int  # how many tiles
+    # The regular cuts: a suit's into sets and at most one pair (as `suit_splits`), the
+    # honours' into a pung or a pair each; () when there is none.
+    pieces: tuple[Piece, ...]
+    pairs: int  # how many pairs each cut holds
+    even: bool  # every count is even (seven pairs)
+    knit: bool  # a suit holding ranks r, r+3 and r+6 for some r (a knitted straight's share)
+    fours: tuple[int, ...]  # kinds held four times
+    categories: int  # bit `TileSet.category` set for each category held
+    # For the waits of the regular shape: the part as `regular_waits` sees it, one segment
+    # for a suit and one per honour held.
+    segments: tuple[Segment, ...]
+    # categories | pairs << 8 | knit << 16 | (not even) << 20: what `standing` adds up over
+    # the parts (the parts' categories are apart, so their sum is their union).
+    packed: int = 0
+    # The segments at 3n+1 and at 3n+2 tiles, and how many segments do not split.
+    ones: tuple[Segment, ...] = ()
+    twos: tuple[Segment, ...] = ()
+    incomplete: int = 0
+
+    def __post_init__(self) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "packed", self.categories | self.pairs << 8 | int(self.knit) << 16
+                 | int(not self.even) << 20)
+        setattr_(self, "ones", tuple(seg for seg in self.segments if seg.mod == 1))
+        setattr_(self, "twos", tuple(seg for seg in self.segments if seg.mod == 2))
+        setattr_(self, "incomplete", sum(1 for seg in self.segments if not seg.complete))
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A suit, or one honour, as the waits of the regular shape see it."""
+
+    mod: int  # its tiles modulo 3
+    complete: bool  # it splits into sets and at most one pair as it is
+    adds: frozenset[int]  # the tiles whose one more copy would make it split
+
+
+@dataclass(frozen=True, slots=True)
+class _PartSpec:
+    tiles: tuple[int, ...]  # the part's kinds of tile, in order, consecutive
+    end: int  # the kind after the part's last
+    suit: bool  # a numbered suit (a run of nine) rather than the honours
+    empty: Part  # the part holding nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a tile set's playing kinds fall into parts (the numbered suits in the tile set's
+    order, then the honours). `parts` is empty when they are not consecutive runs that lay
+    end to end from kind 0: hands of such a set are counted tile by tile."""
+
+    parts: tuple[_PartSpec, ...]
+    suits: tuple[int, ...]  # positions of the numbered suits among the parts
+    where: tuple[int, ...]  # per playing kind of tile: the position of its part
+
+
+class Standing(NamedTuple):
+    """A hand's standing tiles, part by part."""
+
+    ordered: tuple[int, ...]  # the tiles, sorted
+    parts: tuple[Part, ...]  # in the layout's order
+    kinds: frozenset[int]
+    distinct: int  # len(kinds)
+    size: int  # len(ordered)
+    fours: tuple[int, ...]  # kinds held four times
+    categories: int  # bit `TileSet.category` set for each category held
+    # The regular cuts of each part holding tiles, in the layout's order (their product is
+    # the regular readings); None when some part has none or the cuts hold no pair or more
+    # than one.
+    cuts: tuple[tuple[Piece, ...], ...] | None
+    knits: int  # numbered suits holding a knitted straight's share (`Part.knit`)
+    odd: int  # parts holding an odd count of some kind (seven pairs holds none)
+
+    @property
+    def counts(self) -> list[int]:
+        """The count of each playing kind (a new list)."""
+        out: list[int] = []
+        for part in self.parts:
+            out += part.counts
+        return out
+
+
+@lru_cache(maxsize=8)
+def layout(tileset: TileSet) -> Layout:
+    """How a tile set's kinds fall into parts (one layout per tile set)."""
+    runs = [tuple(range(start, start + 9))
+            for start in (tileset.suit_starts[s] for s in tileset.suits)]
+    honours = tuple(t for t in tileset.playing if tileset.kinds[t].is_honor)
+    groups = [*runs, honours] if honours else runs
+    if [t for tiles in groups for t in tiles] != list(range(tileset.size)):
+        return Layout((), (), ())
+    specs = []
+    for i, tiles in enumerate(groups):
+        spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
+        specs.append(replace(spec, empty=_make_part((), spec, tileset)))
+    return Layout(tuple(specs), tuple(range(len(runs))),
+                  tuple(i for i, tiles in enumerate(groups) for _ in tiles))
+
+
+_NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
+
+
+# Parts by their tiles (sorted): a bounded dict, emptied when full (cheaper on the hot path
+# than an LRU). The bound holds the working set of realistic traffic: 40,000 random MCR
+# hands reach 10,700 parts, and fresh hands then miss 0.19 parts a hand (0.49 with 4,096);
+# about 1.2 KB a part with its cuts. See `app.scoring.memory`.
+_PARTS: dict[tuple[int, ...], Part] = {}
+PARTS_LIMIT = 16_384
+
+
+def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
+    """The standing tiles of a hand, part by part."""
+    ordered = tuple(sorted(tiles))
+    specs = layout(tileset).parts
+    if not specs:
+        return _standing_by_tile(ordered, tileset)
+    memo = _PARTS
+    parts = []
+    cuts = []
+    fours: tuple[int, ...] = ()
+    packed = lo = 0
+    n = len(ordered)
+    for spec in specs:
+        hi = bisect_left(ordered, spec.end, lo) if lo < n else lo
+        if hi == lo:
+            parts.append(spec.empty)
+            continue
+        part = memo.get(ordered[lo:hi])
+        if part is None:
+            part = _part(ordered[lo:hi], spec, tileset)
+        parts.append(part)
+        packed += part.packed
+        cuts.append(part.pieces)
+        if part.fours:
+            fours += part.fours
+        lo = hi
+    kinds = frozenset(ordered)
+    return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), len(ordered), fours,
+                           packed & 0xFF,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           packed >> 16 & 0xF, packed >> 20))
+
+
+def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
+    """The standing tiles `st` less one copy of `tile` (which they hold): only the part
+    holding it is looked up again."""
+    rest = list(st.ordered)
+    rest.remove(tile)
+    ordered = tuple(rest)
+    lay = layout(tileset)
+    if not lay.parts:
+        return _standing_by_tile(ordered, tileset)
+    i = lay.where[tile]
+    spec = lay.parts[i]
+    lo = bisect_left(ordered, spec.tiles[0])
+    hi = bisect_left(ordered, spec.end, lo)
+    if hi == lo:
+        part = spec.empty
+    else:
+        key = ordered[lo:hi]
+        found = _PARTS.get(key)
+        part = found if found is not None else _part(key, spec, tileset)
+    parts = (*st.parts[:i], part, *st.parts[i + 1:])
+    cuts = []
+    fours: tuple[int, ...] = ()
+    packed = 0
+    for p in parts:
+        if p.size:
+            packed += p.packed
+            cuts.append(p.pieces)
+            if p.fours:
+                fours += p.fours
+    kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
+    return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours,
+                           packed & 0xFF,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           packed >> 16 & 0xF, packed >> 20))
+
+
+def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
+    """A tile set whose parts do not lay end to end: one part of every playing kind, no
+    regular cut (`regular_splits` reads such hands)."""
+    spec = _PartSpec(tileset.playing, len(tileset.playing), False, _NOTHING)
+    counts = counts_of(ordered, tileset.size)
+    part = Part(tuple(counts), len(ordered), (), 0, all(n % 2 == 0 for n in counts), False,
+                tuple(t for t, n in enumerate(counts) if n == 4),
+                _categories(spec.tiles, counts, tileset), ())
+    kinds = frozenset(ordered)
+    return Standing(ordered, (part,), kinds, len(kinds), len(ordered), part.fours,
+                    part.categories, None, 0, int(not part.even))
+
+
+def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
+                tileset: TileSet) -> int:
+    bits = 0
+    for t, n in zip(tiles, counts, strict=True):
+        if n:
+            bits |= 1 << tileset.category[t]
+    return bits
+
+
+def _part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
+    part = _make_part(key, spec, tileset)
+    if len(_PARTS) >= PARTS_LIMIT:
+        _PARTS.clear()
+    _PARTS[key] = part
+    return part
+
+
+def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
+    counts = tuple(key.count(t) for t in spec.tiles)
+    pieces: tuple[Piece, ...]
+    segments: tuple[Segment, ...]
+    if spec.suit:
+        start = spec.tiles[0]
+        pieces = tuple(_piece(start, sets, pair, tileset)
+                       for sets, pair in suit_splits(counts))
+        pairs = 1 if len(key) % 3 == 2 else 0
+        knit = any(counts[r] and counts[r + 3] and counts[r + 6] for r in range(3))
+        complete, adds = _part_ranks(counts)
+        segments = (Segment(len(key) % 3, complete, frozenset(start + r for r in adds)),)
+    else:
+        pairs = counts.count(2)
+        knit = False
+        pieces = ()
+        if not any(n == 1 or n >= 4 for n in counts):
+            groups = tuple(Group(PUNG if n == 3 else PAIR, t)
+                           for t, n in zip(spec.tiles, counts, strict=True) if n)
+            pungs = tuple(g.tile for g in groups if g.kind == PUNG)
+            pair = next((g.tile for g in groups if g.kind == PAIR), -1) if pairs == 1 else -1
+            pieces = (Piece(groups, (), pungs, pair, 0,
+                            MappingProxyType({t: IN_PUNG for t in pungs}),
+                            tuple(written(g, tileset) for g in groups)),)
+        segments = tuple(Segment(n % 3, n in (2, 3), frozenset({t} if n in (1, 2) else ()))
+                         for t, n in zip(spec.tiles, counts, strict=True) if n)
+    return Part(counts, len(key), pieces, pairs, all(n % 2 == 0 for n in counts), knit,
+                tuple(t for t, n in zip(spec.tiles, counts, strict=True) if n == 4),
+                _categories(spec.tiles, counts, tileset), segments)
+
+
+def standing_waits(st: Standing) -> frozenset[int]:
+    """`regular_waits` of standing tiles read part by part (the tile set's layout has parts:
+    `layout(tileset).parts`)."""
+    # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
+    # wait is in one, the other keeps the pair), every other segment complete.
+    ones: tuple[Segment, ...] = ()
+    twos: tuple[Segment, ...] = ()
+    incomplete = 0
+    for part in st.parts:
+        if part.size:
+            if part.ones:
+                ones += part.ones
+            if part.twos:
+                twos += part.twos
+            incomplete += part.incomplete
+    if len(ones) == 1 and not twos:
+        one = ones[0]
+        return one.adds if incomplete == (0 if one.complete else 1) else frozenset()
+    if len(twos) == 2 and not ones:
+        out: frozenset[int] = frozenset()
+        for seg in twos:
+            if incomplete == (0 if seg.complete else 1):
+                out |= seg.adds
+        return out
+    return frozenset()
+
+
+def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
+           tileset: TileSet) -> Piece:
+    """A suit's cut (`suit_splits`) as a piece: its groups as `regular_splits` lists them."""
+    groups = [Group(kind, start + r) for kind, r in sets]
+    if pair >= 0:
+        groups.append(Group(PAIR, start + pair))
+    chows = tuple(start + r for kind, r in sets if kind == CHOW)
+    pungs = tuple(start + r for kind, r in sets if kind == PUNG)
+    places: dict[int, int] = {}
+    for c in chows:
+        for t in (c, c + 1, c + 2):
+            places[t] = places.get(t, 0) | IN_CHOW
+        places[c + 1] |= MIDDLE
+        rank = c - start + 1
+        if rank == 1:
+            places[c + 2] |= EDGE
+        elif rank == 7:
+            places[c] |= EDGE
+    for t in pungs:
+        places[t] = places.get(t, 0) | IN_PUNG
+    return Piece(tuple(groups), tuple(sorted(chows)), tuple(sorted(pungs)),
+                 start + pair if pair >= 0 else -1, len(pungs), MappingProxyType(places),
+                 tuple(written(g, tileset) for g in groups))

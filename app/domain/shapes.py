@@ -2,12 +2,13 @@
 
 A shape is registered with two functions and what it supports:
 
-- `read(counts, declared, win_tile, tileset) -> list[Reading]`: every reading of a complete
-  hand in this shape; `counts` are the standing tiles' counts (the winning tile included),
-  `declared` the declared melds as groups (never re-split);
+- `read(standing, declared, win_tile, tileset) -> list[Reading]`: every reading of a complete
+  hand in this shape; `standing` are the standing tiles (the winning tile included), counted
+  and summed up part by part (`app.domain.decompose.Standing`), `declared` the declared melds
+  as groups (never re-split);
 - `completes(before, n_melds, tileset) -> set[int]`: the tiles that make a hand one tile short
-  (`before`, with `n_melds` declared melds) complete in this shape; a tile already held four
-  times included (formal waits);
+  (`before`, its standing tiles as `read` takes them, with `n_melds` declared melds) complete
+  in this shape; a tile already held four times included (formal waits);
 - `wilds`: `app.domain.wildcards` reads this shape in hands holding wild tiles (混).
 
 Readings come in registration order, the special shapes before the regular one; a rule set
@@ -29,17 +30,20 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import permutations
+from itertools import permutations, product
 
 from app.domain.decompose import (
     KNIT,
     PAIR,
     Group,
     Reading,
-    counts_of,
+    Standing,
     is_regular_complete,
+    layout,
     regular_splits,
     regular_waits,
+    standing,
+    standing_waits,
 )
 from app.domain.hand import KONG, Hand
 from app.domain.tiles import TileSet
@@ -51,8 +55,12 @@ HONORS_AND_KNITTED = "honors_and_knitted"
 KNITTED_STRAIGHT = "knitted_straight"
 NINE_GATES = "nine_gates"
 
-ReadFn = Callable[[list[int], tuple[Group, ...], int, TileSet], list[Reading]]
-CompletesFn = Callable[[list[int], int, TileSet], set[int]]
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
+
+ReadFn = Callable[[Standing, tuple[Group, ...], int, TileSet], list[Reading]]
+CompletesFn = Callable[[Standing, int, TileSet], set[int] | frozenset[int]]
 
 
 @dataclass(frozen=True)
@@ -61,83 +69,152 @@ class Shape:
     read: ReadFn
     completes: CompletesFn
     wilds: bool = False
+    # A promise about `read`, kept by its own first lines and tested: it finds nothing in a
+    # hand with more declared melds than `melds`, or whose standing tiles hold a number of
+    # kinds outside `kinds` (least, most). `decompose` then does not ask; nor does
+    # `completing_tiles` ask `completes` about a hand one short holding fewer than
+    # `kinds[0] - 1` or more than `kinds[1]` kinds.
+    melds: int = 4
+    kinds: tuple[int, int] = (0, 34)
 
 
 SHAPES: dict[str, Shape] = {}
 
 
-def shape(name: str, *, completes: CompletesFn,
-          wilds: bool = False) -> Callable[[ReadFn], ReadFn]:
-    """Register a shape's reader under `name`, with its waits and whether wilds read it."""
+def shape(name: str, *, completes: CompletesFn, wilds: bool = False, melds: int = 4,
+          kinds: tuple[int, int] = (0, 34)) -> Callable[[ReadFn], ReadFn]:
+    """Register a shape's reader under `name`, with its waits, whether wilds read it and
+    the hands it can read at all (`melds`, `kinds`: see `Shape`)."""
 
     def register(read: ReadFn) -> ReadFn:
         if name in SHAPES:
             raise RuntimeError(f"shape {name!r} registered twice")
-        SHAPES[name] = Shape(name, read, completes, wilds)
+        SHAPES[name] = Shape(name, read, completes, wilds, melds, kinds)
+        _READERS.clear()
+        _COMPLETERS.clear()
         return read
 
     return register
 
 
+# The readers `decompose` asks, by set of shapes: a table by declared melds (0..4) and kinds
+# of standing tile (0..34). One table per set of shapes a rule set admits (a few); bounded
+# all the same, since callers may pass any collection of shapes.
+_READERS: dict[frozenset[str], tuple[tuple[tuple[ReadFn, ...], ...], ...]] = {}
+_READERS_LIMIT = 64
+
+
+def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ...]:
+    table = _READERS.get(shapes)
+    if table is None or melds > 4 or kinds > 34:
+        if melds > 4 or kinds > 34:
+            return tuple(s.read for s in SHAPES.values()
+                         if s.name in shapes and melds <= s.melds
+                         and s.kinds[0] <= kinds <= s.kinds[1])
+        if len(_READERS) >= _READERS_LIMIT:
+            _READERS.clear()
+        table = _READERS[shapes] = tuple(
+            tuple(tuple(s.read for s in SHAPES.values()
+                        if s.name in shapes and m <= s.melds and s.kinds[0] <= k <= s.kinds[1])
+                  for k in range(35))
+            for m in range(5))
+    return table[melds][kinds]
+
+
+# The same for `completing_tiles` (a hand one short holds one kind fewer, or as many).
+_COMPLETERS: dict[frozenset[str], tuple[tuple[tuple[CompletesFn, ...], ...], ...]] = {}
+
+
+def _completers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[CompletesFn, ...]:
+    if melds > 4 or kinds > 34:
+        return tuple(s.completes for s in SHAPES.values()
+                     if s.name in shapes and melds <= s.melds
+                     and s.kinds[0] - 1 <= kinds <= s.kinds[1])
+    table = _COMPLETERS.get(shapes)
+    if table is None:
+        if len(_COMPLETERS) >= _READERS_LIMIT:
+            _COMPLETERS.clear()
+        table = _COMPLETERS[shapes] = tuple(
+            tuple(tuple(s.completes for s in SHAPES.values()
+                        if s.name in shapes and m <= s.melds
+                        and s.kinds[0] - 1 <= k <= s.kinds[1])
+                  for k in range(35))
+            for m in range(5))
+    return table[melds][kinds]
+
+
 def declared_groups(hand: Hand) -> tuple[Group, ...]:
     """The declared melds as groups; a kong is concealed only when declared so."""
-    return tuple(Group(m.kind, m.tiles[0], True, m.concealed and m.kind == KONG)
-                 for m in hand.melds)
+    return tuple([_new(Group, (m.kind, m.tiles[0], True, m.concealed and m.kind == KONG, ()))
+                  for m in hand.melds])
 
 
 def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
-              counts: list[int] | None = None) -> list[Reading]:
+              tiles: Standing | None = None) -> list[Reading]:
     """Every reading of a complete hand in the given shapes, in registration order.
 
-    `counts` may pass the standing tiles' counts when the caller has them already.
+    `tiles` may pass the standing tiles (`standing(hand.concealed, tileset)`) when the caller
+    has them already.
     """
-    if counts is None:
-        counts = counts_of(hand.concealed, tileset.size)
-    declared = declared_groups(hand)
+    if tiles is None:
+        tiles = standing(hand.concealed, tileset)
+    if type(shapes) is not frozenset:
+        shapes = frozenset(shapes)
+    melds = hand.melds
+    declared = declared_groups(hand) if melds else ()
+    table = _READERS.get(shapes)
+    n, kinds = len(melds), tiles.distinct
+    readers = (table[n][kinds] if table is not None and n <= 4 and kinds <= 34
+               else _readers(shapes, n, kinds))
+    if len(readers) == 1:
+        return readers[0](tiles, declared, hand.win_tile, tileset)
     out: list[Reading] = []
-    for s in SHAPES.values():
-        if s.name in shapes:
-            out += s.read(counts, declared, hand.win_tile, tileset)
+    for read in readers:
+        found = read(tiles, declared, hand.win_tile, tileset)
+        if found:
+            out += found
     return out
 
 
-def completing_tiles(before: list[int], n_melds: int, shapes: Collection[str],
+def completing_tiles(before: list[int] | Standing, n_melds: int, shapes: Collection[str],
                      tileset: TileSet) -> frozenset[int]:
-    """Every tile that makes `before` (counts one tile short of a win, with `n_melds`
-    declared melds) a winning hand in one of `shapes`; a tile already held four times
-    included."""
+    """Every tile that makes `before` (the standing tiles one tile short of a win, as counts
+    or read part by part, with `n_melds` declared melds) a winning hand in one of `shapes`; a
+    tile already held four times included."""
+    if isinstance(before, list):
+        before = standing([t for t, n in enumerate(before) for _ in range(n)], tileset)
+    if type(shapes) is not frozenset:
+        shapes = frozenset(shapes)
+    found = _completers(shapes, n_melds, before.distinct)
+    if len(found) == 1:
+        return frozenset(found[0](before, n_melds, tileset))
     out: set[int] = set()
-    for s in SHAPES.values():
-        if s.name in shapes:
-            out |= s.completes(before, n_melds, tileset)
+    for completes in found:
+        out |= completes(before, n_melds, tileset)
     return frozenset(out)
-
-
-def _distinct(counts: list[int]) -> int:
-    return len(counts) - counts.count(0)
 
 
 # --- 七对 --------------------------------------------------------------------------------
 
 
-def _seven_pairs_completes(before: list[int], n_melds: int, tileset: TileSet) -> set[int]:
+def _seven_pairs_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> set[int]:
     # Six pairs and a single hold at most seven kinds; the single is the wait.
-    if n_melds or _distinct(before) > 7:
+    if n_melds or tiles.distinct > 7:
         return set()
-    odd = [t for t, n in enumerate(before) if n % 2]
+    odd = [t for t, n in enumerate(tiles.counts) if n % 2]
     return set(odd) if len(odd) == 1 else set()
 
 
-@shape(SEVEN_PAIRS, completes=_seven_pairs_completes, wilds=True)
-def _seven_pairs(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+@shape(SEVEN_PAIRS, completes=_seven_pairs_completes, wilds=True, melds=0, kinds=(1, 7))
+def _seven_pairs(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                  tileset: TileSet) -> list[Reading]:
-    if declared or counts.count(1) or counts.count(3) or sum(counts) != 14:
+    if declared or tiles.size != 14 or tiles.distinct > 7 or tiles.odd:
         return []
     pairs: list[Group] = []
-    for t, n in enumerate(counts):
+    for t, n in enumerate(tiles.counts):
         if n:
-            pairs += [Group(PAIR, t)] * (n // 2)
-    return [Reading(SEVEN_PAIRS, tuple(pairs))]
+            pairs += [_new(Group, (PAIR, t, False, True, ()))] * (n // 2)
+    return [_new(Reading, (SEVEN_PAIRS, tuple(pairs), -1, -1, ()))]
 
 
 # --- 十三幺 -------------------------------------------------------------------------------
@@ -150,11 +227,12 @@ def _orphans(tileset: TileSet) -> frozenset[int]:
     )
 
 
-def _thirteen_orphans_completes(before: list[int], n_melds: int,
+def _thirteen_orphans_completes(tiles: Standing, n_melds: int,
                                 tileset: TileSet) -> set[int]:
-    if n_melds or _distinct(before) < 12:
-        return set()
     orphans = _orphans(tileset)
+    if n_melds or tiles.distinct < 12 or not tiles.kinds <= orphans:
+        return set()
+    before = tiles.counts
     held = [t for t, n in enumerate(before) if n]
     if not all(t in orphans for t in held):
         return set()
@@ -166,13 +244,13 @@ def _thirteen_orphans_completes(before: list[int], n_melds: int,
     return set()
 
 
-@shape(THIRTEEN_ORPHANS, completes=_thirteen_orphans_completes)
-def _thirteen_orphans(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+@shape(THIRTEEN_ORPHANS, completes=_thirteen_orphans_completes, melds=0, kinds=(13, 13))
+def _thirteen_orphans(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                       tileset: TileSet) -> list[Reading]:
-    if declared or _distinct(counts) != 13 or sum(counts) != 14:
+    if declared or tiles.distinct != 13 or tiles.size != 14:
         return []
-    held = {t for t, n in enumerate(counts) if n}
-    return [Reading(THIRTEEN_ORPHANS, ())] if held == _orphans(tileset) else []
+    return ([_new(Reading, (THIRTEEN_ORPHANS, (), -1, -1, ()))]
+            if tiles.kinds == _orphans(tileset) else [])
 
 
 # --- 全不靠 and 组合龙: the knitted arrangements ------------------------------------------
@@ -191,8 +269,11 @@ def knitted_arrangements(tileset: TileSet) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
-def _honors_and_knitted_completes(before: list[int], n_melds: int,
+def _honors_and_knitted_completes(tiles: Standing, n_melds: int,
                                   tileset: TileSet) -> set[int]:
+    if n_melds or tiles.distinct != 13 or tiles.size != 13:
+        return set()
+    before = tiles.counts
     held = [t for t, n in enumerate(before) if n]
     if n_melds or len(held) != 13 or any(before[t] != 1 for t in held):
         return set()
@@ -206,21 +287,24 @@ def _honors_and_knitted_completes(before: list[int], n_melds: int,
     return out
 
 
-@shape(HONORS_AND_KNITTED, completes=_honors_and_knitted_completes)
-def _honors_and_knitted(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+@shape(HONORS_AND_KNITTED, completes=_honors_and_knitted_completes, melds=0, kinds=(14, 14))
+def _honors_and_knitted(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                         tileset: TileSet) -> list[Reading]:
-    if declared or _distinct(counts) != 14 or sum(counts) != 14:
+    if declared or tiles.distinct != 14 or tiles.size != 14:
         return []
-    numbered = {t for t, n in enumerate(counts) if n and tileset.kinds[t].is_number}
+    numbered = {t for t in tiles.kinds if tileset.kinds[t].is_number}
     if any(numbered <= set(arr) for arr in knitted_arrangements(tileset)):
-        return [Reading(HONORS_AND_KNITTED, ())]
+        return [_new(Reading, (HONORS_AND_KNITTED, (), -1, -1, ()))]
     return []
 
 
-def _knitted_straight_completes(before: list[int], n_melds: int,
+def _knitted_straight_completes(tiles: Standing, n_melds: int,
                                 tileset: TileSet) -> set[int]:
-    if n_melds > 1 or _distinct(before) < 8:
+    # One tile short of an arrangement's nine: every numbered suit but one at most holds its
+    # share.
+    if n_melds > 1 or tiles.distinct < 8 or tiles.knits < len(layout(tileset).suits) - 1:
         return set()
+    before = tiles.counts
     out: set[int] = set()
     for arr in knitted_arrangements(tileset):
         missing = [t for t in arr if not before[t]]
@@ -237,12 +321,14 @@ def _knitted_straight_completes(before: list[int], n_melds: int,
     return out
 
 
-@shape(KNITTED_STRAIGHT, completes=_knitted_straight_completes)
-def _knitted_straight(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+@shape(KNITTED_STRAIGHT, completes=_knitted_straight_completes, melds=1, kinds=(9, 14))
+def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                       tileset: TileSet) -> list[Reading]:
-    if len(declared) > 1 or _distinct(counts) < 9:
+    # Each numbered suit holds its share of the arrangement (147, 258 or 369).
+    if len(declared) > 1 or tiles.distinct < 9 or tiles.knits < len(layout(tileset).suits):
         return []
     out = []
+    counts = tiles.counts
     held = counts.__getitem__
     for arr in knitted_arrangements(tileset):
         if 0 in map(held, arr):
@@ -265,23 +351,30 @@ def _knitted_straight(counts: list[int], declared: tuple[Group, ...], win_tile: 
 _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
-def _nine_gates_completes(before: list[int], n_melds: int, tileset: TileSet) -> set[int]:
+def _nine_gates_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> set[int]:
     # 1112345678999 of one suit standing waits on every tile of that suit.
-    if n_melds or sum(before) != 13:
+    if n_melds or tiles.size != 13 or tiles.distinct != 9:
         return set()
+    before = tiles.counts
     for start in tileset.suit_starts.values():
         if tuple(before[start:start + 9]) == _NINE_GATES:
             return set(range(start, start + 9))
     return set()
 
 
-@shape(NINE_GATES, completes=_nine_gates_completes)
-def _nine_gates(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+@shape(NINE_GATES, completes=_nine_gates_completes, melds=0, kinds=(9, 9))
+def _nine_gates(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                 tileset: TileSet) -> list[Reading]:
+    # Fourteen tiles of one category (its bit alone), nine kinds.
+    categories = tiles.categories
+    if (declared or tiles.size != 14 or tiles.distinct != 9
+            or categories & (categories - 1)):
+        return []
     kind = tileset.kinds[win_tile]
-    if declared or not kind.is_number:
+    if not kind.is_number:
         return []
     start = tileset.suit_starts[kind.suit]
+    counts = tiles.counts
     before = counts[:]
     before[win_tile] -= 1
     if tuple(before[start:start + 9]) != _NINE_GATES or sum(before) != 13:
@@ -292,12 +385,29 @@ def _nine_gates(counts: list[int], declared: tuple[Group, ...], win_tile: int,
 # --- four sets and a pair ----------------------------------------------------------------
 
 
-def _regular_completes(before: list[int], n_melds: int, tileset: TileSet) -> set[int]:
-    return regular_waits(before, tileset)
+def _regular_completes(tiles: Standing, n_melds: int,
+                       tileset: TileSet) -> set[int] | frozenset[int]:
+    if not layout(tileset).parts:
+        return regular_waits(tiles.counts, tileset)
+    return standing_waits(tiles)
 
 
 @shape(REGULAR, completes=_regular_completes, wilds=True)
-def _regular(counts: list[int], declared: tuple[Group, ...], win_tile: int,
+def _regular(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
              tileset: TileSet) -> list[Reading]:
-    return [Reading(REGULAR, declared + tuple(split))
-            for split in regular_splits(counts, tileset)]
+    cuts = tiles.cuts
+    if cuts is None:
+        if layout(tileset).parts:
+            return []
+        # A tile set whose parts do not lay end to end: read by counts.
+        return [Reading(REGULAR, declared + tuple(split))
+                for split in regular_splits(tiles.counts, tileset)]
+    # The product of the parts' cuts (the order of `regular_splits`), each reading with its
+    # pieces.
+    out = []
+    for combo in product(*cuts):
+        groups = declared
+        for piece in combo:
+            groups += piece.groups
+        out.append(_new(Reading, (REGULAR, groups, -1, -1, combo)))
+    return out

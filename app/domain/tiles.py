@@ -155,6 +155,17 @@ class TileSet:
         return tuple(k.rank for k in self.kinds)
 
     @cached_property
+    def terminals(self) -> frozenset[int]:
+        """The 1s and 9s of the numbered suits."""
+        return frozenset(i for i, k in enumerate(self.kinds) if k.is_terminal)
+
+    @cached_property
+    def winds(self) -> tuple[int, ...]:
+        """The wind tiles by wind (0 east, 1 south, 2 west, 3 north; `WinContext.seat_wind`)."""
+        return tuple(i for i, k in sorted(enumerate(self.kinds), key=lambda ik: ik[1].rank)
+                     if k.is_wind)
+
+    @cached_property
     def next_kinds(self) -> tuple[int, ...]:
         """`next_kinds[t]`: the kind after `t` in its cycle, as 混 indicators count: within a
         numbered suit 1→2 … 8→9, 9→1; winds E→S→W→N→E; dragons 中→发→白→中 (C→F→P→C).

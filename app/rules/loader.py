@@ -261,6 +261,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         wild=wild, source=source,
     )
     _ = ruleset.plan  # compiled now, so that no request pays for it
+    _ = ruleset.fixed_payment_params, ruleset.payment_scheme, ruleset.fixed_payment
     return ruleset
 
 

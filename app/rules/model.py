@@ -3,14 +3,18 @@ plan the engine scores by (`app.rules.plan`), compiled when it is loaded."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import types
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from app.domain.hand import MELD_KINDS
+from app.domain.money import Payments
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
+from app.rules.checks import positional
 from app.rules.definitions import (
     FanDef,
     FanRequirement,
@@ -20,8 +24,25 @@ from app.rules.definitions import (
     WildDef,
 )
 from app.rules.options import OptionDef
+from app.rules.payments import SCHEMES, Scheme
 from app.rules.plan import Plan, compile_plan
 from app.rules.settlement import SettlementDef
+
+
+class FixedPayment(NamedTuple):
+    """A payment scheme's functions with the rule set's fixed parameters bound."""
+
+    pay: Callable[..., Payments]  # (total, ctx, players, payers) -> Payments
+    value: Callable[..., tuple[int, int | None]]  # (total) -> (value, multiplier)
+
+
+def _bound(func: Callable[..., Any], params: Mapping[str, Any]) -> Callable[..., Any]:
+    """`func` with keyword parameters fixed to `params`, made positional (`positional`)."""
+    copy = types.FunctionType(func.__code__, func.__globals__, func.__name__,
+                              func.__defaults__, func.__closure__)
+    copy.__kwdefaults__ = {**(func.__kwdefaults__ or {}), **params}
+    copy.__doc__ = func.__doc__
+    return positional(copy)
 
 
 @dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
@@ -62,6 +83,31 @@ class RuleSet:
             self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
             combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
             requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES))
+
+    @cached_property
+    def payment_scheme(self) -> Scheme:
+        """The payment scheme the rule set names."""
+        return SCHEMES[self.payment.scheme]
+
+    @cached_property
+    def fixed_payment(self) -> FixedPayment | None:
+        """The payment scheme's `pay` and `value` with its parameters bound, when none names
+        a request option (None otherwise): called without keywords, they run faster."""
+        params = self.fixed_payment_params
+        if params is None:
+            return None
+        scheme = self.payment_scheme
+        return FixedPayment(_bound(scheme.pay, params), _bound(scheme.value, params))
+
+    @cached_property
+    def fixed_payment_params(self) -> Mapping[str, Any] | None:
+        """The payment scheme's parameters when none of them names a request option (they
+        are then the same for every request, resolved once); None when some does."""
+        params = self.payment.params
+        if any(isinstance(v, dict) for v in params.values()):
+            return None
+        # A plain dict (passed as keywords faster than a read-only view); never changed.
+        return dict(params)
 
     @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:

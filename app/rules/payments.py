@@ -30,13 +30,17 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NewType
 
-from app.domain.hand import WinContext
+from app.domain.hand import SELF_DRAW, WinContext
 from app.domain.money import Payments, Transfer, payments_of
 from app.rules.options import OptionDef
 
 NO_CAP = "none"
 # The counted fans of a hand, as (fan id, count) pairs: what a `by_fans` scheme prices.
 CountedFans = tuple[tuple[str, int], ...]
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 
 def _others(ctx: WinContext, players: int, payers: Sequence[int] | None) -> list[int]:
@@ -55,16 +59,31 @@ def base_plus_fan_pay(total: int, ctx: WinContext, players: int,
                       payers: Sequence[int] | None = None, *, base: int) -> Payments:
     """国标: self-draw, every other player pays base + fan; discard, the discarder pays
     base + fan and every other player pays base. No dealer bonus."""
-    transfers: list[Transfer] = []
-    if ctx.self_drawn:
-        for seat in _others(ctx, players, payers):
-            transfers.append(Transfer(seat, ctx.winner, base + total, "self_draw"))
+    winner = ctx.winner
+    seats = range(players) if payers is None else payers
+    transfers = []
+    if ctx.win_type == SELF_DRAW:
+        amount = base + total
+        for seat in seats:
+            if seat != winner:
+                transfers.append(_new(Transfer, (seat, winner, amount, "self_draw")))
+        if payers is None:
+            # Every other seat pays the same (the nets of `payments_of`, worked out).
+            net = [-amount] * players
+            net[winner] = amount * (players - 1)
+            return _new(Payments, (tuple(net), tuple(transfers)))
     else:
-        assert ctx.discarder is not None
-        transfers.append(Transfer(ctx.discarder, ctx.winner, base + total, "discarder"))
-        for seat in _others(ctx, players, payers):
-            if seat != ctx.discarder:
-                transfers.append(Transfer(seat, ctx.winner, base, "base"))
+        discarder = ctx.discarder
+        assert discarder is not None
+        transfers.append(_new(Transfer, (discarder, winner, base + total, "discarder")))
+        for seat in seats:
+            if seat != winner and seat != discarder:
+                transfers.append(_new(Transfer, (seat, winner, base, "base")))
+        if payers is None and 0 <= discarder < players and discarder != winner:
+            net = [-base] * players
+            net[discarder] = -(base + total)
+            net[winner] = base * (players - 2) + base + total
+            return _new(Payments, (tuple(net), tuple(transfers)))
     return payments_of(players, transfers)
 
 

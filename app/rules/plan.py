@@ -8,6 +8,13 @@ what their check looks at:
 - reading fans: decided per reading, and only for readings that have what the check needs
   (`needs=`, the features of `app.rules.view`).
 
+For each set of features met, the fans are arranged as `Probes`: those decided by their own
+check; those whose checks share what they depend on (`depends_on=`), decided together once
+per key and remembered (`Shared`, a bounded memo); the 限定牌 fans decided by a table of
+kinds (`each_kind=`, `KindTable`); and those that need a pung of some tiles (`pungs_of=`),
+asked only of readings holding one. A hand read one way only takes its hand and reading
+fans together (`ShapePlan.every_fan`).
+
 Each fan has a position in the evaluation order and a bit at that position; the fans a counted
 fan leaves out (不计) are a mask of bits, so exclusions cost one `&` per fan. The plan also
 holds the 无番和-like fan of each shape, the fixed extras by the rank of the winning tile, the
@@ -17,13 +24,14 @@ their checks tell apart (`WildPlan`), with the memos of the wild readings.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from weakref import WeakSet
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS
+from app.rules.checks import CHECKS, DependsOn, positional
 from app.rules.definitions import BoundCheck, FanDef, Requirement, ShapeDef, WildDef
 from app.rules.policies import POLICIES, Policy
 from app.rules.view import FEATURES
@@ -41,6 +49,54 @@ class FanStep(NamedTuple):
     needs: int  # the features a reading must have for the check to find anything
     toward_minimum: bool
     breaks_ties: bool
+    # The same check for the counting loop (`positional`: faster to call).
+    call: BoundCheck
+
+
+# A fan found: (its position in evaluation order, how many times).
+Hit = tuple[int, int]
+# What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
+Probe = tuple[BoundCheck, int]
+# The largest number of answers a memo of `Shared` keeps, emptied when full. A key's values
+# are few: categories of tile (32), kongs held, concealed pungs, claimed melds (a dozen
+# each); the most, chows (12,650 multisets of up to four chows): 40,000 random MCR hands
+# reach 6,100. About 260 bytes an answer. See `app.scoring.memory`.
+SHARED_LIMIT = 16_384
+# The largest number of group keys (`WildPlan.key_cache`) and numbers a wild plan keeps
+# before it forgets them (and the searches' memos made from them): 448 keys and 32 numbers
+# on 5,000 tianjin hands.
+KEYS_LIMIT = 4096
+# Every plan compiled and still in use (`app.scoring.memory` reports their memos).
+LIVE_PLANS: WeakSet[Plan] = WeakSet()
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """Fans whose checks declare the same `depends_on`: decided together once per key."""
+
+    depends_on: DependsOn
+    probes: tuple[Probe, ...]
+    memo: dict[Hashable, list[Hit]]  # key -> the fans found (shared by every request)
+
+
+@dataclass(frozen=True, slots=True)
+class KindTable:
+    """Hand fans whose checks declare `each_kind`: decided together, a bit per fan."""
+
+    masks: tuple[int, ...]  # per kind of tile: the bits of the fans whose condition it meets
+    every: int  # every fan's bit
+    positions: tuple[int, ...]  # the fans' positions, by bit
+
+
+@dataclass(frozen=True, slots=True)
+class Probes:
+    """The fans looked for in a reading (or a hand) with some set of features."""
+
+    single: tuple[Probe, ...]  # each decided by its own check
+    shared: tuple[Shared, ...]
+    kinds: KindTable | None
+    # Fans whose checks need a pung of some tiles (`pungs_of`), by those tiles.
+    gated: tuple[tuple[frozenset[int], tuple[Probe, ...]], ...] = ()
 
 
 @dataclass(eq=False)
@@ -56,16 +112,90 @@ class ShapePlan:
     extras: Mapping[int, tuple[FanStep, ...]]
     priority: int  # ties between equal totals go to the lower
     final: bool  # when a hand has this shape, no other shape's readings are compared
-    # Reading fans by the features of a reading (at most one entry per set of features).
-    _by_features: dict[int, tuple[FanStep, ...]] = field(default_factory=dict)
+    tileset: TileSet
+    # The probes of the hand fans by the context's features, and of the reading fans by a
+    # reading's features: one entry per set of features met, so never more than
+    # 2 ** len(FEATURES) (1024) each; a rule set meets a few dozen.
+    _by_context: dict[int, Probes] = field(default_factory=dict)
+    _by_features: dict[int, Probes] = field(default_factory=dict)
+    every_by_features: dict[int, Probes] = field(default_factory=dict)
+    # The memos of shared fans, by the positions of the fans (shared by sets of features).
+    _memos: dict[tuple[int, ...], dict[Hashable, list[Hit]]] = field(default_factory=dict)
 
-    def reading_fans(self, features: int) -> tuple[FanStep, ...]:
+    def hand_probes(self, context: int) -> Probes:
+        """The hand fans whose checks can find something under a context with these
+        features (`CONTEXT_FEATURES` of a view)."""
+        found = self._by_context.get(context)
+        if found is None:
+            found = self._by_context[context] = self._probes(self.hand, context)
+        return found
+
+    def reading_fans(self, features: int) -> Probes:
         """The reading fans whose checks can find something in a reading with `features`."""
         found = self._by_features.get(features)
         if found is None:
-            found = self._by_features[features] = tuple(
-                s for s in self.reading if s.needs & features == s.needs)
+            found = self._by_features[features] = self._probes(self.reading, features)
         return found
+
+    def every_fan(self, features: int) -> Probes:
+        """The hand fans and the reading fans together, for a hand read one way only."""
+        found = self.every_by_features.get(features)
+        if found is None:
+            found = self.every_by_features[features] = self._probes(
+                self.hand + self.reading, features)
+        return found
+
+    def _probes(self, steps: Sequence[FanStep], features: int) -> Probes:
+        chosen = [s for s in steps if s.needs & features == s.needs]
+        by_key: dict[DependsOn, list[FanStep]] = {}
+        by_kind: list[FanStep] = []
+        for s in chosen:
+            spec = CHECKS[s.fan.check]
+            if spec.depends_on is not None:
+                by_key.setdefault(spec.depends_on, []).append(s)
+            elif spec.each_kind is not None:
+                by_kind.append(s)
+        by_gate: dict[frozenset[int], list[FanStep]] = {}
+        for s in chosen:
+            pungs_of = CHECKS[s.fan.check].pungs_of
+            if pungs_of is not None:
+                gate = pungs_of(self.tileset, **(s.check.__kwdefaults__ or {}))
+                if gate is not None:
+                    by_gate.setdefault(frozenset(gate), []).append(s)
+        apart = {s.position for group in by_key.values() for s in group}
+        apart |= {s.position for s in by_kind}
+        apart |= {s.position for group in by_gate.values() for s in group}
+        single = [s for s in chosen if s.position not in apart]
+        shared = []
+        for depends_on, group in by_key.items():
+            if len(group) == 1:
+                single += group
+                continue
+            positions = tuple(s.position for s in group)
+            memo = self._memos.setdefault(positions, {})
+            shared.append(Shared(depends_on, tuple((s.call, s.position) for s in group), memo))
+        kinds = None
+        if len(by_kind) > 1:
+            kinds = _kind_table(by_kind, self.tileset)
+        else:
+            single += by_kind
+        single.sort(key=lambda s: s.position)
+        return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds,
+                      tuple((gate, tuple((s.call, s.position) for s in group))
+                            for gate, group in by_gate.items()))
+
+
+def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
+    masks = []
+    for t in range(len(tileset.kinds)):
+        mask = 0
+        for bit, s in enumerate(steps):
+            each_kind = CHECKS[s.fan.check].each_kind
+            assert each_kind is not None
+            if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
+                mask |= 1 << bit
+        masks.append(mask)
+    return KindTable(tuple(masks), (1 << len(steps)) - 1, tuple(s.position for s in steps))
 
 
 # What a check tells apart in a group, with the check's parameters (see `check(tells_apart=)`).
@@ -123,6 +253,15 @@ class Plan:
     # The bit of each fan a bool request option switches on or off: (bit, option name).
     gates: tuple[tuple[int, str], ...]
     wild: WildPlan | None
+    # By position in evaluation order: each fan, its value and the bits of what it leaves out.
+    fans: tuple[FanDef, ...] = ()
+    values: tuple[int, ...] = ()
+    excludes: tuple[int, ...] = ()
+    # The bits of the fans that count toward the rule set's minimum, of those that do not,
+    # and of its tie-breaks.
+    toward_minimum: int = 0
+    beside_minimum: int = 0
+    ties: int = 0
 
 
 def _mask(needs: Sequence[str]) -> int:
@@ -147,7 +286,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         for x in f.excludes:
             excludes |= 1 << position[x]
         return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
-                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties)
+                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties,
+                       positional(f.bound))
 
     by_id = {f.id: f for f in fans}
     plans: dict[str, ShapePlan] = {}
@@ -167,8 +307,9 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
             last=step(last) if last is not None else None,
             extras={rank: tuple(step(by_id[fid]) for fid in ids)
                     for rank, ids in sd.extras_by_win_rank.items()},
-            priority=sd.priority, final=sd.final)
-    return Plan(
+            priority=sd.priority, final=sd.final, tileset=tileset)
+    steps = [step(f) for f in fans]
+    plan = Plan(
         shapes=plans,
         shape_names=frozenset(plans),
         finals=frozenset(n for n, p in plans.items() if p.final),
@@ -176,7 +317,15 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         flower=step(by_id[flower_fan]) if flower_fan else None,
         gates=tuple((1 << position[f.id], f.enabled_by) for f in fans if f.enabled_by),
         wild=_wild_plan(fans, requirements, wild, tileset) if wild is not None else None,
+        fans=tuple(fans),
+        values=tuple(s.value for s in steps),
+        excludes=tuple(s.excludes for s in steps),
+        toward_minimum=sum(s.bit for s in steps if s.toward_minimum),
+        beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
+        ties=sum(s.bit for s in steps if s.breaks_ties),
     )
+    LIVE_PLANS.add(plan)
+    return plan
 
 
 def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild: WildDef,

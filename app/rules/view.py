@@ -8,19 +8,37 @@ several readings per hand: the cheaper a lookup, the faster a request.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from itertools import compress
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
-from app.domain.decompose import KNIT, PAIR, Reading, counts_of
-from app.domain.hand import CHOW, KONG, PUNG, Hand, WinContext
+from app.domain.decompose import EDGE as EDGE_PLACE
+from app.domain.decompose import (
+    IN_CHOW,
+    IN_PUNG,
+    KNIT,
+    MIDDLE,
+    PAIR,
+    Group,
+    Reading,
+    standing,
+    without,
+)
+from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles
 from app.domain.tiles import TileSet
 
-# Features of a reading that checks may declare they need (bit flags of `View.features`).
-# The last two come from the win context: the request said last_tile, or named a kong win.
+# Features of a reading that checks may declare they need (bit flags of `View.features`):
+# pungs (kongs included), kongs, chows, two chows or more, a place for the winning tile
+# (边, 嵌, 单钓), two pungs or kongs of numbered tiles or more, four chows (a knitted
+# straight's knits counted as chows), four pungs or kongs. `last_tile` and `kong_win` come
+# from the win context: the request said last_tile, or named a kong win.
 PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
+NUMBERED_PUNGS, FOUR_CHOWS, FOUR_PUNGS = 128, 256, 512
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
-            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN}
+            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
+            "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
+            "four_pungs": FOUR_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES = LAST_TILE | KONG_WIN
 
@@ -29,67 +47,98 @@ CLOSED = "closed"
 SINGLE = "single"
 
 
+# The numbered suits present, by the bits of their categories (0, 1, 2).
+_SUITS_OF = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
+
+
+@lru_cache(maxsize=8)
+def _no_melds(size: int) -> tuple[int, ...]:
+    return (0,) * size
+
+
+class DeclaredSets(NamedTuple):
+    """What a hand's declared melds put in each of its readings."""
+
+    chows: tuple[int, ...]  # first tiles, in the order declared
+    pungs: tuple[int, ...]  # pungs and kongs
+    kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
+    concealed: int  # concealed kongs
+    numbered_pungs: int  # pungs and kongs of numbered tiles
+
+
 class HandFacts:
     """Facts about the whole hand that do not depend on how it is read."""
 
     __slots__ = (
+        "_counts",
+        "_declared",
+        "_meld_counts",
+        "_standing_counts",
         "_waits",
-        "counts",
+        "categories",
         "ctx",
         "exposed_melds",
+        "fours",
         "hand",
-        "has_dragons",
-        "has_honors",
-        "has_winds",
         "kinds",
         "kong_tiles",
-        "meld_counts",
         "physical",
         "shapes",
-        "standing_counts",
-        "suits",
+        "standing",
         "tileset",
         "wild_count",
         "win_tile",
         "win_wild",
     )
-
     def __init__(self, hand: Hand, ctx: WinContext, tileset: TileSet,
                  shapes: frozenset[str]) -> None:
         self.hand = hand
         self.ctx = ctx
         self.tileset = tileset
         self.win_tile = hand.win_tile
-        size = tileset.size
-        standing = counts_of(hand.concealed, size)
-        self.standing_counts = standing
-        counts = standing[:]
-        meld_counts = [0] * size
-        kong_tiles = []
-        exposed = 0
-        for m in hand.melds:
-            for t in m.tiles:
-                meld_counts[t] += 1
-                counts[t] += 1
-            if m.kind == KONG:
-                kong_tiles.append(m.tiles[0])
-            if not (m.kind == KONG and m.concealed):
-                exposed += 1
-        self.meld_counts = meld_counts
-        self.kong_tiles = tuple(kong_tiles)
-        self.exposed_melds = exposed
-        self.counts = counts
-        kinds = frozenset(compress(range(size), counts))
-        self.kinds = kinds
-        category = tileset.category
-        present = {category[t] for t in kinds}
-        # Numbered suits present, by position in the tile set's suits.
-        self.suits = present & {0, 1, 2}
-        self.has_winds = 3 in present
-        self.has_dragons = 4 in present
-        self.has_honors = self.has_winds or self.has_dragons
+        tiles = standing(hand.concealed, tileset)
+        self.standing = tiles
+        present = tiles.categories
+        melds = hand.melds
+        if melds:
+            melded: list[int] = []
+            for m in melds:
+                melded += m.tiles
+            kinds = set(melded)
+            category = tileset.category
+            for t in kinds:
+                present |= 1 << category[t]
+            # Kinds held four times, melds included (a kong's among them).
+            ordered = tiles.ordered
+            fours = [t for t in kinds.union(tiles.fours)
+                     if ordered.count(t) + melded.count(t) == 4]
+            kinds.update(tiles.kinds)
+            self.kinds = frozenset(kinds)
+            self.fours = tuple(sorted(fours)) if fours else ()
+            kong_tiles = []
+            exposed = 0
+            for m in melds:
+                if m.kind == KONG:
+                    kong_tiles.append(m.tiles[0])
+                    if not m.concealed:
+                        exposed += 1
+                else:
+                    exposed += 1
+            self.kong_tiles = tuple(kong_tiles)
+            self.exposed_melds = exposed
+        else:
+            # Nothing melded: the standing tiles are the hand.
+            self.kinds = tiles.kinds
+            self.kong_tiles = ()
+            self.exposed_melds = 0
+            self.fours = tiles.fours
+        # Bit `TileSet.category` for each category of tile held: numbered suits present, by
+        # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
+        self.categories = present
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
+        self._declared: DeclaredSets | None = None
+        self._counts: list[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
         # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
         # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
@@ -99,6 +148,85 @@ class HandFacts:
         self.win_wild = False
 
     @property
+    def suits(self) -> frozenset[int]:
+        """The numbered suits held, by position in the tile set's suits."""
+        return _SUITS_OF[self.categories & 7]
+
+    @property
+    def has_winds(self) -> bool:
+        return bool(self.categories & 8)
+
+    @property
+    def has_dragons(self) -> bool:
+        return bool(self.categories & 16)
+
+    @property
+    def has_honors(self) -> bool:
+        return bool(self.categories & 24)
+
+    # The counts of the tiles, worked out when first asked for (most hands are scored
+    # without them).
+
+    @property
+    def standing_counts(self) -> list[int]:
+        """The count of each kind among the standing tiles (do not change it)."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._standing_counts
+
+    @property
+    def counts(self) -> list[int]:
+        """The count of each kind in the hand, melds included (do not change it)."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._counts  # type: ignore[return-value]
+
+    @property
+    def meld_counts(self) -> Sequence[int]:
+        """The count of each kind in the declared melds."""
+        if self._counts is None:
+            self._fill_counts()
+        return self._meld_counts
+
+    def _fill_counts(self) -> None:
+        standing_counts = self.standing.counts
+        self._standing_counts = standing_counts
+        melds = self.hand.melds
+        self._meld_counts: Sequence[int]
+        if melds:
+            meld_counts = [0] * self.tileset.size
+            for m in melds:
+                for t in m.tiles:
+                    meld_counts[t] += 1
+            self._meld_counts = meld_counts
+            self._counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
+        else:
+            self._meld_counts = _no_melds(self.tileset.size)
+            self._counts = standing_counts
+
+    def declared(self) -> DeclaredSets:
+        """What the declared melds add to every reading (worked out once per hand)."""
+        found = self._declared
+        if found is None:
+            chows = []
+            pungs = []
+            kongs = []
+            concealed = numbered = 0
+            suit = self.tileset.suit_no
+            for m in self.hand.melds:
+                if m.kind == CHOW:
+                    chows.append(m.tiles[0])
+                else:
+                    pungs.append(m.tiles[0])
+                    numbered += suit[m.tiles[0]] >= 0
+                    if m.kind == KONG:
+                        kongs.append((m.tiles[0], m.concealed))
+                        concealed += m.concealed
+            found = self._declared = DeclaredSets(tuple(chows), tuple(pungs), tuple(kongs),
+                                                  concealed, numbered)
+        return found
+
+    @property
     def waits(self) -> frozenset[int]:
         """听: the tiles that would complete the standing tiles without the winning tile.
 
@@ -106,10 +234,8 @@ class HandFacts:
         so the answer depends only on the tiles, never on what is left in the wall.
         """
         if self._waits is None:
-            self._waits = formal_waits(
-                self.standing_counts, self.win_tile, len(self.hand.melds), self.shapes,
-                self.tileset,
-            )
+            self._waits = completing_tiles(without(self.standing, self.win_tile, self.tileset),
+                                           len(self.hand.melds), self.shapes, self.tileset)
         return self._waits
 
     @property
@@ -141,10 +267,14 @@ class SubstitutedFacts(HandFacts):
         # facts says about the wilds.
         if name.startswith("__"):
             raise AttributeError(name)
-        physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
-        HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
-        self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
-        return object.__getattribute__(self, name)
+        try:
+            object.__getattribute__(self, "standing")
+        except AttributeError:
+            physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
+            HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
+            self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
+            return getattr(self, name)
+        raise AttributeError(name)
 
 
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],
@@ -159,8 +289,11 @@ class View:
     """One reading of the hand, as the checks see it."""
 
     __slots__ = (
+        "_combos",
+        "_numbered_pungs",
+        "_policy",
+        "_suit_pungs",
         "chows",
-        "combos",
         "concealed_pungs",
         "ctx",
         "facts",
@@ -176,6 +309,21 @@ class View:
         "wait",
         "win_group",
     )
+    _numbered_pungs: int
+    _policy: Callable[[View], dict[str, int]] | None
+    _suit_pungs: tuple[int, ...] | None
+    chows: tuple[int, ...]  # first tiles, sorted
+    concealed_pungs: int
+    features: int
+    groups: tuple[Group, ...]
+    knits: tuple[int, ...]
+    kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
+    pair: int  # the pair's tile; -1 without exactly one pair
+    pairs: tuple[int, ...]
+    pungs: tuple[int, ...]  # kongs included, sorted
+    shape: str
+    wait: str | None  # EDGE, CLOSED, SINGLE or None
+    win_group: Group | None
 
     def __init__(self, reading: Reading, facts: HandFacts,
                  combo_policy: Callable[[View], dict[str, int]] | None) -> None:
@@ -185,6 +333,118 @@ class View:
         self.facts = facts
         ctx = facts.ctx
         self.ctx = ctx
+        self._policy = combo_policy
+        self._suit_pungs = None
+        self._combos: dict[str, int] | None = None
+        pieces = reading.pieces
+        if not pieces:
+            self._of_groups(reading, facts, ctx)
+            self._features(ctx)
+            return
+        # A regular reading of a hand without wilds, from its parts' cuts (`Piece`).
+        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
+        win = facts.win_tile
+        chows = declared.chows
+        pungs = declared.pungs
+        concealed = declared.concealed
+        numbered = declared.numbered_pungs
+        pair = -1
+        at = 0
+        for piece in pieces:
+            if piece.chows:
+                chows += piece.chows
+            if piece.pungs:
+                pungs += piece.pungs
+                concealed += len(piece.pungs)
+                numbered += piece.numbered_pungs
+            if piece.pair >= 0:
+                pair = piece.pair
+            place = piece.places.get(win)
+            if place:
+                at |= place
+        if declared.chows:
+            chows = tuple(sorted(chows))
+        if declared.pungs:
+            pungs = tuple(sorted(pungs))
+        self.chows = chows
+        self.pungs = pungs
+        self.kongs = kongs = declared.kongs
+        self.pair = pair
+        self.pairs = (pair,)
+        self.knits = ()
+        self.win_group = None
+        # 暗刻: a standing pung of the winning tile completed by a discard is a claimed pung,
+        # unless this reading can put the winning tile into a standing chow instead.
+        if at & IN_PUNG and not at & IN_CHOW and ctx.win_type != SELF_DRAW:
+            concealed -= 1
+        self.concealed_pungs = concealed
+        self._numbered_pungs = numbered
+        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
+        features = 0
+        if at & EDGE_PLACE:
+            self.wait = EDGE
+            features = WAIT
+        elif at & MIDDLE:
+            self.wait = CLOSED
+            features = WAIT
+        elif pair == win:
+            self.wait = SINGLE
+            features = WAIT
+        else:
+            self.wait = None
+        if pungs:
+            features |= PUNGS
+            if len(pungs) == 4:
+                features |= FOUR_PUNGS
+            if numbered >= 2:
+                features |= NUMBERED_PUNGS
+            if kongs:
+                features |= KONGS
+        if chows:
+            features |= CHOWS
+            if len(chows) >= 2:
+                features |= CHOW_PAIRS
+                if len(chows) == 4:
+                    features |= FOUR_CHOWS
+        if ctx.last_tile:
+            features |= LAST_TILE
+        if ctx.kong:
+            features |= KONG_WIN
+        self.features = features
+
+    @property
+    def combos(self) -> dict[str, int]:
+        """Chow combinations (一般高, 清龙 ...) under the rule set's policy, worked out when a
+        check first asks (most readings are decided without them: see `depends_on`)."""
+        combos = self._combos
+        if combos is None:
+            policy = self._policy
+            combos = self._combos = (policy(self) if policy is not None
+                                     and len(self.chows) >= 2 else _NO_COMBOS)
+        return combos
+
+    def _features(self, ctx: WinContext) -> None:
+        pungs, chows = self.pungs, self.chows
+        features = ((PUNGS | (FOUR_PUNGS if len(pungs) == 4 else 0)
+                     | (NUMBERED_PUNGS if self._numbered_pungs >= 2 else 0)) if pungs else 0)
+        if chows:
+            features |= CHOWS
+            if len(chows) >= 2:
+                features |= CHOW_PAIRS
+        if len(chows) + len(self.knits) == 4:
+            features |= FOUR_CHOWS
+        if self.kongs:
+            features |= KONGS
+        if self.wait:
+            features |= WAIT
+        if ctx.last_tile:
+            features |= LAST_TILE
+        if ctx.kong:
+            features |= KONG_WIN
+        self.features = features
+
+    def _of_groups(self, reading: Reading, facts: HandFacts, ctx: WinContext) -> None:
+        """Any reading, from its groups."""
         win = facts.win_tile
         chows: list[int] = []
         pungs: list[int] = []
@@ -230,6 +490,12 @@ class View:
             concealed_pungs -= 1
         self.chows = tuple(sorted(chows))
         self.pungs = tuple(sorted(pungs))
+        suit = facts.tileset.suit_no
+        numbered = 0
+        for t in pungs:
+            if suit[t] >= 0:
+                numbered += 1
+        self._numbered_pungs = numbered
         self.kongs = tuple(kongs)
         self.pairs = tuple(pairs)
         self.pair = pairs[0] if len(pairs) == 1 else -1
@@ -237,7 +503,7 @@ class View:
         self.concealed_pungs = concealed_pungs
         # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
         if edge:
-            self.wait: str | None = EDGE
+            self.wait = EDGE
         elif closed:
             self.wait = CLOSED
         elif (self.pair == win and reading.shape != SEVEN_PAIRS
@@ -245,13 +511,22 @@ class View:
             self.wait = SINGLE
         else:
             self.wait = None
-        # Chow combinations (一般高, 清龙 ...) under the rule set's policy: every reading with
-        # two chows or more asks for them, so they are worked out here once.
-        self.combos: dict[str, int] = (
-            combo_policy(self) if combo_policy is not None and len(chows) >= 2 else {}
-        )
-        self.features = (
-            (PUNGS if pungs else 0) | (KONGS if kongs else 0) | (CHOWS if chows else 0)
-            | (CHOW_PAIRS if len(chows) >= 2 else 0) | (WAIT if self.wait else 0)
-            | (LAST_TILE if ctx.last_tile else 0) | (KONG_WIN if ctx.kong else 0)
-        )
+
+    def suit_pungs(self) -> tuple[int, ...]:
+        """The pungs and kongs of numbered tiles, per numbered suit (in the tile set's
+        order): bit `rank` set for a pung of that rank (worked out when first asked)."""
+        found = self._suit_pungs
+        if found is None:
+            ts = self.facts.tileset
+            suit, rank = ts.suit_no, ts.ranks
+            masks = [0] * len(ts.suits)
+            for t in self.pungs:
+                s = suit[t]
+                if s >= 0:
+                    masks[s] |= 1 << rank[t]
+            found = self._suit_pungs = tuple(masks)
+        return found
+
+
+_NO_COMBOS: dict[str, int] = {}
+_NO_DECLARED = DeclaredSets((), (), (), 0, 0)

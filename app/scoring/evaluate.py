@@ -7,11 +7,13 @@ each step looks for):
 2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`); with wild
    tiles, every way they can fill it, alike readings once (`app.scoring.wild`). When a final
    shape is among them (MCR's special forms), only its readings are compared.
-3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand, and the
-   reading fans whose checks can find something in it, counted in evaluation order, each
-   counted fan leaving out (不计) what it excludes; then the shape's fixed extras and, when
-   nothing else counts toward the minimum, its 无番和-like fan. Fans an option switches off
-   are left out from the start.
+3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand (with the
+   reading fans when the hand reads one way only), and the reading fans whose checks can
+   find something in it (answers the checks share by key are remembered, bounded: see
+   `app.scoring.memory`), counted in evaluation order, each counted fan leaving out (不计)
+   what it excludes; then the shape's fixed extras and, when nothing else counts toward
+   the minimum, its 无番和-like fan. Fans an option switches off are left out from the
+   start.
 4. The best reading: the highest total; under a payment scheme that prices the fans
    themselves (`by_fans`), the highest value first, then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower
@@ -25,24 +27,28 @@ each step looks for):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from app.domain import deadline
-from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
-from app.rules.definitions import FanDef
 from app.rules.model import RuleSet
-from app.rules.payments import SCHEMES, resolve_params
+from app.rules.payments import resolve_params
+from app.rules.plan import Plan
 from app.rules.view import HandFacts, View
 from app.scoring.describe import describe
-from app.scoring.fans import HandFans, Tally, tally
+from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
 from app.scoring.wild import wild_views
 
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
 _NO_WILDS: frozenset[int] = frozenset()
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
@@ -53,36 +59,52 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     tileset = rs.tileset
     # 1. Facts.
     facts = HandFacts(hand, ctx, tileset, plan.shape_names)
-    wild_set = frozenset(ctx.wilds) if ctx.wilds and rs.wild is not None else _NO_WILDS
-    if wild_set:
+    wild_set = _NO_WILDS
+    if ctx.wilds and rs.wild is not None:
+        wild_set = frozenset(ctx.wilds)
         facts.wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         facts.win_wild = hand.win_tile in wild_set
     # 2. Readings.
-    candidates: Iterable[tuple[View, HandFans]]
-    if wild_set and any(t in wild_set for t in hand.concealed):
+    candidates: Iterable[tuple[View, HandFans | None]]
+    if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
-        readings = decompose(hand, plan.shape_names, tileset, facts.standing_counts)
-        if plan.finals and any(r.shape in plan.finals for r in readings):
-            readings = [r for r in readings if r.shape in plan.finals]
-        candidates = _views(readings, facts, rs)
+        readings = decompose(hand, plan.shape_names, tileset, facts.standing)
+        finals = plan.finals
+        if finals:
+            for r in readings:
+                if r.shape in finals:
+                    readings = [r for r in readings if r.shape in finals]
+                    break
+        policy = plan.policy
+        if len(readings) == 1:
+            # Read one way only: its hand fans are decided with its reading fans.
+            candidates = ((View(readings[0], facts, policy), None),)
+        else:
+            shared = HandFans()
+            candidates = [(View(r, facts, policy), shared) for r in readings]
     disabled = 0
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
             disabled |= bit
-    scheme = SCHEMES[rs.payment.scheme]
-    params = resolve_params(rs.payment.params, ctx)
-    win_rank = tileset.kinds[hand.win_tile].rank
+    scheme = rs.payment_scheme
+    fixed = rs.fixed_payment_params
+    params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
+                                 else fixed)
+    win_tile = hand.win_tile
     # 3 and 4. The fans of each reading; the best reading.
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
     # may pay two readings of one fan total differently: the reading paying more is the best.
     priced = scheme.by_fans
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
-    for view, hand_fans in candidates:
+    for view, of_hand in candidates:
         shape = plan.shapes[view.shape]
-        t = tally(view, ctx, shape, hand_fans.hits(shape, view, ctx), disabled, win_rank)
-        worth = scheme.value(t.total, fans=_ids(t.fans), **params)[0] if priced else 0
+        t = tally(view, ctx, plan, shape,
+                  of_hand.hits(shape, view, ctx) if of_hand is not None else None,
+                  disabled, win_tile)
+        worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
+                 else 0)
         if best is None or worth > best[0] or (worth == best[0] and (
                 t.total > best[1] or (t.total == best[1] and (
                     t.breaks_ties or shape.priority < best[2])))):
@@ -95,20 +117,25 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                           "accepts"),
             fans=(), fan_total=0, decomposition=None, payments=None,
         )
-    view, counted = best[3], best[4].fans
+    view = best[3]
+    counted, fan_total, _, bits = best[4]
+    values = plan.values
+    min_total = fan_total
+    if bits & plan.beside_minimum:
+        for position, n in counted:
+            if plan.beside_minimum >> position & 1:
+                min_total -= values[position] * n
     # 5. Flowers.
     flower = plan.flower
     if flower is not None and not disabled & flower.bit:
         n = flower.check(view, ctx)
         if n:
-            counted = [*counted, (flower.fan, n)]
-    fan_total = 0
-    min_total = 0
-    for f, n in counted:
-        fan_total += f.value * n
-        if f.counts_toward_minimum:
-            min_total += f.value * n
-    fans = tuple(FanResult(f.id, f.name, f.name_en, f.value, n) for f, n in counted)
+            counted = [*counted, (flower.position, n)]
+            fan_total += flower.value * n
+            if flower.toward_minimum:
+                min_total += flower.value * n
+    table = _SHOWN.get(plan)
+    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
     refused: Reason | None = None
@@ -117,41 +144,71 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
             refused = Reason(req.reason, req.message)
             break
     if refused is None and min_total < rs.min_fan:
-        refused = Reason(BELOW_MINIMUM,
-                         f"the hand scores {min_total} fan toward the minimum"
-                         f"{_not_counted(counted)}; {rs.name} needs at least {rs.min_fan} "
-                         "to win")
-    counted_ids = _ids(counted)
-    if refused is None:
+        refused = _new(Reason, (BELOW_MINIMUM,
+                                f"the hand scores {min_total} fan toward the minimum"
+                                f"{_not_counted(plan, counted)}; {rs.name} needs at least "
+                                f"{rs.min_fan} to win"))
+    if refused is None and rs.fan_requirements:
+        counted_ids = _ids(plan, counted)
         for freq in rs.fan_requirements:
             if freq.refuses((fid for fid, _ in counted_ids), ctx.options):
                 refused = Reason(freq.reason, freq.message)
                 break
     if refused is not None:
-        return ScoreResult(ruleset=rs.id, winning=False, reason=refused, fans=fans,
-                           fan_total=fan_total, decomposition=decomposition, payments=None)
+        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
+                                  None, None))
     # 7. Money.
+    bound = rs.fixed_payment
     if priced:
-        params = {**params, "fans": counted_ids}
+        params = {**params, "fans": _ids(plan, counted)}
+    elif bound is not None:
+        payments = bound.pay(fan_total, ctx, rs.players, None)
+        worth, multiplier = bound.value(fan_total)
+        return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
+                                  worth, multiplier))
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
-    return ScoreResult(ruleset=rs.id, winning=True, reason=None, fans=fans,
-                       fan_total=fan_total, decomposition=decomposition, payments=payments,
-                       value=worth, multiplier=multiplier)
+    return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
+                              worth, multiplier))
 
 
-def _views(readings: list[Reading], facts: HandFacts,
-           rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
-    hand_fans = HandFans()
-    policy = rs.plan.policy
-    for r in readings:
-        yield View(r, facts, policy), hand_fans
+def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
+    fans = plan.fans
+    return tuple([(fans[position].id, n) for position, n in counted])
 
 
-def _ids(counted: list[tuple[FanDef, int]]) -> tuple[tuple[str, int], ...]:
-    return tuple((f.id, n) for f, n in counted)
-
-
-def _not_counted(fans: list[tuple[FanDef, int]]) -> str:
-    names = [f.name for f, _ in fans if not f.counts_toward_minimum]
+def _not_counted(plan: Plan, counted: list[Hit]) -> str:
+    names = [plan.fans[position].name for position, _ in counted
+             if not plan.toward_minimum >> position & 1]
     return f" ({', '.join(names)} not counted)" if names else ""
+
+
+class _Shown(dict[Hit, FanResult]):
+    """A plan's fans as a result lists them, by (position, times), made when first asked for:
+    at most a few per fan of the rule set (times above 4 are rare: flowers, 幺九刻)."""
+
+    __slots__ = ("plan",)
+
+    def __init__(self, plan: Plan) -> None:
+        super().__init__()
+        self.plan = plan
+
+    def __missing__(self, key: Hit) -> FanResult:
+        position, n = key
+        f = self.plan.fans[position]
+        found = self[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+        return found
+
+
+# One table per plan (per rule set loaded; tests load variants).
+_SHOWN: dict[Plan, _Shown] = {}
+_SHOWN_LIMIT = 64
+
+
+def _shown(plan: Plan) -> _Shown:
+    found = _SHOWN.get(plan)
+    if found is None:
+        if len(_SHOWN) >= _SHOWN_LIMIT:
+            _SHOWN.clear()
+        found = _SHOWN[plan] = _Shown(plan)
+    return found

@@ -6,93 +6,134 @@ fans once per hand, `HandFans`; the reading fans whose checks can find something
 only the fans found are then walked in evaluation order: a fan left out (不计) by a fan counted
 before it is skipped, and a counted fan leaves out what it excludes. A fan that is left out
 leaves nothing out itself (so 四暗刻, which leaves out 不求人, still scores 自摸).
+
+Fans are named by their position in evaluation order (`Plan.fans`, `Plan.values`,
+`Plan.excludes`), and sets of fans are bit masks of those positions. Which checks are asked,
+and which answers are shared, the plan says (`Probes`); `found` asks them.
 """
 
 from __future__ import annotations
 
+from functools import reduce
+from operator import and_
 from typing import NamedTuple
 
 from app.domain.hand import WinContext
-from app.rules.definitions import FanDef
-from app.rules.plan import FanStep, ShapePlan
+from app.rules.plan import SHARED_LIMIT, Hit, Plan, Probes, ShapePlan
 from app.rules.view import CONTEXT_FEATURES, View
 
-# A fan found in a reading: (position in evaluation order, how many times, the fan's step).
-Hit = tuple[int, int, FanStep]
+__all__ = ["HandFans", "Hit", "Tally", "found", "tally"]
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 
 class Tally(NamedTuple):
     """The fans one reading counts."""
 
-    fans: list[tuple[FanDef, int]]  # in evaluation order, with how many times each counts
+    counted: list[Hit]  # in evaluation order, with how many times each counts
     total: int
-    toward_minimum: bool  # some counted fan counts toward the rule set's minimum
     breaks_ties: bool  # some counted fan is one of the rule set's tie-break fans
+    bits: int  # the bits of the fans counted
 
 
 class HandFans:
-    """The hand fans of one hand (with wild tiles: of one substitution), decided once and
-    kept by shape: a hand fan's check sees only the whole hand and the context."""
+    """The hand fans of one hand (with wild tiles: of one substitution), decided once per
+    shape: a hand fan's check sees only the whole hand and the context."""
 
-    __slots__ = ("_hits", "_values")
+    __slots__ = ("_hits",)
 
     def __init__(self) -> None:
-        self._values: dict[int, int] = {}  # by position
         self._hits: dict[str, list[Hit]] = {}  # by shape
 
     def hits(self, shape: ShapePlan, view: View, ctx: WinContext) -> list[Hit]:
         """The hand fans of `shape` found in this hand (`view`: any reading of it)."""
-        found = self._hits.get(shape.name)
-        if found is None:
-            values = self._values
-            context = view.features & CONTEXT_FEATURES
-            found = []
-            for s in shape.hand:
-                if s.needs & context != s.needs:
-                    continue
-                n = values.get(s.position)
-                if n is None:
-                    n = values[s.position] = s.check(view, ctx)
+        hits = self._hits.get(shape.name)
+        if hits is None:
+            hits = self._hits[shape.name] = found(
+                shape.hand_probes(view.features & CONTEXT_FEATURES), view, ctx, [])
+        return hits
+
+
+def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[Hit]:
+    """Add the fans of `probes` found in `view` to `hits` (in no particular order)."""
+    for check, position in probes.single:
+        n = check(view, ctx)
+        if n:
+            hits.append((position, n))
+    if probes.gated:
+        pungs = view.pungs
+        for gate, gated in probes.gated:
+            if not gate.isdisjoint(pungs):
+                for check, position in gated:
+                    n = check(view, ctx)
+                    if n:
+                        hits.append((position, n))
+    for shared in probes.shared:
+        key = shared.depends_on(view, ctx)
+        memo = shared.memo
+        known = memo.get(key)
+        if known is None:
+            if len(memo) >= SHARED_LIMIT:
+                memo.clear()
+            known = memo[key] = []
+            for check, position in shared.probes:
+                n = check(view, ctx)
                 if n:
-                    found.append((s.position, n, s))
-            self._hits[shape.name] = found
-        return found
+                    known.append((position, n))
+        if known:
+            hits += known
+    table = probes.kinds
+    if table is not None:
+        # The fans whose condition every kind held meets.
+        bits = reduce(and_, map(table.masks.__getitem__, view.facts.kinds), table.every)
+        if bits:
+            positions = table.positions
+            for i in range(len(positions)):
+                if bits >> i & 1:
+                    hits.append((positions[i], 1))
+    return hits
 
 
-def _position(hit: Hit) -> int:
-    return hit[0]
-
-
-def tally(view: View, ctx: WinContext, shape: ShapePlan, hand_hits: list[Hit],
-          disabled: int, win_rank: int) -> Tally:
-    """The fans a reading counts. `disabled`: the bits of the fans the request's options
-    switch off; `win_rank`: the rank of the winning tile (for a shape's fixed extras)."""
-    hits = [(s.position, n, s) for s in shape.reading_fans(view.features)
-            if (n := s.check(view, ctx))]
-    if hand_hits:
-        hits += hand_hits
-        hits.sort(key=_position)
+def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
+          hand_hits: list[Hit] | None, disabled: int, win_tile: int) -> Tally:
+    """The fans a reading counts. `hand_hits`: the hand fans found (`HandFans.hits`), or None
+    to decide them with the reading's (a hand read one way only); `disabled`: the bits of
+    the fans the request's options switch off; `win_tile`: the winning tile (its rank names
+    a shape's fixed extras)."""
+    if hand_hits is None:
+        features = view.features
+        probes = shape.every_by_features.get(features)
+        hits = found(probes if probes is not None else shape.every_fan(features), view, ctx,
+                     [])
+    else:
+        hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
+    hits.sort()
+    values, excludes = plan.values, plan.excludes
     excluded = disabled
-    counted: list[tuple[FanDef, int]] = []
-    total = 0
-    toward_minimum = breaks_ties = False
-    for _, n, s in hits:
-        if excluded & s.bit:
+    counted: list[Hit] = []
+    total = bits = 0
+    for hit in hits:
+        position = hit[0]
+        if excluded >> position & 1:
             continue
-        counted.append((s.fan, n))
-        total += s.value * n
-        toward_minimum = toward_minimum or s.toward_minimum
-        breaks_ties = breaks_ties or s.breaks_ties
-        excluded |= s.excludes
-    extras = shape.extras.get(win_rank)
-    if extras:
-        for s in extras:
-            if not disabled & s.bit:
-                counted.append((s.fan, 1))
-                total += s.value
-                toward_minimum = toward_minimum or s.toward_minimum
+        counted.append(hit)
+        total += values[position] * hit[1]
+        bits |= 1 << position
+        excluded |= excludes[position]
+    breaks_ties = bool(bits & plan.ties)
+    if shape.extras:
+        extras = shape.extras.get(shape.tileset.ranks[win_tile])
+        if extras:
+            for s in extras:
+                if not disabled & s.bit:
+                    counted.append((s.position, 1))
+                    total += s.value
+                    bits |= s.bit
     last = shape.last
-    if not toward_minimum and last is not None and not disabled & last.bit:
-        counted.append((last.fan, 1))
+    if last is not None and not bits & plan.toward_minimum and not disabled & last.bit:
+        counted.append((last.position, 1))
         total += last.value
-    return Tally(counted, total, toward_minimum, breaks_ties)
+        bits |= last.bit
+    return _new(Tally, (counted, total, breaks_ties, bits))

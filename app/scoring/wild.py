@@ -23,6 +23,7 @@ from app.domain.wildcards import (
 )
 from app.domain.wildcards import clear_cache as _suit_options_cache_clear
 from app.rules.model import RuleSet
+from app.rules.plan import KEYS_LIMIT
 from app.rules.view import HandFacts, SubstitutedFacts, View
 from app.scoring.fans import HandFans
 
@@ -45,6 +46,8 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     plan = rs.plan
     wp = plan.wild
     assert wp is not None
+    if len(wp.key_cache) > KEYS_LIMIT or len(wp.numbers) > KEYS_LIMIT:
+        wp.forget(keys=True)
     tileset = rs.tileset
     naturals = facts.standing_counts[:]
     wilds = 0

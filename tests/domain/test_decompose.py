@@ -27,7 +27,10 @@ from app.domain.decompose import (
     is_regular_complete,
     regular_splits,
     regular_waits,
+    standing,
+    standing_waits,
     suit_splits,
+    without,
 )
 from app.domain.hand import CHOW, KONG, PUNG, Hand
 from app.domain.notation import parse_hand_string, parse_tiles
@@ -40,6 +43,7 @@ from app.domain.shapes import (
     SHAPES,
     THIRTEEN_ORPHANS,
     completing_tiles,
+    declared_groups,
     decompose,
     knitted_arrangements,
 )
@@ -570,3 +574,59 @@ def test_every_reading_uses_exactly_the_hands_tiles(h: Hand) -> None:
         standing = sorted(t for g in r.groups if not g.declared for t in group_tiles(g))
         assert standing == sorted(h.concealed)
     assert len(readings) == len(set(readings)), "a reading is listed twice"
+
+
+# ---------------------------------------------------------------------------------------------
+# The shapes' bounds (Shape.melds, Shape.kinds): decompose and completing_tiles ask a shape
+# only about hands within them, so a shape must find nothing outside them.
+
+
+def _one_short(h: Hand) -> list[Hand]:
+    return [Hand(tuple(t for i, t in enumerate(h.concealed) if i != h.concealed.index(x)),
+                 h.melds, h.win_tile) for x in sorted(set(h.concealed))]
+
+
+def test_shapes_find_nothing_outside_their_bounds() -> None:
+    from tests.mcr_reference.generator import generate
+
+    found: dict[str, int] = {}
+    hands = [c.hand for c in generate(1500, 31).cases]
+    hands += [hand(text) for text in ("1112345678999m5m", "19m19p19sESWNCFPC", "147m258p369sESWNC",
+                                      "147m258p369s123m5s", "11223344556677m")]
+    for h in hands:
+        tiles = standing(h.concealed, T)
+        declared = declared_groups(h)
+        for s in SHAPES.values():
+            if s.read(tiles, declared, h.win_tile, T):
+                found[s.name] = found.get(s.name, 0) + 1
+                assert len(h.melds) <= s.melds, (s.name, h)
+                assert s.kinds[0] <= tiles.distinct <= s.kinds[1], (s.name, h)
+        for short in _one_short(h):
+            before = standing(short.concealed, T)
+            for s in SHAPES.values():
+                if s.completes(before, len(h.melds), T):
+                    assert len(h.melds) <= s.melds, (s.name, short)
+                    assert s.kinds[0] - 1 <= before.distinct <= s.kinds[1], (s.name, short)
+    assert set(found) == set(SHAPES), found
+
+
+@PROPS
+@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=14))
+def test_standing_reads_the_counts(ts: list[int]) -> None:
+    tiles = standing(ts, T)
+    c = counts_of(ts, SIZE)
+    assert tiles.counts == c
+    assert tiles.kinds == {t for t in range(SIZE) if c[t]}
+    assert tiles.distinct == len(tiles.kinds) and tiles.size == len(ts)
+    assert tiles.fours == tuple(t for t in range(SIZE) if c[t] == 4)
+    assert tiles.categories == sum({1 << T.category[t] for t in tiles.kinds})
+    assert standing_waits(tiles) == regular_waits(c, T)
+
+
+@PROPS
+@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=14), st.data())
+def test_without_is_standing_less_one_tile(ts: list[int], data: st.DataObject) -> None:
+    t = data.draw(st.sampled_from(ts))
+    rest = list(ts)
+    rest.remove(t)
+    assert without(standing(ts, T), t, T) == standing(rest, T)

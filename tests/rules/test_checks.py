@@ -468,3 +468,99 @@ def test_nothing_else_is_always_one() -> None:
     assert call("nothing_else", view("123m456p789s111sEE")) == 1
     assert CHECKS["nothing_else"].last
     assert sum(1 for s in CHECKS.values() if s.last) == 1
+
+
+# ---------------------------------------------------------------------------------------------
+# A regular reading's view is made from its parts' cuts (`Reading.pieces`): the same view as
+# from its groups.
+
+VIEW_ATTRIBUTES = ("shape", "groups", "chows", "pungs", "kongs", "pairs", "pair", "knits",
+                   "concealed_pungs", "wait", "combos", "features", "win_group")
+
+
+def test_a_view_from_pieces_is_the_view_from_groups() -> None:
+    compared = 0
+    for case in generate(1500, 91).cases:
+        facts = HandFacts(case.hand, case.ctx, T, SHAPES)
+        for reading in decompose(case.hand, SHAPES, T):
+            if not reading.pieces:
+                continue
+            fast = View(reading, facts, mcr_account_once)
+            plain = View(reading._replace(pieces=()), facts, mcr_account_once)
+            for name in VIEW_ATTRIBUTES:
+                assert getattr(fast, name) == getattr(plain, name), (name, case.notation)
+            assert fast.suit_pungs() == plain.suit_pungs()
+            compared += 1
+    assert compared > 1000
+
+
+# ---------------------------------------------------------------------------------------------
+# The `depends_on` and `each_kind` promises: the engine decides such fans once per key, or
+# from a table of kinds, so each check must answer as its declaration says, for every fan of
+# every served rule set that uses it.
+
+ALL_RULESETS = load_rulesets(ROOT / "rulesets")
+
+
+def _fans_declaring(attribute: str) -> list[tuple[str, Any, Any]]:
+    return [(f"{rs.id}.{f.id}", f.bound, CHECKS[f.check])
+            for rs in ALL_RULESETS.values() for f in rs.fans
+            if getattr(CHECKS[f.check], attribute) is not None]
+
+
+def _random_views() -> list[View]:
+    out = []
+    for case in generate(1200, 2024).cases:
+        facts = HandFacts(case.hand, case.ctx, T, SHAPES)
+        out += [View(r, facts, mcr_account_once) for r in decompose(case.hand, SHAPES, T)]
+    return out
+
+
+def test_depends_on_promise_on_random_hands() -> None:
+    fans = _fans_declaring("depends_on")
+    assert {spec.name for _, _, spec in fans} >= {"chow_combination", "kongs", "one_suit",
+                                                   "exposed_melds", "wait"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        answers: dict[Any, int] = {}
+        keys = 0
+        for v in views:
+            if spec.needs and any(not v.features & FEATURES[n] for n in spec.needs):
+                continue  # the engine never asks (the needs promise, tested above)
+            key = spec.depends_on(v, v.ctx)
+            got = bound(v, v.ctx)
+            if key not in answers:
+                answers[key] = got
+                keys += 1
+            assert answers[key] == got, (name, key, v.reading)
+        assert keys > 1 or spec.name == "wait", name
+
+
+def test_each_kind_promise_on_random_hands() -> None:
+    fans = _fans_declaring("each_kind")
+    assert {spec.name for _, _, spec in fans} == {"tiles_within"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        params = bound.__kwdefaults__ or {}
+        met = 0
+        for v in views:
+            want = all(spec.each_kind(t, T, **params) for t in v.facts.kinds)
+            assert bound(v, v.ctx) == int(want), (name, v.reading)
+            met += want
+        assert met, name
+
+
+def test_pungs_of_promise_on_random_hands() -> None:
+    fans = _fans_declaring("pungs_of")
+    assert {spec.name for _, _, spec in fans} >= {"pungs_among", "wind_pung"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        gate = spec.pungs_of(T, **(bound.__kwdefaults__ or {}))
+        if gate is None:
+            continue
+        lacking = 0
+        for v in views:
+            if gate.isdisjoint(v.pungs):
+                lacking += 1
+                assert bound(v, v.ctx) == 0, (name, v.reading)
+        assert lacking, name

@@ -248,3 +248,23 @@ def test_tjmj_money_takes_the_best_reading_of_equal_fan() -> None:
     scheme that prices the fans, the reading paying more is the best."""
     r = tianjin("123m46m789m777s3p4p5m", options={"table": "tjmj"})
     assert r.value == 8
+
+
+def test_base_plus_fan_nets_are_the_transfers_nets() -> None:
+    from app.domain.hand import WinContext
+    from app.domain.money import net_of
+    from app.rules.payments import base_plus_fan_pay
+
+    for players in (2, 3, 4):
+        for winner in range(players):
+            for total in (0, 8, 17, 88):
+                ctx = WinContext("self_draw", winner=winner)
+                p = base_plus_fan_pay(total, ctx, players, base=8)
+                assert p.net == net_of(players, p.transfers)
+                for discarder in range(players):
+                    if discarder == winner:
+                        continue
+                    ctx = WinContext("discard", winner=winner, discarder=discarder)
+                    p = base_plus_fan_pay(total, ctx, players, base=8)
+                    assert p.net == net_of(players, p.transfers)
+                    assert sum(p.net) == 0

@@ -5,12 +5,15 @@ from app.rules.checks import sets, shapes, traits, wild, win
 from app.rules.checks.registry import (
     CHECKS,
     CheckSpec,
+    DependsOn,
+    EachKind,
     GroupKey,
     TileGroup,
     check,
     group_tile_set,
+    positional,
     run,
 )
 
-__all__ = ["CHECKS", "CheckSpec", "GroupKey", "TileGroup", "check", "group_tile_set", "run",
-           "sets", "shapes", "traits", "wild", "win"]
+__all__ = ["CHECKS", "CheckSpec", "DependsOn", "EachKind", "GroupKey", "TileGroup", "check",
+           "group_tile_set", "positional", "run", "sets", "shapes", "traits", "wild", "win"]

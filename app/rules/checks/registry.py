@@ -22,9 +22,23 @@ it). When every check of a rule set declares it, readings with the same keys are
 and a group made only of wilds tries one identity per key. Without it the check is assumed to
 see everything (exact, and slower with many wilds).
 
+`depends_on=` names a function `(view, ctx) -> key`, shared by the checks that declare it,
+such that each of them (whatever its parameters) answers the same for views with the same
+key: chows for the chow combinations, the categories of tile held for the suit checks. The
+engine then decides all the fans of those checks once per key and remembers the answer
+(a memo per rule set and shape, bounded; the key's values must be few). `each_kind=` names a
+predicate `(tile, tileset, **params) -> bool` of a hand check that is 1 exactly when every
+kind of tile the hand holds (melds included) meets it, else 0 (限定牌): the engine decides
+all such fans of a shape at once, a table of bits per kind. `pungs_of=` names a function
+`(tileset, **params) -> tiles or None`: the check finds nothing in a reading without a pung
+or kong of one of those tiles (None: no such promise for these parameters); the engine
+then asks it only of readings holding one. These are promises about the function, tested
+for every check that makes them.
+
 `needs=(...)` names features of a reading without which the check is always 0 (see
-`app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait", and from the
-context "last_tile", "kong_win"); the engine
+`app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
+"numbered_pungs", "four_chows", "four_pungs", and from the context "last_tile",
+"kong_win"); the engine
 then skips the check for readings that lack them. It is a promise about the function, kept
 by its own first lines, and tested for every check.
 """
@@ -32,7 +46,8 @@ by its own first lines, and tested for every check.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, NewType
 
@@ -45,6 +60,12 @@ TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
 CheckFn = Callable[..., int]
 # What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.
 GroupKey = Callable[..., Any]
+# What a check's answer depends on: (view, ctx) -> a hashable key (`depends_on=`).
+DependsOn = Callable[[View, WinContext], Hashable]
+# A condition on one kind of tile: (tile, tileset, **params) -> bool (`each_kind=`).
+EachKind = Callable[..., bool]
+# The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`).
+PungsOf = Callable[..., "frozenset[int] | None"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +78,9 @@ class CheckSpec:
     signature: inspect.Signature
     needs: tuple[str, ...] = ()
     tells_apart: GroupKey | str | None = None
+    depends_on: DependsOn | None = None
+    each_kind: EachKind | None = None
+    pungs_of: PungsOf | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -64,7 +88,9 @@ CHECKS: dict[str, CheckSpec] = {}
 
 def check(name: str | None = None, *, scope: str = "reading", last: bool = False,
           needs: tuple[str, ...] = (),
-          tells_apart: GroupKey | str | None = None) -> Callable[[CheckFn], CheckFn]:
+          tells_apart: GroupKey | str | None = None, depends_on: DependsOn | None = None,
+          each_kind: EachKind | None = None,
+          pungs_of: PungsOf | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -83,7 +109,13 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         sig = inspect.signature(func, eval_str=True)
         if isinstance(tells_apart, str) and tells_apart != "nothing":
             raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
-        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart)
+        if each_kind is not None and (scope != "hand" or depends_on is not None):
+            raise RuntimeError(f"check {key!r}: each_kind is for hand checks without depends_on")
+        if pungs_of is not None and (scope == "hand" or depends_on is not None):
+            raise RuntimeError(f"check {key!r}: pungs_of is for reading checks without "
+                               "depends_on")
+        CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
+                                each_kind, pungs_of)
         return func
 
     return register
@@ -97,6 +129,29 @@ def group_tile_set(kind: str, tile: int) -> frozenset[int]:
     if kind == "knit":
         return frozenset((tile, tile + 3, tile + 6))
     return frozenset((tile,))
+
+
+def positional(func: CheckFn) -> CheckFn:
+    """The same check, for the engine: its keyword-only parameters made positional, with the
+    values they are bound to (`__kwdefaults__`) as defaults. Called with (view, ctx) only, it
+    runs the same body; CPython calls a function with positional defaults several times
+    faster than one with keyword-only defaults, and the engine calls a check for every fan of
+    every reading. A check with an unbound keyword-only parameter is returned as it is."""
+    code = func.__code__
+    n = code.co_kwonlyargcount
+    bound = func.__kwdefaults__ or {}
+    names = code.co_varnames[code.co_argcount:code.co_argcount + n]
+    if not n or any(name not in bound for name in names):
+        return func
+    # Keyword-only parameters follow the positional ones: their values extend the defaults.
+    fast = types.FunctionType(
+        code.replace(co_argcount=code.co_argcount + n, co_kwonlyargcount=0),
+        func.__globals__, func.__name__,
+        (*(func.__defaults__ or ()), *(bound[name] for name in names)), func.__closure__)
+    fast.__doc__ = func.__doc__
+    fast.__qualname__ = func.__qualname__
+    fast.__module__ = func.__module__
+    return fast
 
 
 def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import combinations, permutations
 from typing import Any, Literal
 
 from app.domain.decompose import KNIT, PAIR
@@ -22,15 +23,23 @@ def _pungs_among_key(kind: str, tile: int, tileset: TileSet, win: object, *,
     return kind in (PUNG, KONG) and tile in tiles, kind == PAIR and tile in tiles
 
 
-@check(needs=("pungs",), tells_apart=_pungs_among_key)
+def _among(tileset: TileSet, *, tiles: frozenset[int], exactly: int | None = None,
+           **params: Any) -> frozenset[int] | None:
+    # None of `tiles` held as a pung: nothing, unless exactly none is asked for.
+    return tiles if exactly != 0 else None
+
+
+@check(needs=("pungs",), tells_apart=_pungs_among_key, pungs_of=_among)
 def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
                 pair_among: bool = False) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
     (and, with `pair_among`, the pair is one of `tiles` too: 小四喜, 小三元)."""
+    pungs = v.pungs
     n = 0
-    for t in v.pungs:
-        if t in tiles:
-            n += 1
+    if not tiles.isdisjoint(pungs):
+        for t in pungs:
+            if t in tiles:
+                n += 1
     if exactly is None:
         return n
     if n != exactly:
@@ -38,20 +47,23 @@ def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | No
     return 1 if not pair_among or v.pair in tiles else 0
 
 
-@check(needs=("pungs",))
+def _winds(tileset: TileSet, **params: Any) -> frozenset[int]:
+    return frozenset(tileset.winds)
+
+
+def _terminals_and_winds(tileset: TileSet) -> frozenset[int]:
+    return tileset.terminals | frozenset(tileset.winds)
+
+
+@check(needs=("pungs",), pungs_of=_winds)
 def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> int:
     """门风刻 / 圈风刻: a pung of the seat wind or of the round (prevalent) wind."""
-    ts = v.facts.tileset
+    winds = v.facts.tileset.winds
     target = ctx.seat_wind if wind == "seat" else ctx.round_wind
-    kinds = ts.kinds
-    for t in v.pungs:
-        k = kinds[t]
-        if k.is_wind and k.rank - 1 == target:
-            return 1
-    return 0
+    return 1 if target < len(winds) and winds[target] in v.pungs else 0
 
 
-@check(needs=("pungs",))
+@check(needs=("pungs",), pungs_of=_terminals_and_winds)
 def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     """幺九刻: pungs of terminals, and of winds that score no wind fan of their own.
 
@@ -59,18 +71,18 @@ def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
     pungs every one of them is part of 三风刻/小四喜/大四喜: those are not 幺九刻 again.
     Dragon pungs are 箭刻, never 幺九刻.
     """
-    kinds = v.facts.tileset.kinds
+    ts = v.facts.tileset
+    terminal, winds = ts.terminals, ts.winds
     terminals = 0
-    winds = []
+    held = []
     for t in v.pungs:
-        k = kinds[t]
-        if k.is_terminal:
+        if t in terminal:
             terminals += 1
-        elif k.is_wind:
-            winds.append(k.rank - 1)
-    if len(winds) >= 3:
+        elif t in winds:
+            held.append(winds.index(t))
+    if not held or len(held) >= 3:
         return terminals
-    return terminals + sum(1 for w in winds if w not in (ctx.seat_wind, ctx.round_wind))
+    return terminals + sum(1 for w in held if w != ctx.seat_wind and w != ctx.round_wind)
 
 
 def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
@@ -78,7 +90,7 @@ def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
     return kind, within is None or group_tile_set(kind, tile) <= within
 
 
-@check(needs=("pungs",), tells_apart=_all_pungs_key)
+@check(needs=("four_pungs",), tells_apart=_all_pungs_key)
 def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> int:
     """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻)."""
     if len(v.pungs) != 4 or v.pair < 0:
@@ -88,7 +100,7 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> i
     return 1
 
 
-@check(needs=("chows",))
+@check(needs=("four_chows",))
 def all_chows(v: View, ctx: WinContext) -> int:
     """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles."""
     if len(v.chows) + len(v.knits) != 4 or v.pair < 0:
@@ -100,27 +112,39 @@ def all_chows(v: View, ctx: WinContext) -> int:
 def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     """全带幺 / 全带五: every set and the pair contain one of `tiles` (terminals or honours;
     fives)."""
-    if not v.groups:
+    groups = v.groups
+    if not groups:
         return 0
-    for g in v.groups:
-        if g.kind == CHOW:
-            if g.tile not in tiles and g.tile + 1 not in tiles and g.tile + 2 not in tiles:
-                return 0
-        elif g.kind == KNIT:
-            if g.tile not in tiles and g.tile + 3 not in tiles and g.tile + 6 not in tiles:
-                return 0
-        elif g.tile not in tiles:
-            return 0
+    pair = v.pair
+    if pair >= 0 and pair not in tiles:
+        return 0  # the pair is a group of its own
+    for g in groups:
+        t = g.tile
+        if t in tiles:
+            continue
+        kind = g.kind
+        if kind == CHOW:
+            if t + 1 in tiles or t + 2 in tiles:
+                continue
+        elif kind == KNIT and (t + 3 in tiles or t + 6 in tiles):
+            continue
+        return 0
     return 1
 
 
-@check(needs=("kongs",))
+def _kongs_held(v: View, ctx: WinContext) -> tuple[int, int]:
+    # How many kongs, and how many of them concealed.
+    kongs = v.kongs
+    return len(kongs), sum(1 for _, c in kongs if c)
+
+
+@check(needs=("kongs",), depends_on=_kongs_held)
 def kong_count(v: View, ctx: WinContext) -> int:
     """杠: one for each kong the winner declared, concealed or melded."""
     return len(v.kongs)
 
 
-@check(needs=("kongs",))
+@check(needs=("kongs",), depends_on=_kongs_held)
 def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None) -> int:
     """杠: exactly `total` kongs, `concealed` of them concealed (四杠, 三杠, 双暗杠, 明暗杠 ...)."""
     if len(v.kongs) != total:
@@ -130,69 +154,78 @@ def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None)
     return 1 if sum(1 for _, c in v.kongs if c) == concealed else 0
 
 
-@check(needs=("pungs",))
+def _concealed(v: View, ctx: WinContext) -> int:
+    return v.concealed_pungs
+
+
+@check(needs=("pungs",), depends_on=_concealed)
 def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
     """暗刻: exactly this many concealed pungs (concealed kongs count; a pung completed by a
     discard does not)."""
     return 1 if v.concealed_pungs == exactly else 0
 
 
-@check(needs=("chow_pairs",))
+def _chows(v: View, ctx: WinContext) -> tuple[int, ...]:
+    # The chows: what the rule set's combination policy reads (`View.combos`).
+    return v.chows
+
+
+@check(needs=("chow_pairs",), depends_on=_chows)
 def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
     """顺子组合 (一般高, 喜相逢, 连六, 老少副, 清龙, 花龙, 三同顺, 三步高 ...): counted under
     the rule set's combination policy (MCR: 套算一次)."""
     return v.combos.get(kind, 0)
 
 
-@check(needs=("pungs",))
+@check(needs=("numbered_pungs",))
 def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same", "mixed"]) -> int:
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高) or each
     in a different suit (三色三节高)."""
-    ts = v.facts.tileset
-    suit, rank = ts.suit_no, ts.ranks
-    numbered = [t for t in v.pungs if suit[t] >= 0]
-    if len(numbered) < count:
-        return 0
+    masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
+    if count <= 1:
+        return 1 if any(masks) else 0
     if suits == "same":
-        for s in {suit[t] for t in numbered}:
-            rs = sorted(rank[t] for t in numbered if suit[t] == s)
-            for i in range(len(rs) - count + 1):
-                if all(rs[i + k] == rs[i] + k for k in range(count)):
-                    return 1
+        for m in masks:
+            run = m & m >> 1
+            k = 2
+            while run and k < count:
+                run &= m >> k
+                k += 1
+            if run:
+                return 1
         return 0
     # Mixed: one pung in each of `count` different suits, ranks consecutive.
-    by_rank: dict[int, set[int]] = {}
-    for t in numbered:
-        by_rank.setdefault(rank[t], set()).add(suit[t])
-    for r in by_rank:
-        layers = [by_rank.get(r + k, set()) for k in range(count)]
-        if _distinct_pick(layers, set()):
+    if len(masks) - masks.count(0) < count:
+        return 0
+    for order in permutations(range(len(masks)), count):
+        run = masks[order[0]]
+        for k in range(1, count):
+            run &= masks[order[k]] >> k
+        if run:
             return 1
     return 0
 
 
-def _distinct_pick(layers: list[set[int]], used: set[int]) -> bool:
-    if not layers:
-        return True
-    return any(_distinct_pick(layers[1:], used | {s}) for s in layers[0] - used)
-
-
-@check(needs=("pungs",))
+@check(needs=("numbered_pungs",))
 def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     """同刻: pungs of the same rank in different suits. count=3: 三同刻 (once); count=2: 双同刻,
     once for every two such pungs."""
-    ts = v.facts.tileset
-    suit, rank = ts.suit_no, ts.ranks
-    by_rank: dict[int, int] = {}
-    for t in v.pungs:
-        if suit[t] >= 0:
-            by_rank[rank[t]] = by_rank.get(rank[t], 0) + 1
+    masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
     if count == 2:
-        return sum(n * (n - 1) // 2 for n in by_rank.values())
-    return 1 if any(n >= count for n in by_rank.values()) else 0
+        n = 0
+        for i, j in combinations(range(len(masks)), 2):
+            n += (masks[i] & masks[j]).bit_count()
+        return n
+    for chosen in combinations(masks, count):
+        common = chosen[0]
+        for m in chosen[1:]:
+            common &= m
+        if common:
+            return 1
+    return 0
 
 
-@check(needs=("chow_pairs",))
+@check(needs=("four_chows",))
 def terminal_chows(v: View, ctx: WinContext, *, mixed: bool) -> int:
     """双龙会: 123 and 789 twice, with a pair of 5. 一色双龙会: all in one suit; 三色双龙会:
     123+789 in two suits and the 5s pair in the third."""

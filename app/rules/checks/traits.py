@@ -23,39 +23,48 @@ def _within(kind: str, tile: int, tileset: TileSet, win: object, *,
     return group_tile_set(kind, tile) <= tiles
 
 
-@check(scope="hand", tells_apart=_within)
+def _one_of(t: int, tileset: TileSet, *, tiles: frozenset[int]) -> bool:
+    return t in tiles
+
+
+def _categories_held(v: View, ctx: WinContext) -> int:
+    # Which numbered suits, winds and dragons the hand holds.
+    return v.facts.categories
+
+
+@check(scope="hand", tells_apart=_within, each_kind=_one_of)
 def tiles_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     """限定牌 (绿一色, 断幺, 全大 ...): every tile of the hand, melds included, is one of
     `tiles`."""
     return 1 if v.facts.kinds <= tiles else 0
 
 
-@check(scope="hand", tells_apart=_category)
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def one_suit(v: View, ctx: WinContext, *, honors: bool) -> int:
     """清一色 / 混一色: one numbered suit only, with (混) or without (清) honours."""
     f = v.facts
     return 1 if len(f.suits) == 1 and f.has_honors == honors else 0
 
 
-@check(scope="hand", tells_apart=_category)
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def voided_suit(v: View, ctx: WinContext) -> int:
     """缺一门: at least one of the numbered suits is missing from the hand."""
     return 1 if len(v.facts.suits) < 3 else 0
 
 
-@check(scope="hand", tells_apart=_category)
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
     """定缺: the hand, melds included, holds tiles of at most `count` numbered suits."""
     return 1 if len(v.facts.suits) <= count else 0
 
 
-@check(scope="hand", tells_apart=_category)
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def no_honors(v: View, ctx: WinContext) -> int:
     """无字: the hand holds no wind or dragon."""
     return 0 if v.facts.has_honors else 1
 
 
-@check(scope="hand", tells_apart=_category)
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def all_types(v: View, ctx: WinContext) -> int:
     """五门齐: all three numbered suits, a wind and a dragon are in the hand."""
     f = v.facts
@@ -66,7 +75,9 @@ def all_types(v: View, ctx: WinContext) -> int:
 def tile_hog(v: View, ctx: WinContext) -> int:
     """四归一: all four copies of a tile are used in the hand without being a kong; counts each."""
     f = v.facts
-    return sum(1 for t in f.kinds if f.counts[t] == 4 and t not in f.kong_tiles)
+    if not f.fours:
+        return 0
+    return sum(1 for t in f.fours if t not in f.kong_tiles)
 
 
 @check(scope="hand", tells_apart="nothing")

@@ -1,0 +1,108 @@
+"""What the engine remembers between requests, and the bound of each memo.
+
+Every memo of the engine is bounded: a worker serving any traffic holds at most the sum of
+these bounds. `memory_bounds()` reports each memo's bound and its current size (entries).
+The bounds were chosen from measurements (the comment beside each memo says which):
+
+- entries reached on realistic traffic: random legal MCR hands
+  (tests/mcr_reference/generator.py), random tianjin hands with 0..7 wilds (as
+  bench/wilds.py makes them), random sichuan and chengdu hands, and random tiles (mostly not
+  winning) for mcr and tianjin;
+- bytes per entry (each entry's objects, counted once);
+- the hit rate and the time per hand at candidate sizes, on fresh hands after a warm-up.
+
+Worst case, measured: every memo filled to (or near) its bound at once with varied hands
+(random tiles for the parts and suit patterns, every multiset of chows for the shared
+answers, tianjin hands with 3..7 wilds for the wild searches) grows a worker's RSS by
+61 MB (+5 MB more if the wild search states also reached their bound), of which 17 MB are
+the full listings of `wildcards.suit_options`, used only by a rule set read in full
+(`wild.read: full`, a test variant): about 50 MB for the served rule sets. Parts 15 MB,
+suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB.
+
+The memos are plain dicts emptied when full (cheaper on the hot path than an LRU) or
+`functools.lru_cache` where the hot path never reaches them. Memos kept per tile set
+(`lru_cache(maxsize=8)`, one entry per tile set) and tables of a rule set's plan that are
+bounded by the rule set itself (probes per set of features: at most 2 ** len(FEATURES)) are
+listed too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from app.domain import decompose, shapes, wildcards
+from app.rules import plan as plans
+from app.rules import view
+from app.rules.view import FEATURES
+from app.scoring import describe, evaluate
+
+
+class MemoBound(NamedTuple):
+    """One memo of the engine: how many entries it may hold, how many it holds now."""
+
+    bound: int
+    size: int
+
+
+def _lru(fn: Any) -> MemoBound:
+    info = fn.cache_info()
+    return MemoBound(info.maxsize, info.currsize)
+
+
+def memory_bounds() -> dict[str, MemoBound]:
+    """Every memo of the engine, by name: its bound and its current size (entries). Memos
+    held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
+    out: dict[str, MemoBound] = {
+        "decompose.parts": MemoBound(decompose.PARTS_LIMIT, len(decompose._PARTS)),
+        "decompose.suit_splits": _lru(decompose.suit_splits),
+        "decompose.suit_complete": _lru(decompose.suit_complete),
+        "decompose.suit_groups": _lru(decompose._suit_groups),
+        "decompose.part_ranks": _lru(decompose._part_ranks),
+        "decompose.layout": _lru(decompose.layout),
+        "shapes.readers": MemoBound(shapes._READERS_LIMIT, len(shapes._READERS)),
+        "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
+        "wildcards.suit_options": _lru(wildcards._suit_options),
+        "wildcards.near": _lru(wildcards._near),
+        "wildcards.every_identity": _lru(wildcards.every_identity),
+        "view.no_melds": _lru(view._no_melds),
+        "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
+        "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
+    }
+    live = list(plans.LIVE_PLANS)
+    probe_sets = shared = shared_bound = 0
+    suit_memo = states = keys = 0
+    for p in live:
+        for sp in p.shapes.values():
+            probe_sets += len(sp._by_context) + len(sp._by_features) + len(sp.every_by_features)
+            shared += sum(len(m) for m in sp._memos.values())
+            shared_bound += plans.SHARED_LIMIT * len(sp._memos)
+        wp = p.wild
+        if wp is not None:
+            suit_memo += len(wp.suit_memo)
+            states += sum(len(s) for s in wp.search_states.values())
+            keys += max(len(wp.key_cache), len(wp.numbers))
+    n_shapes = sum(len(p.shapes) for p in live)
+    n_wild = sum(1 for p in live if p.wild is not None)
+    out["plan.probe_sets"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, probe_sets)
+    out["plan.shared_answers"] = MemoBound(shared_bound, shared)
+    out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
+    out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
+    out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
+    return out
+
+
+def forget_everything() -> None:
+    """Empty every memo of the engine (measurements start from here)."""
+    decompose._PARTS.clear()
+    for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
+               decompose._part_ranks, wildcards._suit_options, wildcards._near):
+        clear: Callable[[], None] = fn.cache_clear
+        clear()
+    describe._WRITTEN.clear()
+    for p in list(plans.LIVE_PLANS):
+        for sp in p.shapes.values():
+            for memo in sp._memos.values():
+                memo.clear()
+        if p.wild is not None:
+            p.wild.forget(keys=True)

@@ -1,0 +1,56 @@
+"""Every memo of the engine is bounded and reported (`app.scoring.memory_bounds`)."""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+
+import app.scoring
+from app.api.requests import build
+from app.domain.errors import HandError
+from app.rules.loader import load_rulesets
+from app.scoring.evaluate import score
+from app.scoring.memory import forget_everything
+from tests.mcr_reference.generator import generate
+
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = load_rulesets(ROOT / "rulesets")
+
+
+def test_no_unbounded_memo_in_the_engine() -> None:
+    for layer in ("domain", "rules", "scoring"):
+        for path in (ROOT / "app" / layer).rglob("*.py"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"@(functools\.)?cache\b", text), path
+            assert "lru_cache(maxsize=None)" not in text, path
+            assert not re.search(r"@(functools\.)?lru_cache\s*$", text, re.M), path
+
+
+def test_memos_stay_within_their_bounds() -> None:
+    forget_everything()
+    for case in generate(400, 5).cases:
+        score(case.hand, case.ctx, RULESETS["mcr"])
+    rng = random.Random(9)
+    rs = RULESETS["tianjin"]
+    codes = [rs.tileset.code(t) for t in rs.tileset.playing]
+    scored = 0
+    while scored < 40:
+        tiles: list[str] = []
+        while len(tiles) < 14:
+            t = rng.choice(codes)
+            if tiles.count(t) < 3:
+                tiles.append(t)
+        try:
+            hand, ctx = build("".join(tiles), {"win_type": "self_draw",
+                                                "wild_indicator": rng.choice(codes)}, rs)
+        except HandError:
+            continue
+        score(hand, ctx, rs)
+        scored += 1
+    bounds = app.scoring.memory_bounds()
+    for name, (bound, size) in bounds.items():
+        assert 0 <= size <= bound, (name, size, bound)
+    assert bounds["decompose.parts"].size > 0
+    assert bounds["plan.shared_answers"].size > 0
+    assert bounds["plan.wild_search_states"].size > 0
