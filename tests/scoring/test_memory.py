@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import app.scoring
-from app.api.requests import build
+from app.api.hand_requests import build
 from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
