@@ -30,7 +30,7 @@ _JSON_TYPES: dict[type, str] = {
 
 def json_object_body() -> dict[str, Any]:
     """The request body as a JSON object, or an `ApiError` (413, 415 or 400)."""
-    raw = _raw_body(request)
+    raw = _raw_body(request._get_current_object())  # type: ignore[attr-defined]
     if raw.startswith(_BOM):
         raw = raw[len(_BOM):]
     try:
@@ -48,11 +48,29 @@ def _too_large() -> ApiError:
     return ApiError("payload_too_large", f"The request body is larger than {limit} bytes.")
 
 
+def _is_json(req: Request) -> bool:
+    # The usual header first, as sent; anything else (application/*+json, parameters,
+    # other spellings) as werkzeug reads it.
+    ctype = req.environ.get("CONTENT_TYPE", "")
+    return ctype == "application/json" or req.is_json
+
+
+def _content_length(req: Request) -> int | None:
+    """Content-Length as werkzeug reads it, read once (each read of the property parses the
+    headers again)."""
+    environ = req.environ
+    text = environ.get("CONTENT_LENGTH")
+    if text is None or environ.get("HTTP_TRANSFER_ENCODING", "") == "chunked":
+        return req.content_length
+    return int(text) if text.isdecimal() else req.content_length
+
+
 def _raw_body(req: Request) -> bytes:
     limit = current_app.config["MAX_CONTENT_LENGTH"]
-    if req.content_length is not None and req.content_length > limit:
+    length = _content_length(req)
+    if length is not None and length > limit:
         raise _too_large()
-    if not req.is_json:
+    if not _is_json(req):
         found = req.mimetype or "none"
         raise ApiError(
             "unsupported_media_type",
@@ -66,17 +84,17 @@ def _raw_body(req: Request) -> bytes:
     except BadRequest as exc:  # the client closed before sending Content-Length bytes
         raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
                        ) from None
-    if req.content_length is not None and len(raw) < req.content_length:
+    if length is not None and len(raw) < length:
         # The client stopped before sending what it announced (gunicorn hands over what
         # arrived); a cut body is not trusted even when what arrived happens to parse.
         raise ApiError(
             "malformed_json",
-            f"The request body ended after {len(raw)} of the {req.content_length} bytes "
+            f"The request body ended after {len(raw)} of the {length} bytes "
             "announced by Content-Length.",
         )
     # Without a Content-Length (chunked), the stream stops silently at the limit: one more
     # byte from the server's stream tells a body of exactly the limit from a longer one.
-    if req.content_length is None and len(raw) >= limit and req.input_stream.read(1):
+    if length is None and len(raw) >= limit and req.input_stream.read(1):
         raise _too_large()
     return raw
 

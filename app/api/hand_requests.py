@@ -249,11 +249,19 @@ def _parse_hand_string(text: str, tileset: TileSet, waiting: bool
 
 
 def _read_standing(raw: str | list[str], tileset: TileSet, pointer: str) -> list[int]:
-    tiles = _read_tiles(raw, tileset, pointer)
-    for tile, ptr, at in tiles:
-        if tileset.kinds[tile].is_flower:
-            raise _flower_in_hand(tileset, tile, ptr, at)
-    return [t for t, _, _ in tiles]
+    """Standing tiles (or a meld's), refusing a flower where it was written."""
+    if isinstance(raw, str):
+        tiles, positions = scan_tiles(raw, tileset, pointer=pointer)
+    else:
+        tiles = [parse_tile(item, tileset, f"{pointer}/{k}") for k, item in enumerate(raw)]
+        positions = []
+    flowers = tileset.flower_set
+    if flowers and not flowers.isdisjoint(tiles):
+        k = next(k for k, t in enumerate(tiles) if t in flowers)
+        if positions:
+            raise _flower_in_hand(tileset, tiles[k], pointer, positions[k])
+        raise _flower_in_hand(tileset, tiles[k], f"{pointer}/{k}", None)
+    return tiles
 
 
 def _read_tiles(raw: str | Sequence[str], tileset: TileSet, pointer: str) -> list[_Read]:
@@ -266,18 +274,17 @@ def _read_tiles(raw: str | Sequence[str], tileset: TileSet, pointer: str) -> lis
 
 
 def _read_meld(raw: Mapping[str, Any], tileset: TileSet, pointer: str) -> Meld:
-    name = field_name(pointer)
     kind = raw["kind"]
     tiles_ptr = f"{pointer}/tiles"
-    read = _read_tiles(raw["tiles"], tileset, tiles_ptr)
-    for tile, ptr, at in read:
-        if tileset.kinds[tile].is_flower:
-            raise _flower_in_hand(tileset, tile, ptr, at)
-    tiles = [t for t, _, _ in read]
+    tiles = _read_standing(raw["tiles"], tileset, tiles_ptr)
     concealed = bool(raw.get("concealed"))
-
-    written = format_meld(tiles, tileset) or "no tiles"
     size = 4 if kind == KONG else 3
+    if len(tiles) == size and meld_kind(tiles, tileset) == kind and (not concealed
+                                                                     or kind == KONG):
+        return Meld(kind, tuple(sorted(tiles)), concealed)
+    # What is wrong with it, in words.
+    name = field_name(pointer)
+    written = format_meld(tiles, tileset) or "no tiles"
     if len(tiles) != size:
         raise HandError(
             Code.ILLEGAL_MELD,
@@ -309,7 +316,7 @@ def _read_meld(raw: Mapping[str, Any], tileset: TileSet, pointer: str) -> Meld:
             f"concealed; put a concealed {kind} among the standing tiles instead",
             f"{pointer}/concealed",
         )
-    return Meld(kind, tuple(sorted(tiles)), concealed)
+    raise AssertionError("a meld refused for no reason")  # pragma: no cover
 
 
 def _read_win_tile(raw: str | None, tileset: TileSet) -> int | None:
@@ -327,20 +334,27 @@ def _check_copies(standing: list[int], standing_ptr: str, melds: list[Meld],
 
     The pointer names the field where the count first goes over.
     """
-    counts: dict[int, int] = {}
+    counts = [0] * len(tileset.kinds)
+    for t in standing:
+        counts[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            counts[t] += 1
+    copies = tileset.copies
+    if all(n <= c for n, c in zip(counts, copies, strict=True)):
+        return
+    seen = [0] * len(counts)
     groups: list[tuple[Sequence[int], str]] = [(standing, standing_ptr)]
     groups += [(m.tiles, p if p == "/hand" else f"{p}/tiles")
                for m, p in zip(melds, meld_ptrs, strict=True)]
     for tiles, ptr in groups:
         for t in tiles:
-            n = counts.get(t, 0) + 1
-            counts[t] = n
-            if n > tileset.kinds[t].copies:
-                total = sum(1 for ts, _ in groups for x in ts if x == t)
+            seen[t] += 1
+            if seen[t] > copies[t]:
                 raise HandError(
                     Code.TOO_MANY_COPIES,
-                    f"{tileset.code(t)} appears {total} times in the hand (standing tiles and "
-                    f"melds together), but there are only {tileset.kinds[t].copies} of it",
+                    f"{tileset.code(t)} appears {counts[t]} times in the hand (standing tiles "
+                    f"and melds together), but there are only {copies[t]} of it",
                     ptr,
                 )
 
@@ -470,6 +484,8 @@ def _wilds(data: Mapping[str, Any], ruleset: RuleSet) -> tuple[int | None, tuple
     """
     indicator: str | None = data.get("wild_indicator")
     wilds: str | list[str] | None = data.get("wilds")
+    if not indicator and not wilds:
+        return None, ()
     spec = ruleset.wild
     given = [(key, value) for key, value in (("wild_indicator", indicator), ("wilds", wilds))
              if value]
@@ -575,7 +591,7 @@ def build_options(value: Mapping[str, Any] | None, ruleset: RuleSet,
     ``pointer`` is where the options are in the request (a settle request carries them at
     ``/options``). ``dealer``: the dealer's seat, named ``dealer_field`` in messages, for the
     per-seat options whose dealer entry is fixed (a per-seat value is kept as a tuple)."""
-    out = {o.name: o.default for o in ruleset.options}
+    out = dict(ruleset.option_defaults)
     if not value:
         return out
     declared = ruleset.option_by_name

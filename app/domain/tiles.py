@@ -95,6 +95,15 @@ class TileSet:
         return tuple(i for i, k in enumerate(self.kinds) if k.is_flower)
 
     @cached_property
+    def flower_set(self) -> frozenset[int]:
+        return frozenset(self.flowers)
+
+    @cached_property
+    def copies(self) -> tuple[int, ...]:
+        """`copies[t]`: how many of kind `t` the set has."""
+        return tuple(k.copies for k in self.kinds)
+
+    @cached_property
     def size(self) -> int:
         """Number of playing kinds; count vectors have this length."""
         return len(self.playing)

@@ -114,5 +114,10 @@ class RuleSet:
         return MappingProxyType({f.id: f for f in self.fans})
 
     @cached_property
+    def option_defaults(self) -> Mapping[str, Any]:
+        """Every option with its default: a request's options start from these."""
+        return MappingProxyType({o.name: o.default for o in self.options})
+
+    @cached_property
     def option_by_name(self) -> Mapping[str, OptionDef]:
         return MappingProxyType({o.name: o for o in self.options})
