@@ -4,6 +4,7 @@ failing when it collects nothing."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -90,12 +91,13 @@ def _serve_env(port: int, **extra: str) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+@contextlib.contextmanager
+def _running(tmp: Path, **extra: str) -> Iterator[tuple[int, Path]]:
+    """`./run serve` on a free port (one worker), until the block ends."""
     port = _free_port()
-    log = tmp_path_factory.mktemp("serve") / "stdout.log"
+    log = tmp / "stdout.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen([str(RUN), "serve"], cwd=REPO_ROOT, env=_serve_env(port),
+        proc = subprocess.Popen([str(RUN), "serve"], cwd=REPO_ROOT, env=_serve_env(port, **extra),
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 120  # the first run may install dependencies
@@ -115,6 +117,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path
         except subprocess.TimeoutExpired:  # pragma: no cover
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path]]:
+    with _running(tmp_path_factory.mktemp("serve")) as running:
+        yield running
 
 
 def _request(port: int, method: str, url: str, body: bytes | None = None,
@@ -277,3 +285,16 @@ def test_run_test_fails_when_nothing_is_collected(tmp_path: Path) -> None:
                           cwd=REPO_ROOT, capture_output=True, timeout=120)
     assert done.returncode == 1, done.stdout.decode() + done.stderr.decode()
     assert b"collected no tests" in done.stderr
+
+
+def test_served_request_past_the_time_limit_is_a_problem(tmp_path: Path) -> None:
+    # A time limit of 0 s has passed before the first hand is scored: the engine stops and
+    # the service, under gunicorn, answers the problem document (not a worker's HTML page).
+    with _running(tmp_path, MAHJONG_TIME_LIMIT="0") as (port, _):
+        status, content_type, body = _request(port, "POST", SCORE_URL,
+                                              json.dumps(NINE_GATES_REQUEST).encode(),
+                                              {"Content-Type": "application/json"})
+        assert (status, content_type) == (503, "application/problem+json")
+        assert body["code"] == "time_limit_exceeded"
+        # The worker goes on serving.
+        assert _request(port, "GET", "/healthz")[0] == 200
