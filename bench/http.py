@@ -49,7 +49,6 @@ import shutil
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -59,7 +58,7 @@ from pathlib import Path
 
 # bench/bodies.py, bench/serving.py and bench/timing.py
 import bodies
-from serving import HOST, Server, request, servers_stopped_on_exit
+from serving import HOST, Server, request, run_main, servers_stopped_on_exit
 from timing import percentile
 
 DEFAULT_SEED = 20240601
@@ -535,8 +534,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        raise SystemExit(main())
-    except KeyboardInterrupt:  # the servers were stopped on the way out
-        print("\ninterrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+    run_main(main)

@@ -28,7 +28,6 @@ import argparse
 import contextlib
 import http.client
 import random
-import sys
 import tempfile
 import threading
 import time
@@ -39,7 +38,7 @@ from pathlib import Path
 # bench/bodies.py and bench/serving.py
 import bodies
 from bodies import encode
-from serving import HOST, Server, servers_stopped_on_exit
+from serving import HOST, Server, run_main, servers_stopped_on_exit
 
 DEFAULT_SEED = 20261201
 
@@ -209,8 +208,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    try:
-        raise SystemExit(main())
-    except KeyboardInterrupt:  # the server was stopped on the way out
-        print("\ninterrupted", file=sys.stderr)
-        raise SystemExit(130) from None
+    run_main(main)

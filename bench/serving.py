@@ -16,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
 
@@ -126,3 +126,13 @@ def request(port: int, method: str, path: str, body: bytes | None = None,
         return response.status, response.getheader("Content-Type", ""), response.read()
     finally:
         conn.close()
+
+
+def run_main(main: Callable[[], int]) -> None:
+    """Run a benchmark's `main` as a script: its exit code, or 130 on Ctrl-C (the servers are
+    stopped on the way out)."""
+    try:
+        raise SystemExit(main())
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        raise SystemExit(130) from None
