@@ -43,9 +43,6 @@ HAND_ERROR_CODES: tuple[str, ...] = tuple(str(c) for c in Code if c not in ROUND
 HAND_ERROR_TITLE = "Not a valid hand or win"
 ROUND_ERROR_TITLE = "Not a valid round"
 
-# The `code` of one entry of `errors` for a schema violation (problem code `invalid_request`).
-FIELD_ERROR_CODES: tuple[str, ...] = ("required", "unknown_field", "invalid_type", "invalid_value")
-
 PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES, *ROUND_ERROR_CODES)
 
 # At most this many entries are listed in `errors`; a body of 64 KiB could otherwise hold

@@ -634,14 +634,21 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+# The `code` of one entry of `errors` of an `invalid_request` problem: what is wrong with that
+# field.
+REQUIRED, UNKNOWN_FIELD, INVALID_TYPE, INVALID_VALUE = (
+    "required", "unknown_field", "invalid_type", "invalid_value")
+FIELD_ERROR_CODES = (REQUIRED, UNKNOWN_FIELD, INVALID_TYPE, INVALID_VALUE)
+
+
 def _classify(message: str) -> str:
     if message in _REQUIRED:
-        return "required"
+        return REQUIRED
     if message in _UNKNOWN:
-        return "unknown_field"
+        return UNKNOWN_FIELD
     if message in _TYPE:
-        return "invalid_type"
-    return "invalid_value"
+        return INVALID_TYPE
+    return INVALID_VALUE
 
 
 def flatten_errors(messages: Any, pointer: str = "") -> list[dict[str, str]]:
