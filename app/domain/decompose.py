@@ -558,12 +558,39 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
 def standing_waits(st: Standing) -> frozenset[int]:
     """`regular_waits` of standing tiles read part by part (the tile set's layout has parts:
     `layout(tileset).parts`)."""
+    return _waits_of_parts(st.parts)
+
+
+def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[int]:
+    """`standing_waits(without(st, tile, tileset))`: the regular waits of the standing tiles
+    less one `tile` (which they hold), the tile set's layout having parts. Only the part
+    holding the tile is looked up again; no other part and no `Standing` is built (the
+    unique-wait test of every 边张/嵌张/单钓 reading asks this)."""
+    lay = layout(tileset)
+    i = lay.where[tile]
+    spec = lay.parts[i]
+    ordered = st.ordered
+    lo = bisect_left(ordered, spec.tiles[0])
+    hi = bisect_left(ordered, spec.end, lo)
+    held = ordered[lo:hi]
+    j = held.index(tile)
+    key = held[:j] + held[j + 1:]
+    if key:
+        found = _PARTS.get(key)
+        part = found if found is not None else _part(key, spec, tileset)
+    else:
+        part = spec.empty
+    parts = st.parts
+    return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
+
+
+def _waits_of_parts(parts: tuple[Part, ...]) -> frozenset[int]:
     # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
     # wait is in one, the other keeps the pair), every other segment complete.
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete = 0
-    for part in st.parts:
+    for part in parts:
         if part.size:
             if part.ones:
                 ones += part.ones

@@ -25,7 +25,7 @@ from app.domain.decompose import (
     without,
 )
 from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
-from app.domain.shapes import SEVEN_PAIRS, completing_tiles
+from app.domain.shapes import SEVEN_PAIRS, completing_tiles, waits_alone
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`):
@@ -74,6 +74,7 @@ class HandFacts:
         "_declared",
         "_meld_counts",
         "_standing_counts",
+        "_unique_wait",
         "_waits",
         "categories",
         "ctx",
@@ -137,6 +138,7 @@ class HandFacts:
         self.categories = present
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
+        self._unique_wait: bool | None = None
         self._declared: DeclaredSets | None = None
         self._counts: list[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
@@ -240,7 +242,14 @@ class HandFacts:
 
     @property
     def unique_wait(self) -> bool:
-        return self.waits == frozenset((self.win_tile,))
+        """The hand waited on the winning tile alone: `waits` is exactly {win_tile} (worked
+        out without listing every wait: `waits_alone` stops at the first other one)."""
+        found = self._unique_wait
+        if found is None:
+            found = self._unique_wait = waits_alone(self.standing, self.win_tile,
+                                                    len(self.hand.melds), self.shapes,
+                                                    self.tileset)
+        return found
 
 
 class SubstitutedFacts(HandFacts):
