@@ -141,6 +141,7 @@ class HandFacts:
         self._unique_wait: bool | None = None
         self._declared: DeclaredSets | None = None
         self._counts: list[int] | None = None
+        self._meld_counts: Sequence[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
         # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
         # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
@@ -185,25 +186,29 @@ class HandFacts:
 
     @property
     def meld_counts(self) -> Sequence[int]:
-        """The count of each kind in the declared melds."""
-        if self._counts is None:
-            self._fill_counts()
-        return self._meld_counts
+        """The count of each kind in the declared melds (worked out apart from the other
+        counts: 和绝张 asks it of most hands, and without melds it is a shared row of 0s)."""
+        found = self._meld_counts
+        if found is None:
+            melds = self.hand.melds
+            if melds:
+                counts = [0] * self.tileset.size
+                for m in melds:
+                    for t in m.tiles:
+                        counts[t] += 1
+                found = counts
+            else:
+                found = _no_melds(self.tileset.size)
+            self._meld_counts = found
+        return found
 
     def _fill_counts(self) -> None:
         standing_counts = self.standing.counts
         self._standing_counts = standing_counts
-        melds = self.hand.melds
-        self._meld_counts: Sequence[int]
-        if melds:
-            meld_counts = [0] * self.tileset.size
-            for m in melds:
-                for t in m.tiles:
-                    meld_counts[t] += 1
-            self._meld_counts = meld_counts
-            self._counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
+        if self.hand.melds:
+            self._counts = [a + b for a, b in zip(standing_counts, self.meld_counts,
+                                                  strict=True)]
         else:
-            self._meld_counts = _no_melds(self.tileset.size)
             self._counts = standing_counts
 
     def declared(self) -> DeclaredSets:
