@@ -32,8 +32,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from app.domain import decompose, shapes, wildcards
+from app.rules import model, view
 from app.rules import plan as plans
-from app.rules import view
 from app.rules.view import FEATURES
 from app.scoring import describe, evaluate
 
@@ -84,6 +84,9 @@ def memory_bounds() -> dict[str, MemoBound]:
             keys += max(len(wp.key_cache), len(wp.numbers))
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
+    paid = list(model.PAID_MEMOS)
+    out["rules.payments"] = MemoBound(model.PAYMENTS_LIMIT * len(paid),
+                                      sum(len(m) for m in paid))
     out["plan.probe_sets"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, probe_sets)
     out["plan.shared_answers"] = MemoBound(shared_bound, shared)
     out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
@@ -100,6 +103,8 @@ def forget_everything() -> None:
         clear: Callable[[], None] = fn.cache_clear
         clear()
     describe._WRITTEN.clear()
+    for paid in list(model.PAID_MEMOS):
+        paid.clear()
     for p in list(plans.LIVE_PLANS):
         for sp in p.shapes.values():
             for memo in sp._memos.values():
