@@ -152,18 +152,20 @@ def declared_groups(hand: Hand) -> tuple[Group, ...]:
 
 
 def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
-              tiles: Standing | None = None) -> list[Reading]:
+              tiles: Standing | None = None,
+              declared: tuple[Group, ...] | None = None) -> list[Reading]:
     """Every reading of a complete hand in the given shapes, in registration order.
 
-    `tiles` may pass the standing tiles (`standing(hand.concealed, tileset)`) when the caller
-    has them already.
+    `tiles` may pass the standing tiles (`standing(hand.concealed, tileset)`) and `declared`
+    the melds as groups (`declared_groups(hand)`) when the caller has them already.
     """
     if tiles is None:
         tiles = standing(hand.concealed, tileset)
     if type(shapes) is not frozenset:
         shapes = frozenset(shapes)
     melds = hand.melds
-    declared = declared_groups(hand) if melds else ()
+    if declared is None:
+        declared = declared_groups(hand) if melds else ()
     table = _READERS.get(shapes)
     n, kinds = len(melds), tiles.distinct
     readers = (table[n][kinds] if table is not None and n <= 4 and kinds <= 34

@@ -42,6 +42,10 @@ FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_P
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES = LAST_TILE | KONG_WIN
 
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
+
 EDGE = "edge"
 CLOSED = "closed"
 SINGLE = "single"
@@ -64,6 +68,7 @@ class DeclaredSets(NamedTuple):
     kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
     concealed: int  # concealed kongs
     numbered_pungs: int  # pungs and kongs of numbered tiles
+    groups: tuple[Group, ...]  # the melds as groups (`app.domain.shapes.declared_groups`)
 
 
 class HandFacts:
@@ -102,29 +107,51 @@ class HandFacts:
         present = tiles.categories
         melds = hand.melds
         if melds:
+            # One pass over the declared melds: what the facts say of them, and what they put
+            # in every reading (`declared()`, their groups for `decompose`).
             melded: list[int] = []
+            chows: list[int] = []
+            pungs: list[int] = []
+            kongs: list[tuple[int, bool]] = []
+            kong_tiles: list[int] = []
+            groups: list[Group] = []
+            exposed = concealed = numbered = 0
+            category, suit = tileset.category, tileset.suit_no
             for m in melds:
+                kind = m.kind
+                first = m.tiles[0]
                 melded += m.tiles
-            kinds = set(melded)
-            category = tileset.category
-            for t in kinds:
-                present |= 1 << category[t]
-            # Kinds held four times, melds included (a kong's among them).
-            ordered = tiles.ordered
-            fours = [t for t in kinds.union(tiles.fours)
-                     if ordered.count(t) + melded.count(t) == 4]
-            kinds.update(tiles.kinds)
-            self.kinds = frozenset(kinds)
-            self.fours = tuple(sorted(fours)) if fours else ()
-            kong_tiles = []
-            exposed = 0
-            for m in melds:
-                if m.kind == KONG:
-                    kong_tiles.append(m.tiles[0])
-                    if not m.concealed:
+                present |= 1 << category[first]  # a meld's tiles are of one category
+                if kind == CHOW:
+                    chows.append(first)
+                    exposed += 1
+                    groups.append(_new(Group, (kind, first, True, False, ())))
+                    continue
+                pungs.append(first)
+                numbered += suit[first] >= 0
+                if kind == KONG:
+                    kongs.append((first, m.concealed))
+                    kong_tiles.append(first)
+                    if m.concealed:
+                        concealed += 1
+                    else:
                         exposed += 1
+                    groups.append(_new(Group, (kind, first, True, m.concealed, ())))
                 else:
                     exposed += 1
+                    groups.append(_new(Group, (kind, first, True, False, ())))
+            self._declared = _new(DeclaredSets, (tuple(chows), tuple(pungs), tuple(kongs),
+                                                 concealed, numbered, tuple(groups)))
+            # Kinds held four times, melds included (a kong's among them); a kind held four
+            # times standing is in no meld.
+            ordered = tiles.ordered
+            fours = [t for t in set(melded) if ordered.count(t) + melded.count(t) == 4]
+            if fours:
+                fours += tiles.fours
+                self.fours = tuple(sorted(fours))
+            else:
+                self.fours = tiles.fours
+            self.kinds = tiles.kinds.union(melded)
             self.kong_tiles = tuple(kong_tiles)
             self.exposed_melds = exposed
         else:
@@ -133,13 +160,13 @@ class HandFacts:
             self.kong_tiles = ()
             self.exposed_melds = 0
             self.fours = tiles.fours
+            self._declared = _NO_DECLARED
         # Bit `TileSet.category` for each category of tile held: numbered suits present, by
         # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
         self.categories = present
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
         self._unique_wait: bool | None = None
-        self._declared: DeclaredSets | None = None
         self._counts: list[int] | None = None
         self._meld_counts: Sequence[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
@@ -212,26 +239,8 @@ class HandFacts:
             self._counts = standing_counts
 
     def declared(self) -> DeclaredSets:
-        """What the declared melds add to every reading (worked out once per hand)."""
-        found = self._declared
-        if found is None:
-            chows = []
-            pungs = []
-            kongs = []
-            concealed = numbered = 0
-            suit = self.tileset.suit_no
-            for m in self.hand.melds:
-                if m.kind == CHOW:
-                    chows.append(m.tiles[0])
-                else:
-                    pungs.append(m.tiles[0])
-                    numbered += suit[m.tiles[0]] >= 0
-                    if m.kind == KONG:
-                        kongs.append((m.tiles[0], m.concealed))
-                        concealed += m.concealed
-            found = self._declared = DeclaredSets(tuple(chows), tuple(pungs), tuple(kongs),
-                                                  concealed, numbered)
-        return found
+        """What the declared melds add to every reading (worked out with the facts)."""
+        return self._declared
 
     @property
     def waits(self) -> frozenset[int]:
@@ -356,7 +365,7 @@ class View:
             self._features(ctx)
             return
         # A regular reading of a hand without wilds, from its parts' cuts (`Piece`).
-        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
+        declared = facts.declared()
         win = facts.win_tile
         chows = declared.chows
         pungs = declared.pungs
@@ -543,4 +552,4 @@ class View:
 
 
 _NO_COMBOS: dict[str, int] = {}
-_NO_DECLARED = DeclaredSets((), (), (), 0, 0)
+_NO_DECLARED = DeclaredSets((), (), (), 0, 0, ())

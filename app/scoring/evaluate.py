@@ -70,7 +70,8 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
-        readings = decompose(hand, plan.shape_names, tileset, facts.standing)
+        readings = decompose(hand, plan.shape_names, tileset, facts.standing,
+                             facts.declared().groups)
         finals = plan.finals
         if finals:
             for r in readings:
