@@ -519,7 +519,8 @@ def _random_views() -> list[View]:
 def test_depends_on_promise_on_random_hands() -> None:
     fans = _fans_declaring("depends_on")
     assert {spec.name for _, _, spec in fans} >= {"chow_combination", "kongs", "one_suit",
-                                                   "exposed_melds", "wait"}
+                                                   "exposed_melds", "wait", "shifted_pungs",
+                                                   "same_rank_pungs"}
     views = _random_views()
     for name, bound, spec in fans:
         answers: dict[Any, int] = {}
@@ -561,6 +562,22 @@ def test_pungs_of_promise_on_random_hands() -> None:
         lacking = 0
         for v in views:
             if gate.isdisjoint(v.pungs):
+                lacking += 1
+                assert bound(v, v.ctx) == 0, (name, v.reading)
+        assert lacking, name
+
+
+def test_pair_of_promise_on_random_hands() -> None:
+    fans = _fans_declaring("pair_of")
+    assert {spec.name for _, _, spec in fans} >= {"every_group_has"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        gate = spec.pair_of(T, **(bound.__kwdefaults__ or {}))
+        if gate is None:
+            continue
+        lacking = 0
+        for v in views:
+            if v.pair >= 0 and v.pair not in gate:
                 lacking += 1
                 assert bound(v, v.ctx) == 0, (name, v.reading)
         assert lacking, name
