@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 from weakref import WeakSet
 
@@ -87,6 +88,10 @@ class KindTable:
     masks: tuple[int, ...]  # per kind of tile: the bits of the fans whose condition it meets
     every: int  # every fan's bit
     positions: tuple[int, ...]  # the fans' positions, by bit
+    # The fans found as (position, 1), by their bits: every value the AND of some kinds'
+    # masks can take, listed when the table is made (the masks of a tile set's kinds are
+    # few and nested: 49 values for MCR's eleven 限定牌 fans).
+    found: Mapping[int, tuple[Hit, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,7 +208,15 @@ def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
             if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
                 mask |= 1 << bit
         masks.append(mask)
-    return KindTable(tuple(masks), (1 << len(steps)) - 1, tuple(s.position for s in steps))
+    every = (1 << len(steps)) - 1
+    positions = tuple(s.position for s in steps)
+    # Every AND of some of the masks (with `every`: no kind at all).
+    values = {every}
+    for mask in set(masks):
+        values |= {v & mask for v in values}
+    found = {v: tuple((positions[i], 1) for i in range(len(steps)) if v >> i & 1)
+             for v in values}
+    return KindTable(tuple(masks), every, positions, MappingProxyType(found))
 
 
 # What a check tells apart in a group, with the check's parameters (see `check(tells_apart=)`).

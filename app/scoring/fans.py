@@ -97,10 +97,7 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         # The fans whose condition every kind held meets.
         bits = reduce(and_, map(table.masks.__getitem__, view.facts.kinds), table.every)
         if bits:
-            positions = table.positions
-            for i in range(len(positions)):
-                if bits >> i & 1:
-                    hits.append((positions[i], 1))
+            hits += table.found[bits]
     return hits
 
 
