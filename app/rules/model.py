@@ -31,7 +31,7 @@ from app.rules.settlement import SettlementDef
 
 # The largest number of payments a `FixedPayment` remembers, emptied when full: one per
 # (fan total, `Scheme.paid_by` key) met. 40,000 random MCR hands (every seat arrangement)
-# reach about 1,700; about 700 bytes an entry. See `app.scoring.memory`.
+# reach 675; about 500 bytes an entry. See `app.scoring.memory`.
 PAYMENTS_LIMIT = 4096
 
 

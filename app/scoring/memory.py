@@ -17,7 +17,11 @@ answers, tianjin hands with 3..7 wilds for the wild searches) grows a worker's R
 61 MB (+5 MB more if the wild search states also reached their bound), of which 17 MB are
 the full listings of `wildcards.suit_options`, used only by a rule set read in full
 (`wild.read: full`, a test variant): about 50 MB for the served rule sets. Parts 15 MB,
-suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB.
+suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB. The payments of
+rule sets with fixed payment parameters (`app.rules.model.FixedPayment`, by fan total and
+seats) add at most 4,096 entries of about 500 bytes per such rule set (2 MB each;
+of the served ones, mcr alone has fixed parameters); realistic traffic fills a fraction of
+that (see `app.rules.model.PAYMENTS_LIMIT`).
 
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU) or
 `functools.lru_cache` where the hot path never reaches them. Memos kept per tile set
