@@ -18,7 +18,7 @@ from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 from types import MappingProxyType
 from typing import NamedTuple
 
@@ -70,6 +70,17 @@ class Piece:
     places: Mapping[int, int] = field(compare=False)
     # Each group written out, with its place in the written order (`written`).
     written: tuple[tuple[int, str], ...] = field(compare=False, default=())
+    # The groups written out in the written order (`written` sorted), and the place of the
+    # first: a reading of cuts of parts lying apart in that order is written by putting its
+    # pieces' `shown` end to end (`Layout.apart`).
+    shown: tuple[str, ...] = field(compare=False, default=())
+    at: int = field(compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        if self.written:
+            ordered = sorted(self.written, key=lambda keyed: keyed[0])  # stable
+            object.__setattr__(self, "shown", tuple(text for _, text in ordered))
+            object.__setattr__(self, "at", ordered[0][0])
 
 
 class Reading(NamedTuple):
@@ -369,6 +380,9 @@ class Layout:
     parts: tuple[_PartSpec, ...]
     suits: tuple[int, ...]  # positions of the numbered suits among the parts
     where: tuple[int, ...]  # per playing kind of tile: the position of its part
+    # The parts lie apart in the written order (`written`): every group of one part is
+    # written before every group of another, or after.
+    apart: bool = False
 
 
 class Standing(NamedTuple):
@@ -410,8 +424,11 @@ def layout(tileset: TileSet) -> Layout:
     for i, tiles in enumerate(groups):
         spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
         specs.append(replace(spec, empty=_make_part((), spec, tileset)))
+    spans = sorted((min(tileset.display_rank[t] for t in tiles),
+                    max(tileset.display_rank[t] for t in tiles)) for tiles in groups)
+    apart = all(a[1] < b[0] for a, b in pairwise(spans))
     return Layout(tuple(specs), tuple(range(len(runs))),
-                  tuple(i for i, tiles in enumerate(groups) for _ in tiles))
+                  tuple(i for i, tiles in enumerate(groups) for _ in tiles), apart)
 
 
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
@@ -558,12 +575,39 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
 def standing_waits(st: Standing) -> frozenset[int]:
     """`regular_waits` of standing tiles read part by part (the tile set's layout has parts:
     `layout(tileset).parts`)."""
+    return _waits_of_parts(st.parts)
+
+
+def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[int]:
+    """`standing_waits(without(st, tile, tileset))`: the regular waits of the standing tiles
+    less one `tile` (which they hold), the tile set's layout having parts. Only the part
+    holding the tile is looked up again; no other part and no `Standing` is built (the
+    unique-wait test of every 边张/嵌张/单钓 reading asks this)."""
+    lay = layout(tileset)
+    i = lay.where[tile]
+    spec = lay.parts[i]
+    ordered = st.ordered
+    lo = bisect_left(ordered, spec.tiles[0])
+    hi = bisect_left(ordered, spec.end, lo)
+    held = ordered[lo:hi]
+    j = held.index(tile)
+    key = held[:j] + held[j + 1:]
+    if key:
+        found = _PARTS.get(key)
+        part = found if found is not None else _part(key, spec, tileset)
+    else:
+        part = spec.empty
+    parts = st.parts
+    return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
+
+
+def _waits_of_parts(parts: tuple[Part, ...]) -> frozenset[int]:
     # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
     # wait is in one, the other keeps the pair), every other segment complete.
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete = 0
-    for part in st.parts:
+    for part in parts:
         if part.size:
             if part.ones:
                 ones += part.ones

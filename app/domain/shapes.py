@@ -44,6 +44,8 @@ from app.domain.decompose import (
     regular_waits,
     standing,
     standing_waits,
+    standing_waits_less,
+    without,
 )
 from app.domain.hand import KONG, Hand
 from app.domain.tiles import TileSet
@@ -150,18 +152,20 @@ def declared_groups(hand: Hand) -> tuple[Group, ...]:
 
 
 def decompose(hand: Hand, shapes: Collection[str], tileset: TileSet,
-              tiles: Standing | None = None) -> list[Reading]:
+              tiles: Standing | None = None,
+              declared: tuple[Group, ...] | None = None) -> list[Reading]:
     """Every reading of a complete hand in the given shapes, in registration order.
 
-    `tiles` may pass the standing tiles (`standing(hand.concealed, tileset)`) when the caller
-    has them already.
+    `tiles` may pass the standing tiles (`standing(hand.concealed, tileset)`) and `declared`
+    the melds as groups (`declared_groups(hand)`) when the caller has them already.
     """
     if tiles is None:
         tiles = standing(hand.concealed, tileset)
     if type(shapes) is not frozenset:
         shapes = frozenset(shapes)
     melds = hand.melds
-    declared = declared_groups(hand) if melds else ()
+    if declared is None:
+        declared = declared_groups(hand) if melds else ()
     table = _READERS.get(shapes)
     n, kinds = len(melds), tiles.distinct
     readers = (table[n][kinds] if table is not None and n <= 4 and kinds <= 34
@@ -192,6 +196,41 @@ def completing_tiles(before: list[int] | Standing, n_melds: int, shapes: Collect
     for completes in found:
         out |= completes(before, n_melds, tileset)
     return frozenset(out)
+
+
+def waits_alone(tiles: Standing, tile: int, n_melds: int, shapes: Collection[str],
+                tileset: TileSet) -> bool:
+    """Whether the standing tiles `tiles` less one `tile` (which they hold), with `n_melds`
+    declared melds, wait on `tile` alone in `shapes`: `completing_tiles` of them is exactly
+    {tile}. 独听 (边张, 嵌张, 单钓) asks this of a complete hand and its winning tile.
+
+    It stops at the first other completing tile: the regular shape's waits come first, read
+    part by part without building the tiles less `tile` (`standing_waits_less`); only when
+    they say nothing else is another shape asked, and only the shapes whose bounds admit
+    the hand one short (`Shape.melds`, `Shape.kinds`)."""
+    if type(shapes) is not frozenset:
+        shapes = frozenset(shapes)
+    # The hand one short holds one kind fewer when `tile` was its only copy.
+    distinct = tiles.distinct - (tiles.ordered.count(tile) == 1)
+    found = _completers(shapes, n_melds, distinct)
+    seen = False
+    by_parts = _regular_completes in found and bool(layout(tileset).parts)
+    if by_parts:
+        for t in standing_waits_less(tiles, tile, tileset):
+            if t != tile:
+                return False
+            seen = True
+    before: Standing | None = None
+    for completes in found:
+        if by_parts and completes is _regular_completes:
+            continue
+        if before is None:
+            before = without(tiles, tile, tileset)
+        for t in completes(before, n_melds, tileset):
+            if t != tile:
+                return False
+            seen = True
+    return seen
 
 
 # --- 七对 --------------------------------------------------------------------------------

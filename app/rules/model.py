@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from types import MappingProxyType
 from typing import Any, NamedTuple
+from weakref import WeakSet
 
 from app.domain.hand import MELD_KINDS
 from app.domain.money import Payments
@@ -28,12 +29,62 @@ from app.rules.payments import SCHEMES, Scheme
 from app.rules.plan import Plan, compile_plan
 from app.rules.settlement import SettlementDef
 
+# The largest number of payments a `FixedPayment` remembers, emptied when full: one per
+# (fan total, `Scheme.paid_by` key) met. 40,000 random MCR hands (every seat arrangement)
+# reach 675; about 500 bytes an entry. See `app.scoring.memory`.
+PAYMENTS_LIMIT = 4096
+
+
+class Paid(NamedTuple):
+    """The money of a hand: its payments (every other seat paying), and the scheme's value
+    and multiplier."""
+
+    payments: Payments
+    value: int
+    multiplier: int | None
+
+
+class PaidMemo(dict[tuple[int, Any], Paid]):
+    """The payments a `FixedPayment` remembers (a dict that `app.scoring.memory` can find
+    through `PAID_MEMOS`), compared and hashed by identity: one per rule set."""
+
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__  # type: ignore[assignment]
+
+
+# Every payment memo of a loaded rule set still in use.
+PAID_MEMOS: WeakSet[PaidMemo] = WeakSet()
+
+
+def _paid_memo() -> PaidMemo:
+    memo = PaidMemo()
+    PAID_MEMOS.add(memo)
+    return memo
+
 
 class FixedPayment(NamedTuple):
     """A payment scheme's functions with the rule set's fixed parameters bound."""
 
     pay: Callable[..., Payments]  # (total, ctx, players, payers) -> Payments
     value: Callable[..., tuple[int, int | None]]  # (total) -> (value, multiplier)
+    # The scheme's `paid_by`, and what `paid` remembers by (total, key); None: not
+    # remembered (the scheme makes no such promise).
+    paid_by: Callable[[Any], Any] | None = None
+    memo: PaidMemo | None = None
+
+    def paid(self, total: int, ctx: Any, players: int) -> Paid:
+        """The money of a hand of `total` fan under `ctx`, every other seat paying."""
+        paid_by = self.paid_by
+        if paid_by is None or self.memo is None:
+            return Paid(self.pay(total, ctx, players, None), *self.value(total))
+        key = (total, paid_by(ctx))
+        memo = self.memo
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= PAYMENTS_LIMIT:
+                memo.clear()
+            found = memo[key] = Paid(self.pay(total, ctx, players, None), *self.value(total))
+        return found
 
 
 def _bound(func: Callable[..., Any], params: Mapping[str, Any]) -> Callable[..., Any]:
@@ -97,7 +148,8 @@ class RuleSet:
         if params is None:
             return None
         scheme = self.payment_scheme
-        return FixedPayment(_bound(scheme.pay, params), _bound(scheme.value, params))
+        return FixedPayment(_bound(scheme.pay, params), _bound(scheme.value, params),
+                            scheme.paid_by, _paid_memo() if scheme.paid_by is not None else None)
 
     @cached_property
     def fixed_payment_params(self) -> Mapping[str, Any] | None:

@@ -18,14 +18,19 @@ A scheme may also declare (see `Scheme`):
   seats (坐庄 / 拉庄), which round settlement also applies to kong money;
 - `prepare(params, options, fan_ids) -> params`: checks of its parameters beyond their types
   at load time (a table that names no fan of the rule set, an option of the wrong kind), and
-  their conversion; it raises `SchemeParamError`.
+  their conversion; it raises `SchemeParamError`;
+- `paid_by(ctx) -> key`: what `pay` reads of the context when every other seat pays
+  (`payers` None): for one total and one set of parameters, contexts with the same key pay
+  alike. The engine then remembers a rule set's payments of fixed parameters by (total,
+  key) (`FixedPayment`, a bounded memo). A promise about `pay`, tested for every scheme
+  that makes it.
 
 Nothing here assumes four players or that the discarder pays: those are the scheme's choice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NewType
@@ -85,6 +90,12 @@ def base_plus_fan_pay(total: int, ctx: WinContext, players: int,
             net[winner] = base * (players - 2) + base + total
             return _new(Payments, (tuple(net), tuple(transfers)))
     return payments_of(players, transfers)
+
+
+def seats_paying(ctx: WinContext) -> tuple[str, int, int | None]:
+    """What `base_plus_fan_pay` and `doubling_pay` read of the context: the win type, the
+    winner and the discarder (`Scheme.paid_by`)."""
+    return ctx.win_type, ctx.winner, ctx.discarder
 
 
 # ---- doubling: base × 2^fan -------------------------------------------------------------
@@ -285,11 +296,12 @@ class Scheme:
     seat_factor: Callable[..., int] | None = None
     prepare: Callable[[dict[str, Any], Mapping[str, OptionDef], frozenset[str]],
                       dict[str, Any]] | None = None
+    paid_by: Callable[[WinContext], Hashable] | None = None
 
 
 SCHEMES: dict[str, Scheme] = {
-    "base_plus_fan": Scheme(base_plus_fan_value, base_plus_fan_pay),
-    "doubling": Scheme(doubling_value, doubling_pay),
+    "base_plus_fan": Scheme(base_plus_fan_value, base_plus_fan_pay, paid_by=seats_paying),
+    "doubling": Scheme(doubling_value, doubling_pay, paid_by=seats_paying),
     "points": Scheme(points_value, points_pay, by_fans=True, seat_factor=points_seat_factor,
                      prepare=points_prepare),
 }

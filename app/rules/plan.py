@@ -11,9 +11,10 @@ what their check looks at:
 For each set of features met, the fans are arranged as `Probes`: those decided by their own
 check; those whose checks share what they depend on (`depends_on=`), decided together once
 per key and remembered (`Shared`, a bounded memo); the 限定牌 fans decided by a table of
-kinds (`each_kind=`, `KindTable`); and those that need a pung of some tiles (`pungs_of=`),
-asked only of readings holding one. A hand read one way only takes its hand and reading
-fans together (`ShapePlan.every_fan`).
+kinds (`each_kind=`, `KindTable`); those that need a pung of some tiles (`pungs_of=`),
+asked only of readings holding one; and those that need the pair among some tiles
+(`pair_of=`), asked only of readings whose pair is. A hand read one way only takes its hand
+and reading fans together (`ShapePlan.every_fan`).
 
 Each fan has a position in the evaluation order and a bit at that position; the fans a counted
 fan leaves out (不计) are a mask of bits, so exclusions cost one `&` per fan. The plan also
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, NamedTuple
 from weakref import WeakSet
 
@@ -86,6 +88,10 @@ class KindTable:
     masks: tuple[int, ...]  # per kind of tile: the bits of the fans whose condition it meets
     every: int  # every fan's bit
     positions: tuple[int, ...]  # the fans' positions, by bit
+    # The fans found as (position, 1), by their bits: every value the AND of some kinds'
+    # masks can take, listed when the table is made (the masks of a tile set's kinds are
+    # few and nested: 49 values for MCR's eleven 限定牌 fans).
+    found: Mapping[int, tuple[Hit, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +103,8 @@ class Probes:
     kinds: KindTable | None
     # Fans whose checks need a pung of some tiles (`pungs_of`), by those tiles.
     gated: tuple[tuple[frozenset[int], tuple[Probe, ...]], ...] = ()
+    # Fans whose checks need the pair to be one of some tiles (`pair_of`), by those tiles.
+    paired: tuple[tuple[frozenset[int], tuple[Probe, ...]], ...] = ()
 
 
 @dataclass(eq=False)
@@ -156,15 +164,18 @@ class ShapePlan:
             elif spec.each_kind is not None:
                 by_kind.append(s)
         by_gate: dict[frozenset[int], list[FanStep]] = {}
+        by_pair: dict[frozenset[int], list[FanStep]] = {}
         for s in chosen:
-            pungs_of = CHECKS[s.fan.check].pungs_of
-            if pungs_of is not None:
-                gate = pungs_of(self.tileset, **(s.check.__kwdefaults__ or {}))
-                if gate is not None:
-                    by_gate.setdefault(frozenset(gate), []).append(s)
+            spec = CHECKS[s.fan.check]
+            for gate_of, gates in ((spec.pungs_of, by_gate), (spec.pair_of, by_pair)):
+                if gate_of is not None:
+                    gate = gate_of(self.tileset, **(s.check.__kwdefaults__ or {}))
+                    if gate is not None:
+                        gates.setdefault(frozenset(gate), []).append(s)
         apart = {s.position for group in by_key.values() for s in group}
         apart |= {s.position for s in by_kind}
         apart |= {s.position for group in by_gate.values() for s in group}
+        apart |= {s.position for group in by_pair.values() for s in group}
         single = [s for s in chosen if s.position not in apart]
         shared = []
         for depends_on, group in by_key.items():
@@ -182,7 +193,9 @@ class ShapePlan:
         single.sort(key=lambda s: s.position)
         return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds,
                       tuple((gate, tuple((s.call, s.position) for s in group))
-                            for gate, group in by_gate.items()))
+                            for gate, group in by_gate.items()),
+                      tuple((gate, tuple((s.call, s.position) for s in group))
+                            for gate, group in by_pair.items()))
 
 
 def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
@@ -195,7 +208,15 @@ def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
             if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
                 mask |= 1 << bit
         masks.append(mask)
-    return KindTable(tuple(masks), (1 << len(steps)) - 1, tuple(s.position for s in steps))
+    every = (1 << len(steps)) - 1
+    positions = tuple(s.position for s in steps)
+    # Every AND of some of the masks (with `every`: no kind at all).
+    values = {every}
+    for mask in set(masks):
+        values |= {v & mask for v in values}
+    found = {v: tuple((positions[i], 1) for i in range(len(steps)) if v >> i & 1)
+             for v in values}
+    return KindTable(tuple(masks), every, positions, MappingProxyType(found))
 
 
 # What a check tells apart in a group, with the check's parameters (see `check(tells_apart=)`).

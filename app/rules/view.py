@@ -25,7 +25,7 @@ from app.domain.decompose import (
     without,
 )
 from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
-from app.domain.shapes import SEVEN_PAIRS, completing_tiles
+from app.domain.shapes import SEVEN_PAIRS, completing_tiles, waits_alone
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`):
@@ -41,6 +41,10 @@ FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_P
             "four_pungs": FOUR_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES = LAST_TILE | KONG_WIN
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs about twice as much.
+_new = tuple.__new__
 
 EDGE = "edge"
 CLOSED = "closed"
@@ -64,6 +68,7 @@ class DeclaredSets(NamedTuple):
     kongs: tuple[tuple[int, bool], ...]  # (tile, concealed)
     concealed: int  # concealed kongs
     numbered_pungs: int  # pungs and kongs of numbered tiles
+    groups: tuple[Group, ...]  # the melds as groups (`app.domain.shapes.declared_groups`)
 
 
 class HandFacts:
@@ -74,6 +79,7 @@ class HandFacts:
         "_declared",
         "_meld_counts",
         "_standing_counts",
+        "_unique_wait",
         "_waits",
         "categories",
         "ctx",
@@ -101,29 +107,51 @@ class HandFacts:
         present = tiles.categories
         melds = hand.melds
         if melds:
+            # One pass over the declared melds: what the facts say of them, and what they put
+            # in every reading (`declared()`, their groups for `decompose`).
             melded: list[int] = []
+            chows: list[int] = []
+            pungs: list[int] = []
+            kongs: list[tuple[int, bool]] = []
+            kong_tiles: list[int] = []
+            groups: list[Group] = []
+            exposed = concealed = numbered = 0
+            category, suit = tileset.category, tileset.suit_no
             for m in melds:
+                kind = m.kind
+                first = m.tiles[0]
                 melded += m.tiles
-            kinds = set(melded)
-            category = tileset.category
-            for t in kinds:
-                present |= 1 << category[t]
-            # Kinds held four times, melds included (a kong's among them).
-            ordered = tiles.ordered
-            fours = [t for t in kinds.union(tiles.fours)
-                     if ordered.count(t) + melded.count(t) == 4]
-            kinds.update(tiles.kinds)
-            self.kinds = frozenset(kinds)
-            self.fours = tuple(sorted(fours)) if fours else ()
-            kong_tiles = []
-            exposed = 0
-            for m in melds:
-                if m.kind == KONG:
-                    kong_tiles.append(m.tiles[0])
-                    if not m.concealed:
+                present |= 1 << category[first]  # a meld's tiles are of one category
+                if kind == CHOW:
+                    chows.append(first)
+                    exposed += 1
+                    groups.append(_new(Group, (kind, first, True, False, ())))
+                    continue
+                pungs.append(first)
+                numbered += suit[first] >= 0
+                if kind == KONG:
+                    kongs.append((first, m.concealed))
+                    kong_tiles.append(first)
+                    if m.concealed:
+                        concealed += 1
+                    else:
                         exposed += 1
+                    groups.append(_new(Group, (kind, first, True, m.concealed, ())))
                 else:
                     exposed += 1
+                    groups.append(_new(Group, (kind, first, True, False, ())))
+            self._declared = _new(DeclaredSets, (tuple(chows), tuple(pungs), tuple(kongs),
+                                                 concealed, numbered, tuple(groups)))
+            # Kinds held four times, melds included (a kong's among them); a kind held four
+            # times standing is in no meld.
+            ordered = tiles.ordered
+            fours = [t for t in set(melded) if ordered.count(t) + melded.count(t) == 4]
+            if fours:
+                fours += tiles.fours
+                self.fours = tuple(sorted(fours))
+            else:
+                self.fours = tiles.fours
+            self.kinds = tiles.kinds.union(melded)
             self.kong_tiles = tuple(kong_tiles)
             self.exposed_melds = exposed
         else:
@@ -132,13 +160,15 @@ class HandFacts:
             self.kong_tiles = ()
             self.exposed_melds = 0
             self.fours = tiles.fours
+            self._declared = _NO_DECLARED
         # Bit `TileSet.category` for each category of tile held: numbered suits present, by
         # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
         self.categories = present
         self.shapes = shapes
         self._waits: frozenset[int] | None = None
-        self._declared: DeclaredSets | None = None
+        self._unique_wait: bool | None = None
         self._counts: list[int] | None = None
+        self._meld_counts: Sequence[int] | None = None
         # With wild tiles, these facts are those of one substitution (the engine builds one
         # HandFacts per distinct set of tiles the wilds stand for): `physical` is the hand as
         # requested, `wild_count` how many wild tiles it holds (melds included), `win_wild`
@@ -183,48 +213,34 @@ class HandFacts:
 
     @property
     def meld_counts(self) -> Sequence[int]:
-        """The count of each kind in the declared melds."""
-        if self._counts is None:
-            self._fill_counts()
-        return self._meld_counts
+        """The count of each kind in the declared melds (worked out apart from the other
+        counts: 和绝张 asks it of most hands, and without melds it is a shared row of 0s)."""
+        found = self._meld_counts
+        if found is None:
+            melds = self.hand.melds
+            if melds:
+                counts = [0] * self.tileset.size
+                for m in melds:
+                    for t in m.tiles:
+                        counts[t] += 1
+                found = counts
+            else:
+                found = _no_melds(self.tileset.size)
+            self._meld_counts = found
+        return found
 
     def _fill_counts(self) -> None:
         standing_counts = self.standing.counts
         self._standing_counts = standing_counts
-        melds = self.hand.melds
-        self._meld_counts: Sequence[int]
-        if melds:
-            meld_counts = [0] * self.tileset.size
-            for m in melds:
-                for t in m.tiles:
-                    meld_counts[t] += 1
-            self._meld_counts = meld_counts
-            self._counts = [a + b for a, b in zip(standing_counts, meld_counts, strict=True)]
+        if self.hand.melds:
+            self._counts = [a + b for a, b in zip(standing_counts, self.meld_counts,
+                                                  strict=True)]
         else:
-            self._meld_counts = _no_melds(self.tileset.size)
             self._counts = standing_counts
 
     def declared(self) -> DeclaredSets:
-        """What the declared melds add to every reading (worked out once per hand)."""
-        found = self._declared
-        if found is None:
-            chows = []
-            pungs = []
-            kongs = []
-            concealed = numbered = 0
-            suit = self.tileset.suit_no
-            for m in self.hand.melds:
-                if m.kind == CHOW:
-                    chows.append(m.tiles[0])
-                else:
-                    pungs.append(m.tiles[0])
-                    numbered += suit[m.tiles[0]] >= 0
-                    if m.kind == KONG:
-                        kongs.append((m.tiles[0], m.concealed))
-                        concealed += m.concealed
-            found = self._declared = DeclaredSets(tuple(chows), tuple(pungs), tuple(kongs),
-                                                  concealed, numbered)
-        return found
+        """What the declared melds add to every reading (worked out with the facts)."""
+        return self._declared
 
     @property
     def waits(self) -> frozenset[int]:
@@ -240,7 +256,14 @@ class HandFacts:
 
     @property
     def unique_wait(self) -> bool:
-        return self.waits == frozenset((self.win_tile,))
+        """The hand waited on the winning tile alone: `waits` is exactly {win_tile} (worked
+        out without listing every wait: `waits_alone` stops at the first other one)."""
+        found = self._unique_wait
+        if found is None:
+            found = self._unique_wait = waits_alone(self.standing, self.win_tile,
+                                                    len(self.hand.melds), self.shapes,
+                                                    self.tileset)
+        return found
 
 
 class SubstitutedFacts(HandFacts):
@@ -342,7 +365,7 @@ class View:
             self._features(ctx)
             return
         # A regular reading of a hand without wilds, from its parts' cuts (`Piece`).
-        declared = facts.declared() if facts.hand.melds else _NO_DECLARED
+        declared = facts.declared()
         win = facts.win_tile
         chows = declared.chows
         pungs = declared.pungs
@@ -529,4 +552,4 @@ class View:
 
 
 _NO_COMBOS: dict[str, int] = {}
-_NO_DECLARED = DeclaredSets((), (), (), 0, 0)
+_NO_DECLARED = DeclaredSets((), (), (), 0, 0, ())

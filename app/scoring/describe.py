@@ -3,9 +3,9 @@ each wild tile stood for (the `decomposition` of a response)."""
 
 from __future__ import annotations
 
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
-from app.domain.decompose import Group, Reading, written
+from app.domain.decompose import Group, Reading, layout, written
 from app.domain.hand import Hand
 from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
@@ -22,6 +22,7 @@ WRITTEN_LIMIT = 2048
 # constructor runs a Python-level __new__ that costs about twice as much.
 _new = tuple.__new__
 _first = itemgetter(0)
+_at = attrgetter("at")
 _second = itemgetter(1)
 
 
@@ -42,7 +43,17 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
     stood for."""
     if not reading.groups:
         return Decomposition(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
-    if reading.pieces:
+    pieces = reading.pieces
+    if pieces and not hand.melds and not wild_set and layout(tileset).apart:
+        # A regular reading of standing tiles only: its parts' cuts come written out in
+        # order, and the parts lie apart in that order: the pieces end to end, in order.
+        if len(pieces) > 1:
+            pieces = tuple(sorted(pieces, key=_at))
+        shown: tuple[str, ...] = ()
+        for piece in pieces:
+            shown += piece.shown
+        return _new(Decomposition, (reading.shape, shown, ()))
+    if pieces:
         # A regular reading of a hand without wilds: its parts' cuts come written out.
         keyed = []
         if hand.melds:

@@ -70,7 +70,8 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
-        readings = decompose(hand, plan.shape_names, tileset, facts.standing)
+        readings = decompose(hand, plan.shape_names, tileset, facts.standing,
+                             facts.declared().groups)
         finals = plan.finals
         if finals:
             for r in readings:
@@ -162,10 +163,14 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if priced:
         params = {**params, "fans": _ids(plan, counted)}
     elif bound is not None:
-        payments = bound.pay(fan_total, ctx, rs.players, None)
-        worth, multiplier = bound.value(fan_total)
-        return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
-                                  worth, multiplier))
+        # Remembered by (total, what the scheme reads of the context): see `FixedPayment`.
+        memo = bound.memo
+        paid = (memo.get((fan_total, bound.paid_by(ctx))) if memo is not None
+                and bound.paid_by is not None else None)
+        if paid is None:
+            paid = bound.paid(fan_total, ctx, rs.players)
+        return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition,
+                                  paid[0], paid[1], paid[2]))
     payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
     worth, multiplier = scheme.value(fan_total, **params)
     return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,

@@ -70,6 +70,14 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
                     n = check(view, ctx)
                     if n:
                         hits.append((position, n))
+    if probes.paired:
+        pair = view.pair
+        for gate, gated in probes.paired:
+            if pair < 0 or pair in gate:
+                for check, position in gated:
+                    n = check(view, ctx)
+                    if n:
+                        hits.append((position, n))
     for shared in probes.shared:
         key = shared.depends_on(view, ctx)
         memo = shared.memo
@@ -89,10 +97,7 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         # The fans whose condition every kind held meets.
         bits = reduce(and_, map(table.masks.__getitem__, view.facts.kinds), table.every)
         if bits:
-            positions = table.positions
-            for i in range(len(positions)):
-                if bits >> i & 1:
-                    hits.append((positions[i], 1))
+            hits += table.found[bits]
     return hits
 
 

@@ -17,7 +17,11 @@ answers, tianjin hands with 3..7 wilds for the wild searches) grows a worker's R
 61 MB (+5 MB more if the wild search states also reached their bound), of which 17 MB are
 the full listings of `wildcards.suit_options`, used only by a rule set read in full
 (`wild.read: full`, a test variant): about 50 MB for the served rule sets. Parts 15 MB,
-suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB.
+suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB. The payments of
+rule sets with fixed payment parameters (`app.rules.model.FixedPayment`, by fan total and
+seats) add at most 4,096 entries of about 500 bytes per such rule set (2 MB each;
+of the served ones, mcr alone has fixed parameters); realistic traffic fills a fraction of
+that (see `app.rules.model.PAYMENTS_LIMIT`).
 
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU) or
 `functools.lru_cache` where the hot path never reaches them. Memos kept per tile set
@@ -32,8 +36,8 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from app.domain import decompose, shapes, wildcards
+from app.rules import model, view
 from app.rules import plan as plans
-from app.rules import view
 from app.rules.view import FEATURES
 from app.scoring import describe, evaluate
 
@@ -84,6 +88,9 @@ def memory_bounds() -> dict[str, MemoBound]:
             keys += max(len(wp.key_cache), len(wp.numbers))
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
+    paid = list(model.PAID_MEMOS)
+    out["rules.payments"] = MemoBound(model.PAYMENTS_LIMIT * len(paid),
+                                      sum(len(m) for m in paid))
     out["plan.probe_sets"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, probe_sets)
     out["plan.shared_answers"] = MemoBound(shared_bound, shared)
     out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
@@ -100,6 +107,8 @@ def forget_everything() -> None:
         clear: Callable[[], None] = fn.cache_clear
         clear()
     describe._WRITTEN.clear()
+    for paid in list(model.PAID_MEMOS):
+        paid.clear()
     for p in list(plans.LIVE_PLANS):
         for sp in p.shapes.values():
             for memo in sp._memos.values():

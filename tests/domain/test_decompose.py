@@ -29,6 +29,7 @@ from app.domain.decompose import (
     regular_waits,
     standing,
     standing_waits,
+    standing_waits_less,
     suit_splits,
     without,
 )
@@ -46,6 +47,7 @@ from app.domain.shapes import (
     declared_groups,
     decompose,
     knitted_arrangements,
+    waits_alone,
 )
 from app.domain.tiles import STANDARD
 from app.rules.view import formal_waits
@@ -630,3 +632,31 @@ def test_without_is_standing_less_one_tile(ts: list[int], data: st.DataObject) -
     rest = list(ts)
     rest.remove(t)
     assert without(standing(ts, T), t, T) == standing(rest, T)
+
+
+@PROPS
+@given(st.lists(st.integers(0, SIZE - 1), min_size=1, max_size=14), st.data())
+def test_standing_waits_less_is_the_waits_of_the_tiles_less_one(ts: list[int],
+                                                                 data: st.DataObject) -> None:
+    t = data.draw(st.sampled_from(ts))
+    tiles = standing(ts, T)
+    assert standing_waits_less(tiles, t, T) == standing_waits(without(tiles, t, T))
+
+
+@PROPS
+@given(zero_meld_hands())
+def test_waits_alone_is_a_single_formal_wait(data: tuple[list[int], int]) -> None:
+    ts, win = data
+    tiles = standing(ts, T)
+    for shapes in (ALL, frozenset({REGULAR}), ALL - {REGULAR}, frozenset({SEVEN_PAIRS})):
+        expected = completing_tiles(without(tiles, win, T), 0, shapes, T) == {win}
+        assert waits_alone(tiles, win, 0, shapes, T) == expected, (sorted(ts), win, shapes)
+
+
+@PROPS
+@given(complete_hands())
+def test_waits_alone_of_complete_hands_with_melds(h: Hand) -> None:
+    tiles = standing(h.concealed, T)
+    for win in sorted(set(h.concealed)):
+        expected = completing_tiles(without(tiles, win, T), len(h.melds), ALL, T) == {win}
+        assert waits_alone(tiles, win, len(h.melds), ALL, T) == expected, (h, win)

@@ -519,7 +519,8 @@ def _random_views() -> list[View]:
 def test_depends_on_promise_on_random_hands() -> None:
     fans = _fans_declaring("depends_on")
     assert {spec.name for _, _, spec in fans} >= {"chow_combination", "kongs", "one_suit",
-                                                   "exposed_melds", "wait"}
+                                                   "exposed_melds", "wait", "shifted_pungs",
+                                                   "same_rank_pungs"}
     views = _random_views()
     for name, bound, spec in fans:
         answers: dict[Any, int] = {}
@@ -564,3 +565,47 @@ def test_pungs_of_promise_on_random_hands() -> None:
                 lacking += 1
                 assert bound(v, v.ctx) == 0, (name, v.reading)
         assert lacking, name
+
+
+def test_pair_of_promise_on_random_hands() -> None:
+    fans = _fans_declaring("pair_of")
+    assert {spec.name for _, _, spec in fans} >= {"every_group_has"}
+    views = _random_views()
+    for name, bound, spec in fans:
+        gate = spec.pair_of(T, **(bound.__kwdefaults__ or {}))
+        if gate is None:
+            continue
+        lacking = 0
+        for v in views:
+            if v.pair >= 0 and v.pair not in gate:
+                lacking += 1
+                assert bound(v, v.ctx) == 0, (name, v.reading)
+        assert lacking, name
+
+
+def test_hand_facts_count_the_whole_hand() -> None:
+    """HandFacts' one pass over the melds: kinds, categories, kinds held four times, kongs,
+    claimed melds and what the melds put in every reading, against a plain count."""
+    from collections import Counter
+
+    from app.domain.hand import CHOW, KONG
+    from app.domain.shapes import declared_groups
+
+    for case in generate(1500, 12).cases:
+        h = case.hand
+        facts = HandFacts(h, case.ctx, T, SHAPES)
+        held = Counter([*h.concealed, *(t for m in h.melds for t in m.tiles)])
+        assert facts.kinds == frozenset(held)
+        assert facts.fours == tuple(sorted(t for t, n in held.items() if n == 4))
+        assert facts.categories == sum({1 << T.category[t] for t in held})
+        assert facts.kong_tiles == tuple(m.tiles[0] for m in h.melds if m.kind == KONG)
+        assert facts.exposed_melds == sum(1 for m in h.melds
+                                          if m.kind != KONG or not m.concealed)
+        d = facts.declared()
+        assert d.groups == declared_groups(h)
+        assert d.chows == tuple(m.tiles[0] for m in h.melds if m.kind == CHOW)
+        assert d.pungs == tuple(m.tiles[0] for m in h.melds if m.kind != CHOW)
+        assert d.kongs == tuple((m.tiles[0], m.concealed) for m in h.melds if m.kind == KONG)
+        assert d.concealed == sum(1 for m in h.melds if m.kind == KONG and m.concealed)
+        assert d.numbered_pungs == sum(1 for m in h.melds
+                                       if m.kind != CHOW and T.suit_no[m.tiles[0]] >= 0)

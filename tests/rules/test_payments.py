@@ -268,3 +268,45 @@ def test_base_plus_fan_nets_are_the_transfers_nets() -> None:
                     p = base_plus_fan_pay(total, ctx, players, base=8)
                     assert p.net == net_of(players, p.transfers)
                     assert sum(p.net) == 0
+
+
+def _contexts(players: int) -> list[WinContext]:
+    """Contexts differing in everything a scheme might read: seats, win type, dealer, kong
+    flags, winds, flowers."""
+    out = []
+    for (winner, discarder), dealer, kong in itertools.product(
+            arrangements(players), range(players), (None, "replacement", "robbed")):
+        out.append(WinContext("self_draw" if discarder is None else "discard", kong=kong,
+                              winner=winner, discarder=discarder, dealer=dealer,
+                              seat_wind=(winner - dealer) % players, flowers=dealer))
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(n for n, s in SCHEMES.items() if s.paid_by))
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_paid_by_keys_what_pay_reads_of_the_context(name: str, players: int) -> None:
+    """`Scheme.paid_by`: contexts with the same key pay alike, whatever else differs."""
+    scheme = SCHEMES[name]
+    assert scheme.paid_by is not None
+    params = {"base_plus_fan": [{"base": 8}, {"base": 1}],
+              "doubling": [{"base": 1, "cap": 3}, {"base": 5, "cap": "none",
+                                                   "self_draw": "add_fan"}]}[name]
+    for p in params:
+        for total in (0, 1, 8, 91):
+            by_key: dict[object, object] = {}
+            for ctx in _contexts(players):
+                paid = scheme.pay(total, ctx, players, None, **p)
+                assert by_key.setdefault(scheme.paid_by(ctx), paid) == paid, (ctx, total, p)
+
+
+def test_a_fixed_payment_remembers_what_pay_and_value_say() -> None:
+    bound = MCR.fixed_payment
+    assert bound is not None and bound.memo is not None
+    bound.memo.clear()
+    for ctx in _contexts(4):
+        for total in (8, 9, 88):
+            for _ in range(2):  # the second time from the memo
+                paid = bound.paid(total, ctx, 4)
+                assert paid.payments == base_plus_fan(total, ctx, 4, base=8)
+                assert (paid.value, paid.multiplier) == (8 + total, None)
+    assert 0 < len(bound.memo) <= 3 * len(arrangements(4))

@@ -360,3 +360,20 @@ def test_scoring_does_not_change_the_rule_set() -> None:
 def test_json_shape() -> None:
     # The README's first example, the same document the API test expects over HTTP.
     assert score_response(scored("1112345678999m5m", discarder=2)) == NINE_GATES_RESPONSE
+
+
+def test_describe_writes_every_group_in_the_written_order() -> None:
+    """describe() of every reading (pieces end to end when the parts lie apart, else sorted)
+    against its groups written out one by one and sorted."""
+    from app.domain.decompose import written
+    from app.domain.shapes import decompose
+    from tests.mcr_reference.generator import generate
+
+    ts = MCR.tileset
+    for case in generate(1500, 41).cases:
+        for r in decompose(case.hand, MCR.plan.shape_names, ts):
+            if not r.groups:
+                continue
+            want = [text for _, text in sorted((written(g, ts) for g in r.groups),
+                                               key=lambda keyed: keyed[0])]
+            assert list(describe(r, case.hand, ts).melds) == want, (case.notation, r)

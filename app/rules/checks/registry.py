@@ -32,8 +32,11 @@ kind of tile the hand holds (melds included) meets it, else 0 (限定牌): the e
 all such fans of a shape at once, a table of bits per kind. `pungs_of=` names a function
 `(tileset, **params) -> tiles or None`: the check finds nothing in a reading without a pung
 or kong of one of those tiles (None: no such promise for these parameters); the engine
-then asks it only of readings holding one. These are promises about the function, tested
-for every check that makes them.
+then asks it only of readings holding one. `pair_of=` names a function `(tileset,
+**params) -> tiles or None`: the check finds nothing in a reading whose one pair
+(`View.pair`, -1 without exactly one) is not one of those tiles; the engine then asks it
+only of readings whose pair is one of them or that have no single pair. These are promises
+about the function, tested for every check that makes them.
 
 `needs=(...)` names features of a reading without which the check is always 0 (see
 `app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
@@ -64,7 +67,8 @@ GroupKey = Callable[..., Any]
 DependsOn = Callable[[View, WinContext], Hashable]
 # A condition on one kind of tile: (tile, tileset, **params) -> bool (`each_kind=`).
 EachKind = Callable[..., bool]
-# The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`).
+# The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`); the
+# same for the pair (`pair_of=`).
 PungsOf = Callable[..., "frozenset[int] | None"]
 
 
@@ -81,6 +85,7 @@ class CheckSpec:
     depends_on: DependsOn | None = None
     each_kind: EachKind | None = None
     pungs_of: PungsOf | None = None
+    pair_of: PungsOf | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -90,7 +95,8 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
           needs: tuple[str, ...] = (),
           tells_apart: GroupKey | str | None = None, depends_on: DependsOn | None = None,
           each_kind: EachKind | None = None,
-          pungs_of: PungsOf | None = None) -> Callable[[CheckFn], CheckFn]:
+          pungs_of: PungsOf | None = None,
+          pair_of: PungsOf | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -114,8 +120,12 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         if pungs_of is not None and (scope == "hand" or depends_on is not None):
             raise RuntimeError(f"check {key!r}: pungs_of is for reading checks without "
                                "depends_on")
+        if pair_of is not None and (scope == "hand" or depends_on is not None
+                                    or pungs_of is not None):
+            raise RuntimeError(f"check {key!r}: pair_of is for reading checks without "
+                               "depends_on or pungs_of")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
-                                each_kind, pungs_of)
+                                each_kind, pungs_of, pair_of)
         return func
 
     return register

@@ -108,7 +108,12 @@ def all_chows(v: View, ctx: WinContext) -> int:
     return 1 if v.facts.tileset.kinds[v.pair].is_number else 0
 
 
-@check()
+def _pair_among(tileset: TileSet, *, tiles: frozenset[int]) -> frozenset[int]:
+    # The pair is a group of its own: it must hold one of `tiles`.
+    return tiles
+
+
+@check(pair_of=_pair_among)
 def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     """全带幺 / 全带五: every set and the pair contain one of `tiles` (terminals or honours;
     fives)."""
@@ -177,7 +182,12 @@ def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
     return v.combos.get(kind, 0)
 
 
-@check(needs=("numbered_pungs",))
+def _suit_pungs_held(v: View, ctx: WinContext) -> tuple[int, ...]:
+    # The ranks of the pungs and kongs held in each numbered suit (`View.suit_pungs`).
+    return v.suit_pungs()
+
+
+@check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)
 def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same", "mixed"]) -> int:
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高) or each
     in a different suit (三色三节高)."""
@@ -206,7 +216,7 @@ def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same"
     return 0
 
 
-@check(needs=("numbered_pungs",))
+@check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)
 def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     """同刻: pungs of the same rank in different suits. count=3: 三同刻 (once); count=2: 双同刻,
     once for every two such pungs."""
