@@ -10,7 +10,7 @@ N random hands (default 200). Most hands are built winning (a complete hand of n
 with some tiles replaced by wilds), a third are random tiles around the wilds (mostly not
 winning); the winning tile is any standing tile. Each hand is timed cold (what the engine
 memoised about wild hands forgotten before every run: the suit options and the rule set's
-search states, `app.scoring.wild.forget_wild_memos`; the rule set's table of group keys,
+search states, `app.scoring.wild_readings.forget_wild_memos`; the rule set's table of group keys,
 one entry per kind of group, stays as it is after the first few hands) and warm (the same
 hand again), R times each, keeping the minimum. Prints the median and p99 in
 milliseconds per wild count, and the share of winning hands.
@@ -50,7 +50,7 @@ from app.api.hand_requests import build  # noqa: E402
 from app.domain.hand import Hand, WinContext  # noqa: E402
 from app.rules.loader import build_ruleset, load_rulesets  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
-from app.scoring import wild  # noqa: E402
+from app.scoring import wild_readings  # noqa: E402
 from app.scoring.evaluate import score  # noqa: E402
 
 DEFAULT_SEED = 20261130
@@ -78,7 +78,7 @@ def explicit_variant(tianjin_file: Path) -> RuleSet:
 def clear_wild_caches(rs: RuleSet) -> None:
     """Forget what the engine memoised about hands with wilds (the suit options, the rule
     set's search states and group keys): the next hand is read from scratch."""
-    wild.forget_wild_memos(rs)
+    wild_readings.forget_wild_memos(rs)
 
 
 # ---------------------------------------------------------------------------------------------

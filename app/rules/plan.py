@@ -229,7 +229,7 @@ class WildPlan:
 
     `group_keys` is None when some check sees everything (`wild.read: full`, or a check that
     declares nothing): readings are then compared exactly. The dicts are memos of the wild
-    readings (`app.scoring.wild`), filled as hands come."""
+    readings (`app.scoring.wild_readings`), filled as hands come."""
 
     group_keys: GroupKeys | None
     free: FreeClasses

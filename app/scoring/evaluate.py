@@ -5,8 +5,8 @@ each step looks for):
 
 1. Facts: what the whole hand holds, counted once (`app.rules.view.HandFacts`).
 2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`); with wild
-   tiles, every way they can fill it, alike readings once (`app.scoring.wild`). When a final
-   shape is among them (MCR's special forms), only its readings are compared.
+   tiles, every way they can fill it, alike readings once (`app.scoring.wild_readings`). When
+   a final shape is among them (MCR's special forms), only its readings are compared.
 3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand (with the
    reading fans when the hand reads one way only), and the reading fans whose checks can
    find something in it (answers the checks share by key are remembered, bounded: see
@@ -40,7 +40,7 @@ from app.rules.view import HandFacts, View
 from app.scoring.describe import describe
 from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
-from app.scoring.wild import wild_views
+from app.scoring.wild_readings import wild_views
 
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"

@@ -1,7 +1,7 @@
 """The vocabulary of fan checks: small pure functions registered by name (`registry`), in
 modules by what they look at. Importing this package registers every check."""
 
-from app.rules.checks import sets, shapes, traits, wild, win
+from app.rules.checks import sets, special, traits, wild_use, win
 from app.rules.checks.registry import (
     CHECKS,
     CheckSpec,
@@ -16,4 +16,4 @@ from app.rules.checks.registry import (
 )
 
 __all__ = ["CHECKS", "CheckSpec", "DependsOn", "EachKind", "GroupKey", "TileGroup", "check",
-           "group_tile_set", "positional", "run", "sets", "shapes", "traits", "wild", "win"]
+           "group_tile_set", "positional", "run", "sets", "special", "traits", "wild_use", "win"]
