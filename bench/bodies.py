@@ -52,6 +52,15 @@ def _load_by_path(name: str, path: Path) -> ModuleType:
     return module
 
 
+def mcr_generator() -> ModuleType:
+    """tests/mcr_reference/generator.py: random legal MCR hands and the reference calculator."""
+    loaded = sys.modules.get("mcr_reference_generator")
+    if loaded is not None:
+        return loaded
+    return _load_by_path("mcr_reference_generator",
+                         ROOT / "tests" / "mcr_reference" / "generator.py")
+
+
 _RULESETS: dict[str, RuleSet] = {}
 
 
@@ -83,8 +92,7 @@ def unique(bodies: list[Body]) -> list[Body]:
 def mcr_bodies(n: int, seed: int) -> tuple[list[Body], list[Body]]:
     """(score bodies, waits bodies) for `n` random legal MCR hands: the waits body is the
     score body's hand without its winning tile, with the same context."""
-    gen = _load_by_path("mcr_reference_generator",
-                        ROOT / "tests" / "mcr_reference" / "generator.py")
+    gen = mcr_generator()
     tileset = rulesets()["mcr"].tileset
     scores: list[Body] = []
     waits: list[Body] = []

@@ -15,35 +15,19 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib.util
 import statistics
-import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from timing import percentile  # bench/timing.py (this folder is on the path)
+from bodies import mcr_generator  # bench/bodies.py (this folder is on the path)
+from timing import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
-GENERATOR = ROOT / "tests" / "mcr_reference" / "generator.py"
 DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)
 ACCEPTANCE_MEDIAN_RATIO = 10.0
-
-
-def _load_generator() -> ModuleType:
-    """Import the generator by path (tests/ is not an installed package)."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    name = "mcr_reference_generator"
-    spec = importlib.util.spec_from_file_location(name, GENERATOR)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def _load_engine() -> tuple[Callable[..., Any], Any] | None:
@@ -63,7 +47,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5, help="timings per hand, min kept (default 5)")
     args = ap.parse_args(argv)
 
-    gen = _load_generator()
+    gen = mcr_generator()
     calc = gen.MahjongFanCalculator
     t0 = time.perf_counter()
     generation = gen.generate(args.hands, args.seed)
