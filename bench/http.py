@@ -419,6 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                     help="a new connection for every request (Connection: close), as clients "
                          "without keep-alive do; default: keep-alive")
     ap.add_argument("--no-probes", action="store_true", help="only the load table")
+    ap.add_argument("--breakdown", action="store_true",
+                    help="also serve the service with the scoring taken out of /score "
+                         "(bench/unscored_app.py) and give its ratio to the bare route: the "
+                         "share of the gap that is reading and writing the request")
     args = ap.parse_args(argv)
     levels = [int(x) for x in args.concurrency.split(",") if x.strip()]
 
@@ -459,6 +463,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         running.append(service)
         bare = Server("bare", "bench.bare_app:create_app()", extra, tmpdir)
         running.append(bare)
+        unscored: Server | None = None
+        if args.breakdown:
+            unscored = Server("unscored", "bench.unscored_app:create_app()", extra, tmpdir)
+            running.append(unscored)
+            unscored.wait_ready("GET", "/healthz")
         service.wait_ready("GET", "/healthz")
         bare.wait_ready("POST", "/bare/100", b"{}")
         boot = re.findall(r"Using worker: (\S+)", service.tail(50))
@@ -489,11 +498,16 @@ def main(argv: Sequence[str] | None = None) -> int:
               f"{'p99 ms':>9}{'>=400':>6}{'conn':>5}{'r/w':>5}{'tmo':>5}"
               f"{'cpu: srv':>9}{'gen':>5}{'other':>6}{'ratio':>7}")
         ratios: dict[tuple[str, int], float] = {}
+        unscored_ratios: dict[tuple[str, int], float] = {}
         slice_s = max(1.0, round(args.duration / max(1, args.slices)))
         for ep in endpoints:
             bare_path = f"/bare/{ep.size}"
+            with_unscored = unscored is not None and ep.path.endswith("/score")
             for server, path in ((service, ep.path), (bare, bare_path)):
                 load(server, path, ep.pool, 8, args.warmup)
+            if with_unscored:
+                assert unscored is not None
+                load(unscored, ep.path, ep.pool, 8, args.warmup)
             for conns in levels:
                 ours_s: list[Load] = []
                 ref_s: list[Load] = []
@@ -506,8 +520,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ratio = statistics.median(o.rps / r.rps if r.rps else float("nan")
                                           for o, r in zip(ours_s, ref_s, strict=True))
                 ratios[(ep.name, conns)] = ratio
-                for label, r, shown in (("service", combine(ours_s), f"{ratio:7.2f}"),
-                                        (f"bare {ep.size}B", combine(ref_s), "")):
+                rows = [("service", combine(ours_s), f"{ratio:7.2f}"),
+                        (f"bare {ep.size}B", combine(ref_s), "")]
+                if with_unscored:
+                    assert unscored is not None
+                    free = combine([load(unscored, ep.path, ep.pool, conns, slice_s)
+                                    for _ in range(max(1, args.slices))])
+                    bare_rps = rows[1][1].rps
+                    unscored_ratios[(ep.name, conns)] = (free.rps / bare_rps if bare_rps
+                                                         else float("nan"))
+                    rows.append(("unscored", free,
+                                 f"{unscored_ratios[(ep.name, conns)]:7.2f}"))
+                for label, r, shown in rows:
                     print(f"{ep.name if label == 'service' else '':15}"
                           f"{conns if label == 'service' else '':>6} {label:11}"
                           f"{r.rps:7.0f}{r.p50_ms:9.2f}{r.p99_ms:9.1f}{r.bad_status:6}"
@@ -519,6 +543,9 @@ def main(argv: Sequence[str] | None = None) -> int:
               + "".join(f"{c:>8}" for c in levels))
         for ep in endpoints:
             print(f"{ep.name:15}" + "".join(f"{ratios[(ep.name, c)]:8.2f}" for c in levels))
+            if (ep.name, levels[0]) in unscored_ratios:
+                print(f"{'  unscored':15}"
+                      + "".join(f"{unscored_ratios[(ep.name, c)]:8.2f}" for c in levels))
 
         if not args.no_probes:
             print("\nidle connections (partial headers, never finished), service:")

@@ -1,0 +1,40 @@
+"""bench/http.py's `--breakdown` app: the service with the scoring taken out of /score.
+
+    gunicorn -c gunicorn.conf.py --bind 127.0.0.1:PORT "bench.unscored_app:create_app()"
+
+It is the service (`app.create_app()`) whose score route reads and checks each request
+exactly as the service does (body, schema, the hand and its context), then answers, instead
+of scoring, the bytes it answered the first time it saw the same body (scored once then). Over
+a warmed-up pool of bodies the route costs what the service costs without the engine: set
+against the bare route, it says how much of the gap to a bare Flask route is the request's
+reading and writing and how much the scoring. Bench-only, never part of the service.
+"""
+
+from __future__ import annotations
+
+import orjson
+from flask import Flask, Response, request
+
+from app import create_app as create_service
+from app.api.body import json_object_body
+from app.api.hand_requests import read_score_request
+from app.api.responses import score_response
+from app.api.routes import _ruleset
+from app.scoring import evaluate
+
+
+def create_app() -> Flask:
+    app = create_service()
+    answered: dict[bytes, bytes] = {}
+
+    def score_hand(ruleset: str) -> Response:
+        rs = _ruleset(ruleset)
+        hand, ctx = read_score_request(json_object_body(), rs)
+        raw = request.get_data(cache=True)
+        found = answered.get(raw)
+        if found is None:
+            found = answered[raw] = orjson.dumps(score_response(evaluate.score(hand, ctx, rs)))
+        return Response(found, mimetype="application/json")
+
+    app.view_functions["api.score_hand"] = score_hand
+    return app
