@@ -13,7 +13,7 @@ reading and writing and how much the scoring. Bench-only, never part of the serv
 from __future__ import annotations
 
 import orjson
-from flask import Flask, Response, request
+from flask import Flask, Response
 
 from app import create_app as create_service
 from app.api.body import json_object_body
@@ -29,11 +29,13 @@ def create_app() -> Flask:
 
     def score_hand(ruleset: str) -> Response:
         rs = _ruleset(ruleset)
-        hand, ctx = read_score_request(json_object_body(), rs)
-        raw = request.get_data(cache=True)
-        found = answered.get(raw)
+        body = json_object_body()
+        hand, ctx = read_score_request(body, rs)
+        # Keyed by the body as parsed (the service reads the raw bytes once, from the stream).
+        key = orjson.dumps(body)
+        found = answered.get(key)
         if found is None:
-            found = answered[raw] = orjson.dumps(score_response(evaluate.score(hand, ctx, rs)))
+            found = answered[key] = orjson.dumps(score_response(evaluate.score(hand, ctx, rs)))
         return Response(found, mimetype="application/json")
 
     app.view_functions["api.score_hand"] = score_hand

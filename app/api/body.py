@@ -76,25 +76,38 @@ def _raw_body(req: Request) -> bytes:
             "unsupported_media_type",
             f"The request body must be JSON (Content-Type: application/json), not {found}.",
         )
+    if length is None:
+        return _chunked_body(req, limit)
+    # The announced bytes straight from the server's input stream: werkzeug's get_data wraps
+    # it in a limited stream first, which costs more than parsing the body (about 20 µs).
     try:
-        # Enforces MAX_CONTENT_LENGTH also for chunked bodies (no Content-Length).
-        raw = req.get_data(cache=True)
-    except RequestEntityTooLarge:
-        raise _too_large() from None
-    except BadRequest as exc:  # the client closed before sending Content-Length bytes
-        raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
-                       ) from None
-    if length is not None and len(raw) < length:
-        # The client stopped before sending what it announced (gunicorn hands over what
+        raw: bytes = req.environ["wsgi.input"].read(length) if length else b""
+    except (OSError, ValueError) as exc:  # the connection broke while the body was read
+        raise ApiError("malformed_json", f"The request body could not be read: {exc}.") from None
+    if len(raw) < length:
+        # The client stopped before sending what it announced (the server hands over what
         # arrived); a cut body is not trusted even when what arrived happens to parse.
         raise ApiError(
             "malformed_json",
             f"The request body ended after {len(raw)} of the {length} bytes "
             "announced by Content-Length.",
         )
-    # Without a Content-Length (chunked), the stream stops silently at the limit: one more
-    # byte from the server's stream tells a body of exactly the limit from a longer one.
-    if length is None and len(raw) >= limit and req.input_stream.read(1):
+    return raw
+
+
+def _chunked_body(req: Request, limit: int) -> bytes:
+    """A body without Content-Length (chunked), read through werkzeug, which stops at the
+    limit."""
+    try:
+        raw = req.get_data(cache=True)
+    except RequestEntityTooLarge:
+        raise _too_large() from None
+    except BadRequest as exc:  # the client closed before the body's end
+        raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
+                       ) from None
+    # The stream stops silently at the limit: one more byte from the server's stream tells a
+    # body of exactly the limit from a longer one.
+    if len(raw) >= limit and req.input_stream.read(1):
         raise _too_large()
     return raw
 

@@ -72,6 +72,7 @@ from app.domain.notation import (
     meld_kind,
     parse_hand_string,
     parse_tile,
+    read_tiles,
     scan_tiles,
 )
 from app.domain.tiles import TileSet
@@ -251,14 +252,14 @@ def _parse_hand_string(text: str, tileset: TileSet, waiting: bool
 def _read_standing(raw: str | list[str], tileset: TileSet, pointer: str) -> list[int]:
     """Standing tiles (or a meld's), refusing a flower where it was written."""
     if isinstance(raw, str):
-        tiles, positions = scan_tiles(raw, tileset, pointer=pointer)
+        tiles = read_tiles(raw, tileset, pointer=pointer)
     else:
         tiles = [parse_tile(item, tileset, f"{pointer}/{k}") for k, item in enumerate(raw)]
-        positions = []
     flowers = tileset.flower_set
     if flowers and not flowers.isdisjoint(tiles):
         k = next(k for k, t in enumerate(tiles) if t in flowers)
-        if positions:
+        if isinstance(raw, str):
+            positions = scan_tiles(raw, tileset, pointer=pointer)[1]
             raise _flower_in_hand(tileset, tiles[k], pointer, positions[k])
         raise _flower_in_hand(tileset, tiles[k], f"{pointer}/{k}", None)
     return tiles
@@ -334,14 +335,17 @@ def _check_copies(standing: list[int], standing_ptr: str, melds: list[Meld],
 
     The pointer names the field where the count first goes over.
     """
-    counts = [0] * len(tileset.kinds)
+    copies = tileset.copies
+    counts = [0] * len(copies)
+    over = False
     for t in standing:
-        counts[t] += 1
+        n = counts[t] = counts[t] + 1
+        over |= n > copies[t]
     for m in melds:
         for t in m.tiles:
-            counts[t] += 1
-    copies = tileset.copies
-    if all(n <= c for n, c in zip(counts, copies, strict=True)):
+            n = counts[t] = counts[t] + 1
+            over |= n > copies[t]
+    if not over:
         return
     seen = [0] * len(counts)
     groups: list[tuple[Sequence[int], str]] = [(standing, standing_ptr)]

@@ -14,7 +14,7 @@ missing field, an unknown one, a wrong JSON type and a wrong value apart.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
@@ -132,22 +132,68 @@ class _Strict(Schema):
             "unknown": _unknown(f"{self.what} has " + ", ".join(self.fields) + "."),
             "type": _type(f"Not an object: {self.what} is a JSON object."),
         }
-        # (attribute, key in the data, field, its default when absent) per declared field.
+        # (attribute, key in the data, field, its default when absent, how a value present
+        # and not null is read) per declared field.
         self._plan = tuple(
-            (name, f.data_key or name, f, f.load_default)
+            (name, f.data_key or name, f, f.load_default, _reader(f))
             for name, f in self.load_fields.items())
-        self._keys = frozenset(key for _, key, _, _ in self._plan)
+        self._keys = frozenset(key for _, key, _, _, _ in self._plan)
+        # For `_read_present`: each key's entry, the required keys, the absent fields'
+        # defaults (None when one is made by a callable: such a schema reads every field).
+        self._by_key = {key: (name, f, read) for name, key, f, _, read in self._plan}
+        self._required_keys = frozenset(key for _, key, f, _, _ in self._plan if f.required)
+        defaults = [(name, d) for name, _, f, d, _ in self._plan
+                    if not f.required and d is not missing]
+        self._defaults: dict[str, Any] | None = (
+            None if any(callable(d) for _, d in defaults) else dict(defaults))
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
              unknown: str | None = None) -> Any:
         if many or partial is not None or unknown is not None or self._hooks[VALIDATES_SCHEMA]:
             return super().load(data, many=many, partial=partial, unknown=unknown)
+        if type(data) is dict and self._defaults is not None:
+            out = self._read_present(data)
+            if out is not None:
+                return out
+        return self._read_declared(data)
+
+    def _read_present(self, data: dict[str, Any]) -> dict[str, Any] | None:
+        """A valid object read by the fields it holds (an object holds few of the optional
+        fields); None at the first fault, for `_read_declared` to list every fault in the
+        declared order."""
+        if not self._required_keys <= data.keys():
+            return None
+        assert self._defaults is not None
+        out = dict(self._defaults)
+        by_key = self._by_key
+        for key, value in data.items():
+            entry = by_key.get(key)
+            if entry is None:
+                return None
+            name, field, read = entry
+            if value is None:
+                if not field.allow_none:
+                    return None
+                out[name] = None
+                continue
+            try:
+                result = read(value, key, data)
+                if field.validators:
+                    field._validate(result)
+            except ValidationError:
+                return None
+            out[name] = result
+        return out
+
+    def _read_declared(self, data: Any) -> dict[str, Any]:
+        """The object read field by field in the declared order; every fault is listed, in
+        that order, then the fields it should not hold."""
         if not isinstance(data, Mapping):
             raise ValidationError({"_schema": [self.error_messages["type"]]})
         out: dict[str, Any] = {}
         errors: dict[str, Any] = {}
         present = 0
-        for name, key, field, default in self._plan:
+        for name, key, field, default, read in self._plan:
             value = data.get(key, missing)
             if value is missing:
                 if field.required:
@@ -163,7 +209,7 @@ class _Strict(Schema):
                     errors[key] = [field.error_messages["null"]]
                 continue
             try:
-                result = field._deserialize(value, key, data)
+                result = read(value, key, data)
                 if field.validators:
                     field._validate(result)
             except ValidationError as exc:
@@ -178,6 +224,58 @@ class _Strict(Schema):
         if errors:
             raise ValidationError(errors, valid_data=out)
         return out
+
+
+_Read = Callable[[Any, str, Mapping[str, Any]], Any]
+
+
+def _reader(field: fields.Field[Any]) -> _Read:
+    """How `_Strict.load` reads a field's value (present, not null): the field's own
+    `_deserialize`, except for an object or a list of objects, which marshmallow reads
+    through `Nested` and `List` (several calls and checks per object, about 7 µs a meld):
+    here an object goes straight to its schema's `load`, exactly as `Nested` would send it,
+    and anything else takes marshmallow's own path, so the errors are the same."""
+    if isinstance(field, fields.Nested) and _plain_nested(field):
+        schema = field.schema
+
+        def nested(value: Any, key: str, data: Mapping[str, Any]) -> Any:
+            if type(value) is dict:
+                return schema.load(value)
+            return field._deserialize(value, key, data)
+
+        return nested
+    inner = getattr(field, "inner", None)
+    if isinstance(field, fields.List) and isinstance(inner, fields.Nested) and (
+            _plain_nested(inner)):
+        item_schema = inner.schema
+
+        def objects(value: Any, key: str, data: Mapping[str, Any]) -> Any:
+            if type(value) is not list:
+                return field._deserialize(value, key, data)
+            result: list[Any] = []
+            errors: dict[int, Any] = {}
+            for i, item in enumerate(value):
+                try:
+                    if type(item) is dict:
+                        result.append(item_schema.load(item))
+                    else:
+                        result.append(inner.deserialize(item))
+                except ValidationError as exc:
+                    if exc.valid_data is not None:
+                        result.append(exc.valid_data)
+                    errors[i] = exc.messages
+            if errors:
+                raise ValidationError(errors, valid_data=result)
+            return result
+
+        return objects
+    return field._deserialize
+
+
+def _plain_nested(field: fields.Nested) -> bool:
+    """A `Nested` field that loads one object with its schema's defaults."""
+    return (not field.many and field.unknown is None and not field.validators
+            and isinstance(field.schema, _Strict))
 
 
 class StrictBool(fields.Field[bool]):

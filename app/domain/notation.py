@@ -71,6 +71,9 @@ class _Grammar:
     hint: str
     # the flower tiles, which may not stand in a hand
     flowers: frozenset[int]
+    # Tokens already read (`read_tiles`): a compact group or one character -> its tiles. A
+    # memo, emptied when it reaches TOKENS_LIMIT.
+    tokens: dict[str, tuple[int, ...]]
 
 
 _GRAMMARS: dict[int, tuple[TileSet, _Grammar]] = {}
@@ -121,6 +124,7 @@ def _build_grammar(tileset: TileSet) -> _Grammar:
         suit_digits=suit_digits,
         hint=hint,
         flowers=frozenset(tileset.flowers),
+        tokens={},
     )
 
 
@@ -265,13 +269,66 @@ def parse_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
     return tiles
 
 
+# A token of `read_tiles`: a run of digits with the character after it ("123m"), or one
+# character. Matched one after another, these cover a text that does not end in a digit.
+_TOKEN = re.compile(r"[0-9]*[^0-9]")
+# Distinct tokens a tile set's memo holds: real traffic writes a suit's tiles in a few
+# thousand ways (one group per suit and hand); past the bound the memo starts again.
+TOKENS_LIMIT = 4096
+
+
+def read_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
+    """The tiles written in ``text``, as `parse_tiles` reads them, faster.
+
+    The text is cut into tokens (a compact group such as ``123m``, or one character), each
+    looked up in a memo of tokens already read; a token read for the first time is read by
+    the scanner alone. A token the scanner refuses, a text ending in digits, or a character
+    that may start a Chinese name of several characters (东风) sends the whole text to the
+    scanner, which reads it in context and names the fault's position.
+    """
+    g = _grammar(tileset)
+    memo = g.tokens
+    out: list[int] = []
+    if text and text[-1] not in _DIGITS:
+        for token in _TOKEN.findall(text):
+            tiles = memo.get(token)
+            if tiles is None:
+                tiles = _read_token(token, g)
+                if tiles is None:
+                    break
+            out += tiles
+        else:
+            return out
+    return parse_tiles(text, tileset, pointer=pointer)
+
+
+def _read_token(token: str, g: _Grammar) -> tuple[int, ...] | None:
+    """One token's tiles (and remember them), or None when only the whole text can tell."""
+    if token[-1] in g.words:
+        return None
+    tiles: list[int] = []
+    try:
+        _scan(token, g, "", 0, len(token), tiles, [])
+    except NotationError:
+        return None
+    if len(g.tokens) >= TOKENS_LIMIT:
+        g.tokens.clear()
+    found = g.tokens[token] = tuple(tiles)
+    return found
+
+
 def parse_tile(text: str, tileset: TileSet, pointer: str = "") -> int:
     """Parse exactly one tile ("5m", "E", "7z", "中", "1f").
 
     Raises `NotationError` `invalid_notation` when the text names no tile or several.
     """
+    tiles = _grammar(tileset).tokens.get(text)
+    if tiles is not None and len(tiles) == 1:
+        return tiles[0]
     tiles, positions = scan_tiles(text, tileset, pointer=pointer)
     if len(tiles) == 1:
+        if len(text) <= 2 and text[-1] not in _DIGITS:
+            _read_token(text, _grammar(tileset))
         return tiles[0]
     if not tiles:
         raise NotationError(

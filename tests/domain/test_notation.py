@@ -15,6 +15,7 @@ from app.domain.notation import (
     parse_hand_string,
     parse_tile,
     parse_tiles,
+    read_tiles,
     scan_tiles,
 )
 from app.domain.tiles import STANDARD, TileKind, TileSet
@@ -414,3 +415,49 @@ def test_hand_string_round_trip(standing: list[int], pungs: list[tuple[int, bool
     assert [(m.tiles[0], m.kind == KONG, m.concealed) for m in got_melds] == [
         (t, kong, kong) for t, kong in pungs
     ]
+
+
+# --- read_tiles: the token memo reads what the scanner reads ------------------------------
+
+_PIECES = ["1", "2", "5", "9", "0", "123", "55", "m", "p", "s", "z", "f", "E", "C", "P", "F",
+           " ", "东", "风", "东风", "一万", "一", "万", "红中", "中", "發", "x", "[", "\t"]
+
+
+def _either(read: object, *args: object) -> tuple[str, object]:
+    try:
+        return "ok", read(*args, T)  # type: ignore[operator]
+    except NotationError as exc:
+        return "error", (exc.code, exc.message, exc.position)
+
+
+@given(st.lists(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join), min_size=1,
+                max_size=6))
+def test_read_tiles_reads_as_the_scanner_does(texts: list[str]) -> None:
+    # Several texts in a row: what one text leaves in the memo must not change the next.
+    for text in texts:
+        expected = _either(parse_tiles, text)
+        assert _either(read_tiles, text) == expected
+        if expected[0] == "ok":
+            assert read_tiles(text, T) == parse_tiles(text, T)
+
+
+def test_a_character_that_starts_a_name_is_read_in_context() -> None:
+    assert read_tiles("东", T) == parse_tiles("东", T)
+    # 东 alone is one tile; 东风 is one tile too, not 东 and an unknown 风.
+    assert read_tiles("东风", T) == parse_tiles("东风", T) == [parse_tile("E", T)]
+    assert read_tiles("123m东风", T) == parse_tiles("123m东风", T)
+
+
+def test_the_token_memo_is_bounded() -> None:
+    from app.domain import notation
+
+    def digits(n: int) -> str:  # n written in base 9 with the digits 1..9
+        out = ""
+        while n:
+            n, d = divmod(n, 9)
+            out += str(d + 1)
+        return out
+
+    for n in range(1, notation.TOKENS_LIMIT + 10):
+        read_tiles(digits(n) + "p", T)
+        assert len(notation._grammar(T).tokens) <= notation.TOKENS_LIMIT
