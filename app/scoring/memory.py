@@ -58,7 +58,7 @@ def memory_bounds() -> dict[str, MemoBound]:
     """Every memo of the engine, by name: its bound and its current size (entries). Memos
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
-        "decompose.parts": MemoBound(decompose.PARTS_LIMIT, len(decompose._PARTS)),
+        "decompose.parts": MemoBound(2 * decompose.PARTS_LIMIT, decompose.parts_held()),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
@@ -101,7 +101,7 @@ def memory_bounds() -> dict[str, MemoBound]:
 
 def forget_everything() -> None:
     """Empty every memo of the engine (measurements start from here)."""
-    decompose._PARTS.clear()
+    decompose.forget_parts()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
                decompose._part_ranks, wildcards._suit_options, wildcards._near):
         clear: Callable[[], None] = fn.cache_clear
