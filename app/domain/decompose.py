@@ -579,8 +579,9 @@ def parts_held() -> int:
 # copies, 1.25 KB a part on average where it is now 0.72 KB (4,000 requests of
 # bench/memory.py's mix, 9,286 parts). Groups and their writing are bounded by the tile sets
 # in use (89 groups and 164 written seen; at most 5 kinds x 64 tiles, per tile set for the
-# writing); see `app.scoring.memory`.
+# writing), and emptied if ever full; see `app.scoring.memory`.
 _GROUPS: dict[tuple[str, int], Group] = {}
+GROUPS_LIMIT = 1024
 _WRITTEN: dict[tuple[TileSet, Group], tuple[int, str]] = {}
 WRITTEN_LIMIT = 2048
 _SEGMENTS: dict[tuple[int, bool, int, frozenset[int]], Segment] = {}
@@ -594,6 +595,8 @@ def _group(kind: str, tile: int) -> Group:
     """The standing group (undeclared, no wilds) of `kind` at `tile`, shared."""
     found = _GROUPS.get((kind, tile))
     if found is None:
+        if len(_GROUPS) >= GROUPS_LIMIT:
+            _GROUPS.clear()
         found = _GROUPS[(kind, tile)] = Group(kind, tile)
     return found
 
