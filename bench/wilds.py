@@ -28,6 +28,10 @@ timing. Absolute times depend on the machine; nothing here asserts.
 
 from __future__ import annotations
 
+# isort: off
+import _paths  # noqa: F401  (first: this folder behind the standard library)
+# isort: on
+
 import argparse
 import gc
 import random

@@ -121,8 +121,11 @@ SuitSplit = tuple[tuple[tuple[str, int], ...], int]
 
 # Bounds of the memos of suit patterns (see `app.scoring.memory` for how they were chosen):
 # since parts are kept whole (`Part`), these are asked only when a new part is read, and by
-# `regular_splits` and `regular_waits`.
-SPLITS_LIMIT = 4096
+# `regular_splits` and `regular_waits`. On 4,000 requests of bench/memory.py's mix they hit
+# little either way (suit_splits 30% at 4,096 entries, 26% at 1,024; _part_ranks 25% and
+# 9%): 1,024 costs ~12,000 more misses of 2-34 us, under 0.5% of the scoring time, and
+# holds ~2 MB less (measured RSS of the run, with `near` at 1,024 too: 12.2 -> 9.1 MiB).
+SPLITS_LIMIT = 1024
 
 
 @lru_cache(maxsize=SPLITS_LIMIT)
@@ -223,9 +226,9 @@ def _suit_groups(start: int, part: tuple[int, ...]) -> tuple[tuple[tuple[Group, 
     splits = suit_splits(part)
     options = []
     for sets, pair in splits:
-        groups = [Group(kind, start + r) for kind, r in sets]
+        groups = [_group(kind, start + r) for kind, r in sets]
         if pair >= 0:
-            groups.append(Group(PAIR, start + pair))
+            groups.append(_group(PAIR, start + pair))
         options.append(tuple(groups))
     return tuple(options), 1 if splits and splits[0][1] >= 0 else 0
 
@@ -261,22 +264,30 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
     return pairs == 1
 
 
+# Every set of positions in a part (0..8) as a frozenset, by bitmask: `_part_ranks` hands out
+# these instead of a new frozenset per pattern (about 200 bytes of each of its entries), and
+# `_segment` shares segments by them. A table made once at import: 512 sets, ~150 KB, shared
+# by the workers of a preloaded master.
+_RANK_SETS: tuple[frozenset[int], ...] = tuple(
+    frozenset(r for r in range(9) if mask >> r & 1) for mask in range(512))
+
+
 @lru_cache(maxsize=SPLITS_LIMIT)
 def _part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
     """For one part of the hand (a numbered suit's nine counts, or one honour's count):
     whether it splits as it is, and the positions whose one extra tile would make it split."""
     if len(seg) == 1:
         c = seg[0]
-        return c in (0, 2, 3), frozenset({0} if c + 1 in (2, 3) else ())
+        return c in (0, 2, 3), _RANK_SETS[1 if c + 1 in (2, 3) else 0]
     complete = bool(suit_splits(seg))
-    adds = set()
+    adds = 0
     for r in range(9):
         if (r > 0 and seg[r - 1]) or seg[r] or (r < 8 and seg[r + 1]) or (
                 r > 1 and seg[r - 2]) or (r < 7 and seg[r + 2]):
             grown = (*seg[:r], seg[r] + 1, *seg[r + 1:])
             if suit_splits(grown):
-                adds.add(r)
-    return complete, frozenset(adds)
+                adds |= 1 << r
+    return complete, _RANK_SETS[adds]
 
 
 def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
@@ -434,12 +445,19 @@ def layout(tileset: TileSet) -> Layout:
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
 
 
-# Parts by their tiles (sorted): a bounded dict, emptied when full (cheaper on the hot path
-# than an LRU). The bound holds the working set of realistic traffic: 40,000 random MCR
-# hands reach 10,700 parts, and fresh hands then miss 0.19 parts a hand (0.49 with 4,096);
-# about 1.2 KB a part with its cuts. See `app.scoring.memory`.
+# Parts by their tiles (sorted): a bounded dict in two generations (cheaper on the hot path
+# than an LRU, and unlike one dict emptied when full it keeps what is in use): `standing`
+# looks a part up in `_PARTS`; a miss (`_part`) takes it from `_OLD_PARTS` if it is there,
+# else makes it; when `_PARTS` is full it becomes `_OLD_PARTS` and a new one starts, so at
+# most 2 * PARTS_LIMIT parts are held. Measured on random MCR hands after 20,000 of them
+# (which reach 8,042 parts): one dict of 16,384 parts misses 0.195 parts a fresh hand, one
+# of 4,096 0.534, two generations of 4,096 0.263 (of 2,048: 0.447); a miss costs ~70 us.
+# Wild hands bring parts of their substitutions (~2 a request on bench/memory.py's mix),
+# seldom asked for again: the old generation lets them go. ~0.72 KB a part (5.9 MB at the
+# bound). See `app.scoring.memory`.
 _PARTS: dict[tuple[int, ...], Part] = {}
-PARTS_LIMIT = 16_384
+_OLD_PARTS: dict[tuple[int, ...], Part] = {}
+PARTS_LIMIT = 4096
 
 
 def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
@@ -534,11 +552,75 @@ def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
 
 
 def _part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
-    part = _make_part(key, spec, tileset)
+    """A part `_PARTS` does not hold: from the old generation, or made."""
+    global _PARTS, _OLD_PARTS
+    part = _OLD_PARTS.pop(key, None)
+    if part is None:
+        part = _make_part(key, spec, tileset)
     if len(_PARTS) >= PARTS_LIMIT:
-        _PARTS.clear()
+        _OLD_PARTS, _PARTS = _PARTS, {}
     _PARTS[key] = part
     return part
+
+
+def forget_parts() -> None:
+    """Empty both generations of parts."""
+    _PARTS.clear()
+    _OLD_PARTS.clear()
+
+
+def parts_held() -> int:
+    """How many parts both generations hold."""
+    return len(_PARTS) + len(_OLD_PARTS)
+
+
+# What parts hold that is the same from one part to the next is made once and shared: the
+# standing groups, each group written out, and the segments. Every part used to hold its own
+# copies, 1.25 KB a part on average where it is now 0.72 KB (4,000 requests of
+# bench/memory.py's mix, 9,286 parts). Groups and their writing are bounded by the tile sets
+# in use (89 groups and 164 written seen; at most 5 kinds x 64 tiles, per tile set for the
+# writing), and emptied if ever full; see `app.scoring.memory`.
+_GROUPS: dict[tuple[str, int], Group] = {}
+GROUPS_LIMIT = 1024
+_WRITTEN: dict[tuple[TileSet, Group], tuple[int, str]] = {}
+WRITTEN_LIMIT = 2048
+_SEGMENTS: dict[tuple[int, bool, int, frozenset[int]], Segment] = {}
+# Segments are bounded by the parts' patterns rather than by the tile sets: 487 seen on
+# 4,000 requests of bench/memory.py's mix, 3 starts x 3 counts mod 3 x 512 sets of waits at
+# most per tile set. Emptied when full (the parts keep theirs).
+SEGMENTS_LIMIT = 2048
+
+
+def _group(kind: str, tile: int) -> Group:
+    """The standing group (undeclared, no wilds) of `kind` at `tile`, shared."""
+    found = _GROUPS.get((kind, tile))
+    if found is None:
+        if len(_GROUPS) >= GROUPS_LIMIT:
+            _GROUPS.clear()
+        found = _GROUPS[(kind, tile)] = Group(kind, tile)
+    return found
+
+
+def _written(group: Group, tileset: TileSet) -> tuple[int, str]:
+    """`written(group, tileset)`, shared."""
+    found = _WRITTEN.get((tileset, group))
+    if found is None:
+        if len(_WRITTEN) >= WRITTEN_LIMIT:
+            _WRITTEN.clear()  # only with many tile sets at once (tests build variants)
+        found = _WRITTEN[(tileset, group)] = written(group, tileset)
+    return found
+
+
+def _segment(mod: int, complete: bool, start: int, adds: frozenset[int]) -> Segment:
+    """The segment of a part starting at tile `start`, `adds` given as positions in the
+    part, shared."""
+    key = (mod, complete, start, adds)
+    found = _SEGMENTS.get(key)
+    if found is None:
+        if len(_SEGMENTS) >= SEGMENTS_LIMIT:
+            _SEGMENTS.clear()
+        found = _SEGMENTS[key] = Segment(mod, complete, frozenset(start + r for r in adds))
+    return found
 
 
 def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
@@ -552,20 +634,20 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
         pairs = 1 if len(key) % 3 == 2 else 0
         knit = any(counts[r] and counts[r + 3] and counts[r + 6] for r in range(3))
         complete, adds = _part_ranks(counts)
-        segments = (Segment(len(key) % 3, complete, frozenset(start + r for r in adds)),)
+        segments = (_segment(len(key) % 3, complete, start, adds),)
     else:
         pairs = counts.count(2)
         knit = False
         pieces = ()
         if not any(n == 1 or n >= 4 for n in counts):
-            groups = tuple(Group(PUNG if n == 3 else PAIR, t)
+            groups = tuple(_group(PUNG if n == 3 else PAIR, t)
                            for t, n in zip(spec.tiles, counts, strict=True) if n)
             pungs = tuple(g.tile for g in groups if g.kind == PUNG)
             pair = next((g.tile for g in groups if g.kind == PAIR), -1) if pairs == 1 else -1
             pieces = (Piece(groups, (), pungs, pair, 0,
                             MappingProxyType({t: IN_PUNG for t in pungs}),
-                            tuple(written(g, tileset) for g in groups)),)
-        segments = tuple(Segment(n % 3, n in (2, 3), frozenset({t} if n in (1, 2) else ()))
+                            tuple(_written(g, tileset) for g in groups)),)
+        segments = tuple(_segment(n % 3, n in (2, 3), t, _RANK_SETS[n in (1, 2)])
                          for t, n in zip(spec.tiles, counts, strict=True) if n)
     return Part(counts, len(key), pieces, pairs, all(n % 2 == 0 for n in counts), knit,
                 tuple(t for t, n in zip(spec.tiles, counts, strict=True) if n == 4),
@@ -629,9 +711,9 @@ def _waits_of_parts(parts: tuple[Part, ...]) -> frozenset[int]:
 def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
            tileset: TileSet) -> Piece:
     """A suit's cut (`suit_splits`) as a piece: its groups as `regular_splits` lists them."""
-    groups = [Group(kind, start + r) for kind, r in sets]
+    groups = [_group(kind, start + r) for kind, r in sets]
     if pair >= 0:
-        groups.append(Group(PAIR, start + pair))
+        groups.append(_group(PAIR, start + pair))
     chows = tuple(start + r for kind, r in sets if kind == CHOW)
     pungs = tuple(start + r for kind, r in sets if kind == PUNG)
     places: dict[int, int] = {}
@@ -648,4 +730,4 @@ def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
         places[t] = places.get(t, 0) | IN_PUNG
     return Piece(tuple(groups), tuple(sorted(chows)), tuple(sorted(pungs)),
                  start + pair if pair >= 0 else -1, len(pungs), MappingProxyType(places),
-                 tuple(written(g, tileset) for g in groups))
+                 tuple(_written(g, tileset) for g in groups))

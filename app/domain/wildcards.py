@@ -141,11 +141,15 @@ _Profile = tuple[int, int, int, bool]
 
 # Bounds of the wild searches' memos (`Reducer`), emptied when full. On random tianjin hands
 # with 0..7 wilds the time per hand is the same (within noise) from 256 to 4,096 memo
-# entries and from 2,000 to 200,000 states, so both are kept small: an entry holds 4.5 KB
-# on average (7.8 KB on hands with mostly 7 wilds), a state 1.8 KB (2.6 KB). See
-# `app.scoring.memory`.
-MEMO_LIMIT = 1024
-STATES_LIMIT = 4000
+# entries and from 2,000 to 200,000 states, so both are kept at the low end: an entry holds
+# 4.5 KB on average (7.8 KB on hands with mostly 7 wilds; its buckets' `fits` keep the
+# request's group descriptions alive), a state 1.8 KB (2.6 KB). 1,024 entries and 4,000
+# states held 19.3 MiB of RSS after 4,000 requests of bench/memory.py's mix, 256 and 2,000
+# 12.2 MiB, in the same time (within the machine's noise). One hand alone never comes near
+# either bound: at most 3 entries and 186 states (100 hands each of 5..8 wilds, read from
+# scratch). See `app.scoring.memory`.
+MEMO_LIMIT = 256
+STATES_LIMIT = 2000
 
 
 class Reducer(NamedTuple):
@@ -427,7 +431,10 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
 
 
-NEAR_LIMIT = 4096  # 3,207 patterns seen on 5,000 tianjin hands with 0..7 wilds
+# 3,207 patterns seen on 5,000 tianjin hands with 0..7 wilds; a hit rate of 98.6% at 4,096
+# entries, 97.6% at 1,024 (4,000 requests of bench/memory.py's mix): 3,300 more misses of
+# ~8 us (a few ms a worker's 4,000 requests), 0.5 MB less.
+NEAR_LIMIT = 1024
 
 
 @lru_cache(maxsize=NEAR_LIMIT)

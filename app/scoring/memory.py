@@ -11,20 +11,28 @@ The bounds were chosen from measurements (the comment beside each memo says whic
 - bytes per entry (each entry's objects, counted once);
 - the hit rate and the time per hand at candidate sizes, on fresh hands after a warm-up.
 
-Worst case, measured: every memo filled to (or near) its bound at once with varied hands
-(random tiles for the parts and suit patterns, every multiset of chows for the shared
-answers, tianjin hands with 3..7 wilds for the wild searches) grows a worker's RSS by
-61 MB (+5 MB more if the wild search states also reached their bound), of which 17 MB are
-the full listings of `wildcards.suit_options`, used only by a rule set read in full
-(`wild.read: full`, a test variant): about 50 MB for the served rule sets. Parts 15 MB,
-suit patterns 2 MB, shared answers under 5 MB, wild searches about 20 MB. The payments of
+Worst case, measured: parts, suit patterns and the wild searches filled to (or near) their
+bounds by varied hands (30,000 random-tile mcr and sichuan hands, then 3,000 tianjin hands
+with 3..7 wilds) grow a process's RSS by 11 MiB; at their realistic entry sizes (bench/
+memory.py's mix) parts hold at most 5.9 MB (8,192 of 0.72 KB), suit patterns under 1 MB,
+the wild searches 5-7 MB (256 entries of 4.5-7.8 KB, 2,000 states of 1.8-2.6 KB). The shared
+answers add under 5 MB, the probe sets 1.4 MB on realistic traffic (195 sets): about 20 MB
+for the served rule sets in all. The full listings of `wildcards.suit_options` (17 MB) are
+used only by a rule set read in full (`wild.read: full`, a test variant). The payments of
 rule sets with fixed payment parameters (`app.rules.model.FixedPayment`, by fan total and
 seats) add at most 4,096 entries of about 500 bytes per such rule set (2 MB each;
 of the served ones, mcr alone has fixed parameters); realistic traffic fills a fraction of
-that (see `app.rules.model.PAYMENTS_LIMIT`).
+that (see `app.rules.model.PAYMENTS_LIMIT`). Over bench/memory.py's 8,000 requests (4,000 a
+worker) a served worker grows by 12-14 MiB and levels off after ~5,000 requests.
 
-The memos are plain dicts emptied when full (cheaper on the hot path than an LRU) or
-`functools.lru_cache` where the hot path never reaches them. Memos kept per tile set
+Where the memory went before (4,000 requests of that mix in one process, +28 MiB RSS):
+parts 11 MB (1.25 KB each: their groups, writing and segments were their own copies, and
+16,384 were kept), the wild searches 6 MB (1,024 entries, 4,000 states), the suit patterns'
+`lru_cache`s 3-4 MB (4,096 entries each, most of them missed once and never asked again).
+
+The memos are plain dicts emptied when full (cheaper on the hot path than an LRU; the parts
+in two generations, see `app.domain.decompose`) or `functools.lru_cache` where the hot path
+never reaches them. Memos kept per tile set
 (`lru_cache(maxsize=8)`, one entry per tile set) and tables of a rule set's plan that are
 bounded by the rule set itself (probes per set of features: at most 2 ** len(FEATURES)) are
 listed too.
@@ -58,12 +66,15 @@ def memory_bounds() -> dict[str, MemoBound]:
     """Every memo of the engine, by name: its bound and its current size (entries). Memos
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
-        "decompose.parts": MemoBound(decompose.PARTS_LIMIT, len(decompose._PARTS)),
+        "decompose.parts": MemoBound(2 * decompose.PARTS_LIMIT, decompose.parts_held()),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
         "decompose.part_ranks": _lru(decompose._part_ranks),
         "decompose.layout": _lru(decompose.layout),
+        "decompose.groups": MemoBound(decompose.GROUPS_LIMIT, len(decompose._GROUPS)),
+        "decompose.written": MemoBound(decompose.WRITTEN_LIMIT, len(decompose._WRITTEN)),
+        "decompose.segments": MemoBound(decompose.SEGMENTS_LIMIT, len(decompose._SEGMENTS)),
         "shapes.readers": MemoBound(shapes._READERS_LIMIT, len(shapes._READERS)),
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
@@ -101,7 +112,9 @@ def memory_bounds() -> dict[str, MemoBound]:
 
 def forget_everything() -> None:
     """Empty every memo of the engine (measurements start from here)."""
-    decompose._PARTS.clear()
+    decompose.forget_parts()
+    for table in (decompose._GROUPS, decompose._WRITTEN, decompose._SEGMENTS):
+        table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
                decompose._part_ranks, wildcards._suit_options, wildcards._near):
         clear: Callable[[], None] = fn.cache_clear
