@@ -59,6 +59,9 @@ def memory_bounds() -> dict[str, MemoBound]:
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
         "decompose.parts": MemoBound(decompose.PARTS_LIMIT, len(decompose._PARTS)),
+        # Each part's parts less one tile (`Part.less`): at most one per kind of a part.
+        "decompose.part_less": MemoBound(decompose.PARTS_LIMIT * 9, sum(
+            len(p.less) for p in decompose._PARTS.values() if p.less is not None)),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
