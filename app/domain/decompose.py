@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise, product
-from types import MappingProxyType
 from typing import NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG
@@ -66,7 +65,8 @@ class Piece:
     pair: int  # the pair's tile, -1 without one (or with several: honours)
     numbered_pungs: int  # how many of the pungs are of numbered tiles
     # Tile -> where the cut may place it as the winning tile (IN_CHOW | MIDDLE | EDGE |
-    # IN_PUNG); tiles it cannot place are absent.
+    # IN_PUNG); tiles it cannot place are absent. A plain dict, never changed once made
+    # (a View asks it of every reading: a mappingproxy's `get` costs several times more).
     places: Mapping[int, int] = field(compare=False)
     # Each group written out, with its place in the written order (`written`).
     written: tuple[tuple[int, str], ...] = field(compare=False, default=())
@@ -566,7 +566,7 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
             pungs = tuple(g.tile for g in groups if g.kind == PUNG)
             pair = next((g.tile for g in groups if g.kind == PAIR), -1) if pairs == 1 else -1
             pieces = (Piece(groups, (), pungs, pair, 0,
-                            MappingProxyType({t: IN_PUNG for t in pungs}),
+                            {t: IN_PUNG for t in pungs},
                             tuple(written(g, tileset) for g in groups)),)
         segments = tuple(Segment(n % 3, n in (2, 3), frozenset({t} if n in (1, 2) else ()))
                          for t, n in zip(spec.tiles, counts, strict=True) if n)
@@ -658,5 +658,5 @@ def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
     for t in pungs:
         places[t] = places.get(t, 0) | IN_PUNG
     return Piece(tuple(groups), tuple(sorted(chows)), tuple(sorted(pungs)),
-                 start + pair if pair >= 0 else -1, len(pungs), MappingProxyType(places),
+                 start + pair if pair >= 0 else -1, len(pungs), places,
                  tuple(written(g, tileset) for g in groups))
