@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from itertools import pairwise, product
-from types import MappingProxyType
 from typing import NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG
@@ -66,7 +65,8 @@ class Piece:
     pair: int  # the pair's tile, -1 without one (or with several: honours)
     numbered_pungs: int  # how many of the pungs are of numbered tiles
     # Tile -> where the cut may place it as the winning tile (IN_CHOW | MIDDLE | EDGE |
-    # IN_PUNG); tiles it cannot place are absent.
+    # IN_PUNG); tiles it cannot place are absent. A plain dict, never changed once made
+    # (a View asks it of every reading: a mappingproxy's `get` costs several times more).
     places: Mapping[int, int] = field(compare=False)
     # Each group written out, with its place in the written order (`written`).
     written: tuple[tuple[int, str], ...] = field(compare=False, default=())
@@ -355,6 +355,9 @@ class Part:
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete: int = 0
+    # The part less one copy of a tile it holds, by tile: filled as the unique-wait test
+    # asks (`standing_waits_less`), at most one entry per kind of the part. None until then.
+    less: dict[int, Part] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
@@ -645,7 +648,7 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
             pungs = tuple(g.tile for g in groups if g.kind == PUNG)
             pair = next((g.tile for g in groups if g.kind == PAIR), -1) if pairs == 1 else -1
             pieces = (Piece(groups, (), pungs, pair, 0,
-                            MappingProxyType({t: IN_PUNG for t in pungs}),
+                            {t: IN_PUNG for t in pungs},
                             tuple(_written(g, tileset) for g in groups)),)
         segments = tuple(_segment(n % 3, n in (2, 3), t, _RANK_SETS[n in (1, 2)])
                          for t, n in zip(spec.tiles, counts, strict=True) if n)
@@ -667,19 +670,27 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     unique-wait test of every 边张/嵌张/单钓 reading asks this)."""
     lay = layout(tileset)
     i = lay.where[tile]
-    spec = lay.parts[i]
-    ordered = st.ordered
-    lo = bisect_left(ordered, spec.tiles[0])
-    hi = bisect_left(ordered, spec.end, lo)
-    held = ordered[lo:hi]
-    j = held.index(tile)
-    key = held[:j] + held[j + 1:]
-    if key:
-        found = _PARTS.get(key)
-        part = found if found is not None else _part(key, spec, tileset)
-    else:
-        part = spec.empty
     parts = st.parts
+    whole = parts[i]
+    less = whole.less
+    if less is None:
+        less = {}
+        object.__setattr__(whole, "less", less)
+    part = less.get(tile)
+    if part is None:
+        spec = lay.parts[i]
+        ordered = st.ordered
+        lo = bisect_left(ordered, spec.tiles[0])
+        hi = bisect_left(ordered, spec.end, lo)
+        held = ordered[lo:hi]
+        j = held.index(tile)
+        key = held[:j] + held[j + 1:]
+        if key:
+            found = _PARTS.get(key)
+            part = found if found is not None else _part(key, spec, tileset)
+        else:
+            part = spec.empty
+        less[tile] = part
     return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
 
 
@@ -729,5 +740,5 @@ def _piece(start: int, sets: tuple[tuple[str, int], ...], pair: int,
     for t in pungs:
         places[t] = places.get(t, 0) | IN_PUNG
     return Piece(tuple(groups), tuple(sorted(chows)), tuple(sorted(pungs)),
-                 start + pair if pair >= 0 else -1, len(pungs), MappingProxyType(places),
+                 start + pair if pair >= 0 else -1, len(pungs), places,
                  tuple(_written(g, tileset) for g in groups))

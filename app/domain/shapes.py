@@ -240,7 +240,8 @@ def _seven_pairs_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> s
     # Six pairs and a single hold at most seven kinds; the single is the wait.
     if n_melds or tiles.distinct > 7:
         return set()
-    odd = [t for t, n in enumerate(tiles.counts) if n % 2]
+    ordered = tiles.ordered
+    odd = [t for t in tiles.kinds if ordered.count(t) % 2]
     return set(odd) if len(odd) == 1 else set()
 
 
