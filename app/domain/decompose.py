@@ -355,9 +355,6 @@ class Part:
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete: int = 0
-    # The part less one copy of a tile it holds, by tile: filled as the unique-wait test
-    # asks (`standing_waits_less`), at most one entry per kind of the part. None until then.
-    less: dict[int, Part] | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         setattr_ = object.__setattr__
@@ -670,27 +667,19 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     unique-wait test of every 边张/嵌张/单钓 reading asks this)."""
     lay = layout(tileset)
     i = lay.where[tile]
+    spec = lay.parts[i]
+    ordered = st.ordered
+    lo = bisect_left(ordered, spec.tiles[0])
+    hi = bisect_left(ordered, spec.end, lo)
+    held = ordered[lo:hi]
+    j = held.index(tile)
+    key = held[:j] + held[j + 1:]
+    if key:
+        found = _PARTS.get(key)
+        part = found if found is not None else _part(key, spec, tileset)
+    else:
+        part = spec.empty
     parts = st.parts
-    whole = parts[i]
-    less = whole.less
-    if less is None:
-        less = {}
-        object.__setattr__(whole, "less", less)
-    part = less.get(tile)
-    if part is None:
-        spec = lay.parts[i]
-        ordered = st.ordered
-        lo = bisect_left(ordered, spec.tiles[0])
-        hi = bisect_left(ordered, spec.end, lo)
-        held = ordered[lo:hi]
-        j = held.index(tile)
-        key = held[:j] + held[j + 1:]
-        if key:
-            found = _PARTS.get(key)
-            part = found if found is not None else _part(key, spec, tileset)
-        else:
-            part = spec.empty
-        less[tile] = part
     return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
 
 

@@ -67,10 +67,6 @@ def memory_bounds() -> dict[str, MemoBound]:
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
         "decompose.parts": MemoBound(2 * decompose.PARTS_LIMIT, decompose.parts_held()),
-        # Each part's parts less one tile (`Part.less`): at most one per kind of a part.
-        "decompose.part_less": MemoBound(2 * decompose.PARTS_LIMIT * 9, sum(
-            len(p.less) for parts in (decompose._PARTS, decompose._OLD_PARTS)
-            for p in parts.values() if p.less is not None)),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
