@@ -110,13 +110,14 @@ def _more(maximum: int, what: str = "items") -> str:
 class _Strict(Schema):
     """A schema that refuses fields it does not declare, and says which it declares.
 
-    `load` walks the declared fields itself: marshmallow's generic load costs about 40 µs on a
-    score request (a closure, a chain of validators and an error store for each field), which
-    is more than scoring the hand. The fields of these schemas check their own values, so a
-    plain loop does the same job in a few µs, with the same fields, messages and layout of
-    errors (tests/api/test_schemas.py compares it with marshmallow's own `load` on generated
-    bodies). Options of `load` other than the data (many, partial, unknown) take
-    marshmallow's path.
+    `load` walks the fields itself: marshmallow's generic load costs about 40 µs on a score
+    request (a closure, a chain of validators and an error store for each field), which is
+    more than scoring the hand. The fields of these schemas check their own values, so plain
+    loops do the same job in a few µs, with the same fields, messages and layout of errors
+    (tests/api/test_schemas.py compares them with marshmallow's own `load` on generated
+    bodies): a valid object is read by the keys it holds (`_read_present`); at the first
+    fault it is read again in the declared order, every fault listed (`_read_declared`).
+    Options of `load` other than the data (many, partial, unknown) take marshmallow's path.
     """
 
     class Meta:

@@ -322,9 +322,9 @@ def parse_tile(text: str, tileset: TileSet, pointer: str = "") -> int:
 
     Raises `NotationError` `invalid_notation` when the text names no tile or several.
     """
-    tiles = _grammar(tileset).tokens.get(text)
-    if tiles is not None and len(tiles) == 1:
-        return tiles[0]
+    known = _grammar(tileset).tokens.get(text)
+    if known is not None and len(known) == 1:
+        return known[0]
     tiles, positions = scan_tiles(text, tileset, pointer=pointer)
     if len(tiles) == 1:
         if len(text) <= 2 and text[-1] not in _DIGITS:

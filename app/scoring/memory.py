@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from app.domain import decompose, shapes, wildcards
+from app.domain import decompose, notation, shapes, wildcards
 from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.view import FEATURES
@@ -67,6 +67,9 @@ def memory_bounds() -> dict[str, MemoBound]:
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
         "decompose.parts": MemoBound(2 * decompose.PARTS_LIMIT, decompose.parts_held()),
+        # Tile strings read by token, per tile set (a request's notation, read at the API).
+        "notation.tokens": MemoBound(notation.TOKENS_LIMIT * len(notation._GRAMMARS),
+                                     sum(len(g.tokens) for _, g in notation._GRAMMARS.values())),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
@@ -113,6 +116,8 @@ def memory_bounds() -> dict[str, MemoBound]:
 def forget_everything() -> None:
     """Empty every memo of the engine (measurements start from here)."""
     decompose.forget_parts()
+    for _, grammar in notation._GRAMMARS.values():
+        grammar.tokens.clear()
     for table in (decompose._GROUPS, decompose._WRITTEN, decompose._SEGMENTS):
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
