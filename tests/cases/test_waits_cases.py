@@ -16,7 +16,6 @@ the same completing tiles, and the same totals unless a context flag depends on 
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +75,7 @@ def test_waits_case(ruleset: str, case: dict[str, Any]) -> None:
         # The reference takes 抢杠和 and 和绝张 as given; our engine drops them where they
         # cannot hold. Compare the completing tiles always, the totals without such flags.
         flags = ctx.kong == "robbed" or ctx.last_of_kind
-        neutral = replace(ctx, kong=None if ctx.kong == "robbed" else ctx.kong,
+        neutral = ctx._replace(kong=None if ctx.kong == "robbed" else ctx.kong,
                           last_of_kind=False)
         theirs: dict[str, int] = {}
         for t in rs.tileset.playing:

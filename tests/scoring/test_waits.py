@@ -10,7 +10,6 @@ totals against the reference calculator, which nobody here wrote.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -269,7 +268,7 @@ def test_waits_agree_with_the_reference(hand: Waiting) -> None:
     Flags that depend on the completing tile (抢杠和, 和绝张) are cleared: the reference takes
     them as given, our engine drops them where they cannot hold."""
     standing, melds, ctx = hand
-    ctx = replace(ctx, kong=None if ctx.kong == "robbed" else ctx.kong, last_of_kind=False)
+    ctx = ctx._replace(kong=None if ctx.kong == "robbed" else ctx.kong, last_of_kind=False)
     ours = {w.tile: w.fan_total for w in waits(standing, melds, ctx, MCR).waits}
     theirs: dict[str, int] = {}
     for t in ALL_TILES:

@@ -37,7 +37,6 @@ WILD_BRUTE_MAX_WILDS (default 2) the most wild tiles a hand holds (3 or 4 run fi
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 import time
@@ -414,7 +413,7 @@ def _concrete(case: Case, standing: list[int], win: int) -> Hand:
 def brute_force(case: Case, rs: RuleSet, ctx: WinContext,
                 concrete: list[tuple[list[int], int]]) -> int | None:
     """The best total over the concrete hands, scored without wilds; None: none wins."""
-    plain = dataclasses.replace(ctx, wilds=())
+    plain = ctx._replace(wilds=())
     best: int | None = None
     for standing, win in concrete:
         result = score(_concrete(case, standing, win), plain, rs)
