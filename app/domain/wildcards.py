@@ -140,16 +140,18 @@ _Profile = tuple[int, int, int, bool]
 
 
 # Bounds of the wild searches' memos (`Reducer`), emptied when full. On random tianjin hands
-# with 0..7 wilds the time per hand is the same (within noise) from 256 to 4,096 memo
-# entries and from 2,000 to 200,000 states, so both are kept at the low end: an entry holds
-# 4.5 KB on average (7.8 KB on hands with mostly 7 wilds; its buckets' `fits` keep the
-# request's group descriptions alive), a state 1.8 KB (2.6 KB). 1,024 entries and 4,000
-# states held 19.3 MiB of RSS after 4,000 requests of bench/memory.py's mix, 256 and 2,000
-# 12.2 MiB, in the same time (within the machine's noise). One hand alone never comes near
-# either bound: at most 3 entries and 186 states (100 hands each of 5..8 wilds, read from
-# scratch). See `app.scoring.memory`.
-MEMO_LIMIT = 256
-STATES_LIMIT = 2000
+# never seen before, the time per hand is the same (within noise) from 256 to 4,096 memo
+# entries and from 2,000 to 200,000 states; but a hand seen again is answered from the memo
+# only while its entries are still there: bench/http.py's 300 tianjin bodies in turn scored
+# 0.60-0.64 of a bare route's requests with 1,024 entries and 4,000 states, 0.25 with 256 and
+# 2,000 (every hand read from scratch again). An entry holds 4.5 KB on average (7.8 KB on
+# hands with mostly 7 wilds; its buckets' `fits` keep the request's group descriptions
+# alive), a state 1.8 KB (2.6 KB): 1,024 entries and 4,000 states held 19.3 MiB of RSS after
+# 4,000 requests of bench/memory.py's mix, 256 and 2,000 12.2 MiB. One hand alone never comes
+# near either bound: at most 3 entries and 186 states (100 hands each of 5..8 wilds, read
+# from scratch). See `app.scoring.memory`.
+MEMO_LIMIT = 1024
+STATES_LIMIT = 4000
 
 
 class Reducer(NamedTuple):

@@ -15,15 +15,19 @@ Worst case, measured: parts, suit patterns and the wild searches filled to (or n
 bounds by varied hands (30,000 random-tile mcr and sichuan hands, then 3,000 tianjin hands
 with 3..7 wilds) grow a process's RSS by 11 MiB; at their realistic entry sizes (bench/
 memory.py's mix) parts hold at most 5.9 MB (8,192 of 0.72 KB), suit patterns under 1 MB,
-the wild searches 5-7 MB (256 entries of 4.5-7.8 KB, 2,000 states of 1.8-2.6 KB). The shared
+the wild searches 12-15 MB (1,024 entries of 4.5-7.8 KB, 4,000 states of 1.8-2.6 KB). The shared
 answers add under 5 MB, the probe sets 1.4 MB on realistic traffic (195 sets): about 20 MB
-for the served rule sets in all. The full listings of `wildcards.suit_options` (17 MB) are
+for the served rule sets in all,
+about 28 MB with the wild searches at 1,024 entries (`wildcards.MEMO_LIMIT`). The full
+listings of `wildcards.suit_options` (17 MB) are
 used only by a rule set read in full (`wild.read: full`, a test variant). The payments of
 rule sets with fixed payment parameters (`app.rules.model.FixedPayment`, by fan total and
 seats) add at most 4,096 entries of about 500 bytes per such rule set (2 MB each;
 of the served ones, mcr alone has fixed parameters); realistic traffic fills a fraction of
 that (see `app.rules.model.PAYMENTS_LIMIT`). Over bench/memory.py's 8,000 requests (4,000 a
-worker) a served worker grows by 12-14 MiB and levels off after ~5,000 requests.
+worker) a served worker grew by 12-14 MiB with the wild searches at 256 entries; at 1,024
+(kept: a hand seen again scores from the memo, 2.5 times faster over HTTP), one worker
+serving all 8,000 grew by 20.6 MiB RSS, levelling off from ~3,000.
 
 Where the memory went before (4,000 requests of that mix in one process, +28 MiB RSS):
 parts 11 MB (1.25 KB each: their groups, writing and segments were their own copies, and
