@@ -16,7 +16,7 @@ from tests.api.helpers import validator_for
 HANDS = {"mcr": "1112345678999m5m", "sichuan": "111m444m777s22s55s5s",
          "chengdu": "111m444m777s22s55s5s", "tianjin": "1234567mS9m333pE2p"}
 DISCARD = {"win_type": "discard", "discarder": 2}
-# 天津 is won by self-draw only; E makes E and S wild (the rule page's third example).
+# 天津 is won by self-draw only; E makes E and S wild (the README's wild-tile example).
 CONTEXTS = {"tianjin": {"win_type": "self_draw", "wild_indicator": "E"}}
 
 

@@ -1,4 +1,4 @@
-"""POST /v1/rulesets/{ruleset}/settle: the rule page's round, and every way a round can be
+"""POST /v1/rulesets/{ruleset}/settle: the README's example round, and every way a round can be
 refused (each answered as a problem document naming the event)."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Chow combinations: the relations between chows, and the two policies that count them.
 
-The worked examples are those of /work/shared/rules/mcr.md §3(d) (the reference calculator's
-results); they are checked here at the policy level, on the reading the engine scores.
+The worked examples are 国标 hands as the reference calculator scores them; they are checked
+here at the policy level, on the reading the engine scores.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Round settlement (血战到底, and 天津's one-winner rounds with the dealer's stakes, 金杠, 铲 and
-the drawn game): the rule page's round, each rule on its own, and properties over thousands of
+the drawn game): the README's example round, each rule on its own, and properties over thousands of
 random valid rounds.
 
 Rounds are written as settle request bodies and go through `build_round` (the domain's

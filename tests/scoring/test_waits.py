@@ -81,7 +81,7 @@ def test_nine_gates_waits_on_every_tile_of_its_suit() -> None:
     assert all(w.winning and fan_ids(w).get("nine_gates") == 1 for w in r.waits)
     assert all(w.decomposition is not None and w.decomposition.shape == "nine_gates"
                for w in r.waits)
-    # 5m is the worked example of DESIGN §3: 九莲宝灯 88 + 双暗刻 2 + 幺九刻 1.
+    # 5m is the README's example: 九莲宝灯 88 + 双暗刻 2 + 幺九刻 1.
     five = r.waits[4]
     assert (five.tile, five.fan_total, five.value) == ("5m", 91, 99)
     # 1m and 9m add 清龙 and 四归一 (106, worth 114); the first in tile order is best.

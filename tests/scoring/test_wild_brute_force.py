@@ -26,9 +26,10 @@ that are no winning shape are skipped by an independent completeness check writt
 checked against the engine on a sample).
 
 The real `tianjin` rule set is checked the same way against a model of its 和目 written here
-(本混龙/龙, 捉五, 混儿吊, 素, 杠开 from the rule page, over every substitution and every place of
-the winning tile), on hands whose wilds come from an indicator; the model reproduces the
-rule page's examples. Its waits are checked against scoring every tile.
+(本混龙/龙, 捉五, 混儿吊, 素, 杠开 as the rule set documents them, over every substitution and
+every place of the winning tile), on hands whose wilds come from an indicator; the model
+reproduces the worked examples (tests/cases/tianjin/rule_page.yaml). Its waits are checked
+against scoring every tile.
 
 WILD_BRUTE_HANDS (default 3000) sets the number of hands, WILD_BRUTE_TIANJIN_HANDS (1500)
 and WILD_BRUTE_WAITS_HANDS (80) those of the tianjin checks, WILD_BRUTE_SEED the seed and
@@ -524,7 +525,7 @@ def decompositions(counts: tuple[int, ...], pair: bool) -> frozenset[tuple[tuple
 
 def tianjin_model(case: Case) -> int | None:
     """The best 番 total of a tianjin hand over every substitution of its wild tiles, from
-    the rule page: 本混龙 3 (instead of 龙 2), 捉五 1, 混儿吊 1, 素 1, 杠开 1; None when no
+    the rules: 本混龙 3 (instead of 龙 2), 捉五 1, 混儿吊 1, 素 1, 杠开 1; None when no
     substitution wins or the win is not self-drawn."""
     if case.ctx["win_type"] != "self_draw":
         return None
@@ -612,11 +613,11 @@ def test_tianjin_matches_its_model() -> None:
 ])
 def test_tianjin_model_reproduces_the_rule_page(notation: str, indicator: str,
                                                 expected: int | None) -> None:
-    """The model above, on the rule page's examples (tests/cases/tianjin/rule_page.yaml has
+    """The model above, on the worked examples (tests/cases/tianjin/rule_page.yaml has
     the engine's side)."""
     hand, ctx = build(notation, {"win_type": "self_draw", "wild_indicator": indicator}, TIANJIN)
     case = Case(list(hand.concealed), [], hand.win_tile, list(ctx.wilds),
-                {"win_type": "self_draw"}, "rule page", ctx.wild_indicator)
+                {"win_type": "self_draw"}, "worked example", ctx.wild_indicator)
     assert tianjin_model(case) == expected
 
 
