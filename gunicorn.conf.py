@@ -43,6 +43,13 @@ if os.path.isdir("/dev/shm"):
     worker_tmp_dir = "/dev/shm"
 
 
+def when_ready(server: Any) -> None:
+    # Say which build of the engine serves (setup.py compiles it when a C compiler is at hand).
+    from app.scoring.build import engine_build
+
+    server.log.info("engine build: %s", engine_build())
+
+
 def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
     """Under gevent, once a response is sent, wait for the worker's event loop to have nothing
     else to do before reading this connection's next request. Scoring never waits on I/O, so

@@ -1,0 +1,96 @@
+"""The build: the engine's hot modules compiled with mypyc when a C compiler is at hand.
+
+The modules are listed in pyproject.toml (`[tool.mahjong-scoring] compiled`). Compiled, a
+hand is scored about 1.7 times faster; the compiled modules are the same source, type-checked
+by mypy on the way, and give the same results (tests/test_build.py compares both builds).
+Without a working C compiler and Python's headers, or with MAHJONG_PURE_PYTHON=1 set, the
+install still succeeds and the engine runs as plain Python. Either way `pip install -e .`
+leaves the package importable from the source tree: compiled modules sit beside their
+sources (`*.so`), and a build without them removes any left from an earlier one, so a stale
+compiled module never shadows its source.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+COMPILED: list[str] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))[
+    "tool"]["mahjong-scoring"]["compiled"]
+GROUP = "mahjong_engine"  # the compiled modules' shared library: mahjong_engine__mypyc.*.so
+PURE_ENV = "MAHJONG_PURE_PYTHON"
+
+
+def _say(message: str) -> None:
+    print(f"mahjong-scoring build: {message}", file=sys.stderr)
+
+
+def _remove_compiled() -> None:
+    """Remove compiled modules left beside their sources by an earlier build."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    for source in COMPILED:
+        Path(ROOT, source).with_suffix(suffix).unlink(missing_ok=True)
+    for lib in ROOT.glob(f"{GROUP}__mypyc*{suffix}"):
+        lib.unlink()
+
+
+def _can_compile() -> bool:
+    """Whether a C compiler builds an extension against this Python's headers."""
+    from setuptools._distutils.ccompiler import new_compiler
+    from setuptools._distutils.sysconfig import customize_compiler
+
+    compiler: Any = new_compiler()
+    customize_compiler(compiler)
+    with tempfile.TemporaryDirectory() as tmp:
+        probe = Path(tmp, "probe.c")
+        probe.write_text("#include <Python.h>\nint probe(void) { return 0; }\n")
+        try:
+            compiler.compile([str(probe)], output_dir=tmp,
+                             include_dirs=[sysconfig.get_paths()["include"]])
+        except Exception as exc:  # any failure means: no usable compiler
+            _say(f"no working C compiler with Python's headers ({exc})")
+            return False
+    return True
+
+
+def _ext_modules() -> list[Any]:
+    _remove_compiled()
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        _say(f"{PURE_ENV} is set: the engine runs as plain Python")
+        return []
+    if not _can_compile():
+        _say("the engine runs as plain Python (same results, slower)")
+        return []
+    from mypyc.build import mypycify
+
+    _say(f"compiling {len(COMPILED)} engine modules with mypyc")
+    # mypy checks the compiled modules (strict, from pyproject.toml); the modules they import
+    # are read for their types only, and the web framework need not be installed to build.
+    return mypycify(["--follow-imports=silent", "--ignore-missing-imports", *COMPILED],
+                     opt_level="3", group_name=GROUP)
+
+
+class _BuildExt(build_ext):
+    """Building the compiled modules falls back to plain Python rather than failing."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:
+            _say(f"compiling failed ({exc}); the engine runs as plain Python")
+            for out in self.get_outputs():
+                Path(out).unlink(missing_ok=True)
+            _remove_compiled()
+            self.extensions = []
+
+
+setup(ext_modules=_ext_modules(), cmdclass={"build_ext": _BuildExt})

@@ -1,0 +1,143 @@
+"""The build (setup.py): the engine's hot modules compiled with mypyc, or all plain Python.
+
+- Either every module pyproject.toml lists is compiled, each newer than its source, or none is
+  (a compiled module older than its source would run code that is no longer there).
+- The compiled build scores exactly as the plain Python one: the same hands (random MCR hands,
+  every case file, tianjin cases with tiles turned wild, every waits case) are scored here and
+  in a subprocess that imports the engine from its sources only; the results must be equal.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import sysconfig
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+COMPILED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+    "mahjong-scoring"]["compiled"]
+SUFFIX = sysconfig.get_config_var("EXT_SUFFIX")
+RANDOM_MCR_HANDS = 1500
+SEED = 20261201
+
+# Run first in the subprocess: the `app` package and its modules load from their `.py` files,
+# never from a compiled module beside them.
+_SOURCES_ONLY = """
+import importlib.abc, importlib.machinery, importlib.util, sys
+class SourcesOnly(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "app" and not name.startswith("app."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(name, path)
+        if spec is None or spec.origin is None or spec.origin.endswith(".py"):
+            return spec
+        source = spec.origin[:spec.origin.index(".")] + ".py"
+        return importlib.util.spec_from_file_location(name, source)
+sys.meta_path.insert(0, SourcesOnly())
+"""
+
+
+def _compiled_files() -> list[Path]:
+    return [(ROOT / source).with_suffix(SUFFIX) for source in COMPILED]
+
+
+def test_the_compiled_modules_are_all_there_or_none_and_none_is_stale() -> None:
+    from app.scoring.build import COMPILED as BUILT
+    from app.scoring.build import engine_build
+
+    present = [p for p in _compiled_files() if p.exists()]
+    if not present:
+        assert engine_build() != BUILT
+        return
+    missing = sorted(str(p.relative_to(ROOT)) for p in _compiled_files() if not p.exists())
+    assert not missing, f"a partial build: {missing} missing; reinstall (./run install)"
+    stale = [s for s, p in zip(COMPILED, present, strict=True)
+             if p.stat().st_mtime < (ROOT / s).stat().st_mtime]
+    assert not stale, (f"compiled before their sources changed: {stale}; rebuild them: "
+                       "rm .venv/.install-stamp-* && ./run install")
+    assert engine_build() == BUILT
+
+
+def _hands() -> list[tuple[str, str, Any, Any]]:
+    """(rule set, what is asked, hand or standing tiles, context) for every hand compared."""
+    from app.api.hand_requests import build, build_waiting
+    from app.domain.errors import HandError
+    from app.domain.hand import Hand
+    from app.rules.loader import load_rulesets
+    from tests.mcr_reference.generator import generate
+
+    rulesets = load_rulesets(ROOT / "rulesets")
+    out: list[tuple[str, str, Any, Any]] = [
+        ("mcr", "score", c.hand, c.ctx) for c in generate(RANDOM_MCR_HANDS, SEED).cases]
+    rng = random.Random(SEED)
+    for path in sorted((ROOT / "tests" / "cases").glob("*/*.yaml")):
+        rs = rulesets[path.parent.name]
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            try:
+                hand, ctx = build(case["hand"], case["context"], rs)
+            except HandError:
+                continue
+            out.append((rs.id, "score", hand, ctx))
+            if not ctx.wilds:
+                continue
+            # The same hand with up to three more of its tiles turned wild.
+            wild = ctx.wilds[0]
+            tiles = list(hand.concealed)
+            for _ in range(3):
+                spots = [i for i, t in enumerate(tiles) if t not in ctx.wilds
+                         and t != hand.win_tile]
+                if not spots or tiles.count(wild) >= rs.tileset.kinds[wild].copies:
+                    break
+                tiles[rng.choice(spots)] = wild
+                out.append((rs.id, "score", Hand(tuple(tiles), hand.melds, hand.win_tile), ctx))
+    for path in sorted((ROOT / "tests" / "cases").glob("*/waits/*.yaml")):
+        rs = rulesets[path.parent.parent.name]
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            standing, melds, ctx = build_waiting(case["hand"], case["context"], rs)
+            out.append((rs.id, "waits", (standing, melds), ctx))
+    return out
+
+
+def scored() -> list[str]:
+    """Every hand of `_hands` scored, as text."""
+    from app.rules.loader import load_rulesets
+    from app.scoring.evaluate import score
+    from app.scoring.waits import waits
+
+    rulesets = load_rulesets(ROOT / "rulesets")
+    out = []
+    for ruleset, asked, hand, ctx in _hands():
+        rs = rulesets[ruleset]
+        if asked == "score":
+            out.append(repr(score(hand, ctx, rs)))
+        else:
+            out.append(repr(waits(hand[0], hand[1], ctx, rs)))
+    return out
+
+
+def test_the_compiled_build_scores_as_the_python_one() -> None:
+    from app.scoring.build import COMPILED as BUILT
+    from app.scoring.build import engine_build
+
+    if engine_build() != BUILT:
+        pytest.skip("the engine is not compiled here (no C compiler at install)")
+    here = scored()
+    code = (_SOURCES_ONLY + "import json\nfrom app.scoring.build import engine_build\n"
+            "import tests.test_build as t\n"
+            "print(json.dumps([engine_build(), t.scored()]))\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    build, there = json.loads(done.stdout)
+    assert build != BUILT, "the subprocess imported the compiled modules"
+    assert len(here) == len(there) > RANDOM_MCR_HANDS
+    differ = [(a, b) for a, b in zip(here, there, strict=True) if a != b]
+    assert not differ, f"{len(differ)} of {len(here)} differ; first: {differ[0]}"
