@@ -37,6 +37,10 @@ def _load_engine() -> tuple[Callable[..., Any], Any] | None:
     except ImportError as exc:
         print(f"our engine is not available ({exc}); timing the reference only")
         return None
+    from app.scoring.build import engine_build
+
+    # setup.py compiles the engine with mypyc when a C compiler is at hand (README).
+    print(f"engine build: {engine_build()}")
     return score, load_rulesets(ROOT / "rulesets")["mcr"]
 
 
