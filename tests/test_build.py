@@ -1,7 +1,8 @@
 """The build (setup.py): the engine's hot modules compiled with mypyc, or all plain Python.
 
 - Either every module pyproject.toml lists is compiled, each newer than its source, or none is
-  (a compiled module older than its source would run code that is no longer there).
+  (a compiled module older than its source would run code that is no longer there); and a
+  build that had a C compiler did not fall back to plain Python.
 - The compiled build scores exactly as the plain Python one: the same hands (random MCR hands,
   every case file, tianjin cases with tiles turned wild, every waits case) are scored here and
   in a subprocess that imports the engine from its sources only; the results must be equal.
@@ -47,6 +48,15 @@ sys.meta_path.insert(0, SourcesOnly())
 
 def _compiled_files() -> list[Path]:
     return [(ROOT / source).with_suffix(SUFFIX) for source in COMPILED]
+
+
+def test_a_build_that_could_compile_did() -> None:
+    # setup.py records what it made; it falls back to plain Python when the C compiler fails
+    # on the generated code, which would otherwise pass unseen.
+    record = ROOT / "build" / "engine-build"
+    if record.exists():
+        made = record.read_text(encoding="utf-8").strip()
+        assert not made.startswith("python: compiling failed"), made
 
 
 def test_the_compiled_modules_are_all_there_or_none_and_none_is_stale() -> None:
