@@ -20,6 +20,20 @@ from typing import Any
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
 
+from app.api.fast_read import (
+    BOOLEAN,
+    HAND,
+    INTEGER,
+    NO_LIMIT,
+    OBJECT,
+    OBJECTS,
+    OTHER,
+    STRING,
+    TILES,
+    FieldReader,
+    ObjectReader,
+    read_object,
+)
 from app.domain.events import EVENT_TYPES, KONG_KINDS
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
 
@@ -115,8 +129,9 @@ class _Strict(Schema):
     more than scoring the hand. The fields of these schemas check their own values, so plain
     loops do the same job in a few µs, with the same fields, messages and layout of errors
     (tests/api/test_schemas.py compares them with marshmallow's own `load` on generated
-    bodies): a valid object is read by the keys it holds (`_read_present`); at the first
-    fault it is read again in the declared order, every fault listed (`_read_declared`).
+    bodies): a valid object is read by `app.api.fast_read` (compiled), from a description of
+    the fields made from this schema when it is first loaded (`_fast_reader`); at the first
+    fault it is read again here in the declared order, every fault listed (`_read_declared`).
     Options of `load` other than the data (many, partial, unknown) take marshmallow's path.
     """
 
@@ -139,52 +154,28 @@ class _Strict(Schema):
             (name, f.data_key or name, f, f.load_default, _reader(f))
             for name, f in self.load_fields.items())
         self._keys = frozenset(key for _, key, _, _, _ in self._plan)
-        # For `_read_present`: each key's entry, the required keys, the absent fields'
-        # defaults (None when one is made by a callable: such a schema reads every field).
-        self._by_key = {key: (name, f, read) for name, key, f, _, read in self._plan}
-        self._required_keys = frozenset(key for _, key, f, _, _ in self._plan if f.required)
-        defaults = [(name, d) for name, _, f, d, _ in self._plan
-                    if not f.required and d is not missing]
-        self._defaults: dict[str, Any] | None = (
-            None if any(callable(d) for _, d in defaults) else dict(defaults))
+        self._fast: ObjectReader | bool | None = False  # False: not made yet
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
              unknown: str | None = None) -> Any:
         if many or partial is not None or unknown is not None or self._hooks[VALIDATES_SCHEMA]:
             return super().load(data, many=many, partial=partial, unknown=unknown)
-        if type(data) is dict and self._defaults is not None:
-            out = self._read_present(data)
-            if out is not None:
-                return out
+        if type(data) is dict:
+            fast = self._fast
+            if fast is False:
+                fast = self.fast_reader()
+            if fast is not None:
+                out = read_object(fast, data)  # type: ignore[arg-type]
+                if out is not None:
+                    return out
         return self._read_declared(data)
 
-    def _read_present(self, data: dict[str, Any]) -> dict[str, Any] | None:
-        """A valid object read by the fields it holds (an object holds few of the optional
-        fields); None at the first fault, for `_read_declared` to list every fault in the
-        declared order."""
-        if not self._required_keys <= data.keys():
-            return None
-        assert self._defaults is not None
-        out = dict(self._defaults)
-        by_key = self._by_key
-        for key, value in data.items():
-            entry = by_key.get(key)
-            if entry is None:
-                return None
-            name, field, read = entry
-            if value is None:
-                if not field.allow_none:
-                    return None
-                out[name] = None
-                continue
-            try:
-                result = read(value, key, data)
-                if field.validators:
-                    field._validate(result)
-            except ValidationError:
-                return None
-            out[name] = result
-        return out
+    def fast_reader(self) -> ObjectReader | None:
+        """The schema as `app.api.fast_read` reads it (made when first asked for); None when
+        it cannot be (a default made by a callable, or a schema-level validator)."""
+        if self._fast is False:
+            self._fast = _fast_reader(self)
+        return self._fast  # type: ignore[return-value]
 
     def _read_declared(self, data: Any) -> dict[str, Any]:
         """The object read field by field in the declared order; every fault is listed, in
@@ -277,6 +268,80 @@ def _plain_nested(field: fields.Nested) -> bool:
     """A `Nested` field that loads one object with its schema's defaults."""
     return (not field.many and field.unknown is None and not field.validators
             and isinstance(field.schema, _Strict))
+
+
+def _fast_reader(schema: _Strict) -> ObjectReader | None:
+    """`schema` described for `app.api.fast_read.read_object`."""
+    if schema._hooks[VALIDATES_SCHEMA]:
+        return None
+    defaults: dict[str, Any] = {}
+    by_key: dict[str, FieldReader] = {}
+    for name, key, f, default, read in schema._plan:
+        if not f.required and default is not missing:
+            if callable(default):
+                return None
+            defaults[name] = default
+        by_key[key] = _field_reader(name, f, read)
+    required = frozenset(key for _, key, f, _, _ in schema._plan if f.required)
+    return ObjectReader(by_key, required, defaults)
+
+
+def _reads_as(field: fields.Field[Any], cls: type[fields.Field[Any]]) -> bool:
+    # The field reads a value exactly as `cls` does (a subclass may change only settings).
+    return isinstance(field, cls) and type(field)._deserialize is cls._deserialize
+
+
+def _field_reader(name: str, f: fields.Field[Any], read: _Read) -> FieldReader:
+    """How `read_object` reads one field: by kind when its class's reading is one of
+    fast_read's kinds (and it has no other validator), else by the field itself."""
+    allow_none = bool(f.allow_none)
+    if not f.validators:
+        if _reads_as(f, StrictStr):
+            assert isinstance(f, StrictStr)
+            return FieldReader(name, STRING, allow_none=allow_none, choices=f.choices,
+                               max_length=NO_LIMIT if f.max_length is None else f.max_length)
+        if _reads_as(f, StrictBool):
+            return FieldReader(name, BOOLEAN, allow_none=allow_none)
+        if _reads_as(f, StrictInt):
+            assert isinstance(f, StrictInt)
+            return FieldReader(name, INTEGER, allow_none=allow_none, minimum=f.minimum,
+                               maximum=f.maximum)
+        if _reads_as(f, Tiles):
+            assert isinstance(f, Tiles)
+            return FieldReader(name, TILES, allow_none=allow_none, max_items=f.max_items,
+                               notation_length=MAX_NOTATION_LENGTH,
+                               code_length=MAX_TILE_CODE_LENGTH)
+        if _reads_as(f, HandField):
+            assert isinstance(f, HandField)
+            objects = f.objects
+            nested = objects.fast_reader() if isinstance(objects, _Strict) else None
+            if nested is not None:
+                return FieldReader(name, HAND, allow_none=allow_none, nested=nested,
+                                   notation_length=MAX_NOTATION_LENGTH)
+        if isinstance(f, fields.Nested) and _plain_nested(f):
+            schema = f.schema
+            nested = schema.fast_reader() if isinstance(schema, _Strict) else None
+            if nested is not None:
+                return FieldReader(name, OBJECT, allow_none=allow_none, nested=nested)
+    inner = getattr(f, "inner", None)
+    if (isinstance(f, fields.List) and isinstance(inner, fields.Nested) and _plain_nested(inner)
+            and all(type(v) is validate.Length and v.min is None and v.equal is None
+                    and v.max is not None for v in f.validators)):
+        schema = inner.schema
+        nested = schema.fast_reader() if isinstance(schema, _Strict) else None
+        if nested is not None:
+            limits = [v.max for v in f.validators
+                      if isinstance(v, validate.Length) and v.max is not None]
+            return FieldReader(name, OBJECTS, allow_none=allow_none, nested=nested,
+                               max_items=min(limits) if limits else NO_LIMIT)
+
+    def other(value: Any, key: str, data: dict[str, Any]) -> Any:
+        result = read(value, key, data)
+        if f.validators:
+            f._validate(result)
+        return result
+
+    return FieldReader(name, OTHER, allow_none=allow_none, other=other)
 
 
 class StrictBool(fields.Field[bool]):

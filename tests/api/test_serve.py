@@ -87,7 +87,8 @@ def _free_port() -> int:
 
 def _serve_env(port: int, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != RULESETS_ENV}
-    env.update({"PORT": str(port), "WEB_CONCURRENCY": "1", **extra})
+    # Installed already (this suite runs under it): `./run` skips its install step.
+    env.update({"PORT": str(port), "WEB_CONCURRENCY": "1", "RUN_NO_INSTALL": "1", **extra})
     return env
 
 
@@ -282,7 +283,8 @@ def test_serve_refuses_to_start_on_a_broken_ruleset(tmp_path: Path) -> None:
 
 def test_run_test_fails_when_nothing_is_collected(tmp_path: Path) -> None:
     done = subprocess.run([str(RUN), "test", str(tmp_path), "-p", "no:cacheprovider"],
-                          cwd=REPO_ROOT, capture_output=True, timeout=120)
+                          cwd=REPO_ROOT, capture_output=True, timeout=120,
+                          env={**os.environ, "RUN_NO_INSTALL": "1"})  # installed already
     assert done.returncode == 1, done.stdout.decode() + done.stderr.decode()
     assert b"collected no tests" in done.stderr
 

@@ -1,0 +1,169 @@
+"""Reading a request object that is valid, fast (compiled with the engine, see setup.py).
+
+`app.api.schemas` declares every request shape with marshmallow fields, and stays the one
+place that says what a request may hold. From each schema it derives an `ObjectReader`: per
+field, what kind of value it takes (the checks of that field class's `_deserialize`, as
+data). `read_object` reads an object with it and answers the same dict the schema's own
+reading would, or None at the first fault: the schema then reads the object again its own
+way and lists every fault with its message. A field whose reading is not one of the kinds
+here is read by the field itself (`FieldReader.other`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+# What a field takes (the field classes of app.api.schemas):
+STRING = 0  # StrictStr: a string, one of `choices` when some, at most `max_length` long
+BOOLEAN = 1  # StrictBool: true or false
+INTEGER = 2  # StrictInt: an integer (2.0 is 2, true is not) in [minimum, maximum]
+TILES = 3  # Tiles: a notation string, or a list of at most `max_items` tile codes
+HAND = 4  # HandField: a notation string, or an object read by `nested`
+OBJECT = 5  # Nested: an object read by `nested`
+OBJECTS = 6  # List of Nested: a list of at most `max_items` objects read by `nested`
+OTHER = 7  # read by `other(value, key, object)`: the field's own reading, raising at a fault
+
+NO_LIMIT = -1
+
+
+class FieldReader:
+    """How one field's value is read, when present and not null."""
+
+    __slots__ = (
+        "allow_none",
+        "choices",
+        "code_length",
+        "kind",
+        "max_items",
+        "max_length",
+        "maximum",
+        "minimum",
+        "name",
+        "nested",
+        "notation_length",
+        "other",
+    )
+
+    def __init__(self, name: str, kind: int, *, allow_none: bool = False,
+                 choices: frozenset[str] = frozenset(), max_length: int = NO_LIMIT,
+                 minimum: int = 0, maximum: int = 0, max_items: int = NO_LIMIT,
+                 notation_length: int = NO_LIMIT, code_length: int = NO_LIMIT,
+                 nested: ObjectReader | None = None,
+                 other: Callable[[Any, str, dict[str, Any]], Any] | None = None) -> None:
+        self.name = name  # the attribute it is read into
+        self.kind = kind
+        self.allow_none = allow_none
+        self.choices = choices
+        self.max_length = max_length
+        self.minimum = minimum
+        self.maximum = maximum
+        self.max_items = max_items
+        self.notation_length = notation_length  # a notation string's longest (TILES, HAND)
+        self.code_length = code_length  # a listed tile code's longest (TILES)
+        self.nested = nested
+        self.other = other
+
+
+class ObjectReader:
+    """How an object is read: its fields by key, the keys it must hold, and what the fields
+    it does not hold are read as."""
+
+    __slots__ = ("by_key", "defaults", "required")
+
+    def __init__(self, by_key: dict[str, FieldReader], required: frozenset[str],
+                 defaults: dict[str, Any]) -> None:
+        self.by_key = by_key
+        self.required = required
+        self.defaults = defaults
+
+
+class _Fault(Exception):
+    """The object is not valid: the schema reads it again and says why."""
+
+
+def read_object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any] | None:
+    """The object read as its schema would, or None when something in it is not valid."""
+    try:
+        return _object(reader, data)
+    except _Fault:
+        return None
+
+
+def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
+    if not reader.required <= data.keys():
+        raise _Fault
+    out = dict(reader.defaults)
+    by_key = reader.by_key
+    for key, value in data.items():
+        f = by_key.get(key)
+        if f is None:
+            raise _Fault
+        if value is None:
+            if not f.allow_none:
+                raise _Fault
+            out[f.name] = None
+        else:
+            out[f.name] = _value(f, value, key, data)
+    return out
+
+
+def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
+    kind = f.kind
+    if kind == STRING:
+        if type(value) is not str or (f.choices and value not in f.choices) or (
+                f.max_length != NO_LIMIT and len(value) > f.max_length):
+            raise _Fault
+        return value
+    if kind == BOOLEAN:
+        if type(value) is not bool:
+            raise _Fault
+        return value
+    if kind == INTEGER:
+        number: int
+        if type(value) is int:
+            number = value
+        elif type(value) is float and value.is_integer():
+            number = int(value)
+        else:
+            raise _Fault
+        if not f.minimum <= number <= f.maximum:
+            raise _Fault
+        return number
+    if kind == TILES or kind == HAND:
+        if type(value) is str:
+            if len(value) > f.notation_length:
+                raise _Fault
+            return value
+        if kind == HAND:
+            if type(value) is not dict or f.nested is None:
+                raise _Fault
+            return _object(f.nested, value)
+        if type(value) is not list or len(value) > f.max_items:
+            raise _Fault
+        for item in value:
+            if type(item) is not str or len(item) > f.code_length:
+                raise _Fault
+        return value
+    if kind == OBJECT:
+        if type(value) is not dict or f.nested is None:
+            raise _Fault
+        return _object(f.nested, value)
+    if kind == OBJECTS:
+        if type(value) is not list or f.nested is None or (
+                f.max_items != NO_LIMIT and len(value) > f.max_items):
+            raise _Fault
+        nested = f.nested
+        out: list[Any] = []
+        for item in value:
+            if type(item) is not dict:
+                raise _Fault
+            out.append(_object(nested, item))
+        return out
+    other = f.other
+    if other is None:
+        raise _Fault
+    try:
+        return other(value, key, data)
+    except Exception:
+        raise _Fault from None
