@@ -1,0 +1,117 @@
+"""app.api.fast_read: the schemas described for the fast reader, and what each kind refuses.
+
+tests/api/test_schemas.py shows that a schema's `load` (this reader first) gives what
+marshmallow's generic `load` gives; here: the request schemas' fields are read by kind (the
+field's own reading only where no kind fits), each kind takes what its field takes and
+refuses what it refuses (None, so that the schema reads the object again and says why).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from marshmallow import ValidationError
+
+from app.api.fast_read import (
+    BOOLEAN,
+    HAND,
+    INTEGER,
+    OBJECT,
+    OBJECTS,
+    OTHER,
+    STRING,
+    TILES,
+    ObjectReader,
+    read_object,
+)
+from app.api.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST, ContextSchema
+
+CONTEXT = ContextSchema()
+VALID_CONTEXT = {"win_type": "discard", "discarder": 1, "winner": 0, "dealer": 2.0,
+                 "seat_wind": "S", "round_wind": "E", "kong": None, "last_tile": False,
+                 "flowers": 2, "wilds": ["5m"], "options": {"base": 5}}
+
+
+def _reader(schema: Any) -> ObjectReader:
+    reader = schema.fast_reader()
+    assert reader is not None
+    return reader  # type: ignore[no-any-return]
+
+
+def test_the_score_request_is_read_by_kind() -> None:
+    top = _reader(SCORE_REQUEST).by_key
+    assert (top["hand"].kind, top["context"].kind) == (HAND, OBJECT)
+    hand = top["hand"].nested
+    assert hand is not None
+    assert {k: f.kind for k, f in hand.by_key.items()} == {
+        "concealed": TILES, "melds": OBJECTS, "win_tile": STRING}
+    meld = hand.by_key["melds"].nested
+    assert meld is not None
+    assert {k: f.kind for k, f in meld.by_key.items()} == {
+        "kind": STRING, "tiles": TILES, "concealed": BOOLEAN}
+    context = {k: f.kind for k, f in _reader(CONTEXT).by_key.items()}
+    # Flowers (a count, a list or a string) and options are read by their own fields.
+    assert {k for k, kind in context.items() if kind == OTHER} == {"flowers", "options"}
+    assert context["winner"] == INTEGER and context["win_type"] == STRING
+
+
+def test_every_request_schema_has_a_reader() -> None:
+    for schema in (SCORE_REQUEST, WAITS_REQUEST, SETTLE_REQUEST):
+        assert schema.fast_reader() is not None
+
+
+def test_a_valid_object_reads_as_the_schema_reads_it() -> None:
+    fast = read_object(_reader(CONTEXT), VALID_CONTEXT)
+    assert fast is not None
+    assert fast == CONTEXT._read_declared(VALID_CONTEXT)
+    assert fast["dealer"] == 2 and type(fast["dealer"]) is int
+
+
+@pytest.mark.parametrize(("key", "value"), [
+    ("win_type", "won"),  # not one of the choices
+    ("win_type", 3),
+    ("last_tile", 1),  # an integer is not a boolean
+    ("winner", True),  # a boolean is not an integer
+    ("winner", 1.5),
+    ("winner", -1),
+    ("dealer", "2"),
+    ("seat_wind", "e"),
+    ("wilds", "5m" * 200),  # too long a notation string
+    ("wilds", [5]),  # a list of something other than tile codes
+    ("wilds", ["5m"] * 40),
+    ("flowers", -1),  # refused by the field itself
+    ("options", []),
+    ("nonsense", 1),  # not a field
+])
+def test_a_fault_reads_as_none_and_the_schema_says_why(key: str, value: Any) -> None:
+    data = {**VALID_CONTEXT, key: value}
+    assert read_object(_reader(CONTEXT), data) is None
+    with pytest.raises(ValidationError) as info:
+        CONTEXT.load(data)
+    assert key in info.value.messages
+
+
+def test_a_missing_required_field_or_a_null_where_none_is_allowed() -> None:
+    reader = _reader(CONTEXT)
+    assert read_object(reader, {"dealer": 0}) is None  # win_type is required
+    read = read_object(reader, {"win_type": "self_draw", "winner": None})
+    assert read is not None and read["winner"] is None
+    hand = _reader(SCORE_REQUEST).by_key["hand"].nested
+    assert hand is not None
+    assert read_object(hand, {"concealed": None}) is None  # not nullable
+
+
+def test_nested_objects_and_lists_of_them() -> None:
+    top = _reader(SCORE_REQUEST)
+    body = {"hand": {"concealed": "1112345678999m", "win_tile": "5m",
+                     "melds": [{"kind": "pung", "tiles": "555s"}]},
+            "context": {"win_type": "discard"}}
+    read = read_object(top, body)
+    assert read == SCORE_REQUEST._read_declared(body)
+    for melds in ([{"kind": "pong", "tiles": "555s"}], ["555s"], {"kind": "pung"},
+                  [{"kind": "pung", "tiles": "555s"}] * 9):
+        faulty = {**body, "hand": {**body["hand"], "melds": melds}}
+        assert read_object(top, faulty) is None
+        with pytest.raises(ValidationError):
+            SCORE_REQUEST.load(faulty)
