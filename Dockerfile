@@ -14,7 +14,8 @@ RUN useradd --create-home --uid 10001 --shell /usr/sbin/nologin mahjong
 WORKDIR /srv/mahjong
 COPY --chown=mahjong:mahjong . .
 USER mahjong
-RUN ./run install
+# The generated C and object files are not needed to run.
+RUN ./run install && rm -rf build
 
 FROM python:3.11-slim
 
