@@ -136,9 +136,7 @@ def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
                 raise _Fault
             return value
         if kind == HAND:
-            if type(value) is not dict or f.nested is None:
-                raise _Fault
-            return _object(f.nested, value)
+            return _nested(f, value)
         if type(value) is not list or len(value) > f.max_items:
             raise _Fault
         for item in value:
@@ -146,9 +144,7 @@ def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
                 raise _Fault
         return value
     if kind == OBJECT:
-        if type(value) is not dict or f.nested is None:
-            raise _Fault
-        return _object(f.nested, value)
+        return _nested(f, value)
     if kind == OBJECTS:
         if type(value) is not list or f.nested is None or (
                 f.max_items != NO_LIMIT and len(value) > f.max_items):
@@ -167,3 +163,10 @@ def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
         return other(value, key, data)
     except Exception:
         raise _Fault from None
+
+
+def _nested(f: FieldReader, value: Any) -> dict[str, Any]:
+    # An object read by the field's nested reader (OBJECT, HAND).
+    if type(value) is not dict or f.nested is None:
+        raise _Fault
+    return _object(f.nested, value)
