@@ -32,7 +32,7 @@ SEED = 20261201
 # Run first in the subprocess: the `app` package and its modules load from their `.py` files,
 # never from a compiled module beside them.
 _SOURCES_ONLY = """
-import importlib.abc, importlib.machinery, importlib.util, sys
+import importlib.abc, importlib.machinery, importlib.util, os, sys
 class SourcesOnly(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
         if name != "app" and not name.startswith("app."):
@@ -40,7 +40,8 @@ class SourcesOnly(importlib.abc.MetaPathFinder):
         spec = importlib.machinery.PathFinder.find_spec(name, path)
         if spec is None or spec.origin is None or spec.origin.endswith(".py"):
             return spec
-        source = spec.origin[:spec.origin.index(".")] + ".py"
+        folder = os.path.dirname(spec.origin)
+        source = os.path.join(folder, name.rpartition(".")[2] + ".py")
         return importlib.util.spec_from_file_location(name, source)
 sys.meta_path.insert(0, SourcesOnly())
 """

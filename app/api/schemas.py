@@ -161,11 +161,9 @@ class _Strict(Schema):
         if many or partial is not None or unknown is not None or self._hooks[VALIDATES_SCHEMA]:
             return super().load(data, many=many, partial=partial, unknown=unknown)
         if type(data) is dict:
-            fast = self._fast
-            if fast is False:
-                fast = self.fast_reader()
+            fast = self.fast_reader()
             if fast is not None:
-                out = read_object(fast, data)  # type: ignore[arg-type]
+                out = read_object(fast, data)
                 if out is not None:
                     return out
         return self._read_declared(data)
