@@ -22,6 +22,8 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RULESETS_DIR = REPO_ROOT / "rulesets"
 OPENAPI_PATH = REPO_ROOT / "openapi.yaml"
 MAX_CONTENT_LENGTH = 64 * 1024
+# A batch body (`/score/batch`, `/waits/batch`: up to 1,000 requests) may be larger.
+MAX_BATCH_CONTENT_LENGTH = 2 * 1024 * 1024
 RULESETS_ENV = "MAHJONG_RULESETS_DIR"
 # The most one request may spend scoring, in seconds: well under gunicorn's worker timeout, so
 # a request past it is answered (503 time_limit_exceeded) rather than its worker killed.
@@ -52,7 +54,8 @@ def _time_limit(config: Mapping[str, Any]) -> float:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config keys: RULESETS_DIR (else env MAHJONG_RULESETS_DIR, else
     `rulesets/` at the repository root), REQUEST_TIME_LIMIT (seconds; else env
-    MAHJONG_TIME_LIMIT, else 10), plus any Flask setting. Raises `RuleSetError` when a rule
+    MAHJONG_TIME_LIMIT, else 10), MAX_BATCH_CONTENT_LENGTH (bytes of a batch body, else
+    2 MiB), plus any Flask setting. Raises `RuleSetError` when a rule
     set is invalid."""
     from flask import Flask
 
@@ -62,6 +65,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     config = dict(config or {})
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_CONTENT_LENGTH
+    app.config["MAX_BATCH_CONTENT_LENGTH"] = MAX_BATCH_CONTENT_LENGTH
     app.config.update(config)
     app.config["REQUEST_TIME_LIMIT"] = _time_limit(config)
     # Chinese fan names go out as UTF-8, and keys keep the documented order.

@@ -28,23 +28,44 @@ _JSON_TYPES: dict[type, str] = {
 }
 
 
-def json_object_body() -> dict[str, Any]:
-    """The request body as a JSON object, or an `ApiError` (413, 415 or 400)."""
-    raw = _raw_body(request._get_current_object())  # type: ignore[attr-defined]
-    if raw.startswith(_BOM):
-        raw = raw[len(_BOM):]
-    try:
-        body = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        body = _strict_loads(raw)
+def json_object_body(limit: int | None = None) -> dict[str, Any]:
+    """The request body as a JSON object, or an `ApiError` (413, 415 or 400). `limit`: the
+    most bytes it may hold (default: the app's MAX_CONTENT_LENGTH)."""
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    if limit is None:
+        limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    else:
+        # werkzeug's own reading (a chunked body) stops at the same limit.
+        req.max_content_length = limit
+    return json_object(_raw_body(req, limit))
+
+
+def json_object(raw: bytes) -> dict[str, Any]:
+    """`raw` as a JSON object, or an `ApiError` malformed_json saying what it is instead."""
+    body = json_document(raw)
     if type(body) is not dict:
-        found = _JSON_TYPES.get(type(body), "a value")
-        raise ApiError("malformed_json", f"The request body must be a JSON object, not {found}.")
+        raise not_an_object(body)
     return body
 
 
-def _too_large() -> ApiError:
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
+def json_document(raw: bytes) -> Any:
+    """`raw` as a JSON document (a leading byte order mark ignored), or an `ApiError`
+    malformed_json saying where it is not JSON."""
+    if raw.startswith(_BOM):
+        raw = raw[len(_BOM):]
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return _strict_loads(raw)
+
+
+def not_an_object(value: Any) -> ApiError:
+    """What a request that is JSON but not an object gets."""
+    found = _JSON_TYPES.get(type(value), "a value")
+    return ApiError("malformed_json", f"The request body must be a JSON object, not {found}.")
+
+
+def _too_large(limit: int) -> ApiError:
     return ApiError("payload_too_large", f"The request body is larger than {limit} bytes.")
 
 
@@ -65,11 +86,10 @@ def _content_length(req: Request) -> int | None:
     return int(text) if text.isdecimal() else req.content_length
 
 
-def _raw_body(req: Request) -> bytes:
-    limit = current_app.config["MAX_CONTENT_LENGTH"]
+def _raw_body(req: Request, limit: int) -> bytes:
     length = _content_length(req)
     if length is not None and length > limit:
-        raise _too_large()
+        raise _too_large(limit)
     if not _is_json(req):
         found = req.mimetype or "none"
         raise ApiError(
@@ -101,14 +121,14 @@ def _chunked_body(req: Request, limit: int) -> bytes:
     try:
         raw = req.get_data(cache=True)
     except RequestEntityTooLarge:
-        raise _too_large() from None
+        raise _too_large(limit) from None
     except BadRequest as exc:  # the client closed before the body's end
         raise ApiError("malformed_json", f"The request body could not be read: {exc.description}"
                        ) from None
     # The stream stops silently at the limit: one more byte from the server's stream tells a
     # body of exactly the limit from a longer one.
     if len(raw) >= limit and req.input_stream.read(1):
-        raise _too_large()
+        raise _too_large(limit)
     return raw
 
 

@@ -5,7 +5,13 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
-from app.api.problems import ApiError, problem_response
+from app.api.problems import (
+    ApiError,
+    api_problem,
+    hand_problem,
+    problem_document_response,
+    problem_response,
+)
 from app.domain.deadline import TimeLimitExceeded
 from app.domain.errors import HandError
 
@@ -18,12 +24,11 @@ _HTTP_CODES = {
 
 
 def _api_error(exc: ApiError) -> Response:
-    return problem_response(exc.code, exc.detail, status=exc.status, errors=exc.errors,
-                            headers=exc.headers)
+    return problem_document_response(api_problem(exc), exc.headers)
 
 
 def _hand_error(exc: HandError) -> Response:
-    return problem_response(exc.code, exc.message, status=422, errors=[exc.to_dict()])
+    return problem_document_response(hand_problem(exc))
 
 
 def _http_error(exc: HTTPException) -> Response:

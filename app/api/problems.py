@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Response
 
-from app.domain.errors import ROUND_CODES, Code
+from app.domain.errors import ROUND_CODES, Code, HandError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -70,6 +70,40 @@ class ApiError(Exception):
         self.headers = dict(headers or {})
 
 
+def problem_body(
+    code: str,
+    detail: str,
+    *,
+    status: int | None = None,
+    title: str | None = None,
+    errors: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
+    """The problem document of `code`: what an error response holds, and what an error item
+    of a batch holds."""
+    default_title = ROUND_ERROR_TITLE if code in ROUND_ERROR_CODES else HAND_ERROR_TITLE
+    known_status, known_title = REQUEST_PROBLEMS.get(code, (422, default_title))
+    body: dict[str, Any] = {
+        "type": TYPE_PREFIX + code,
+        "title": title or known_title,
+        "status": status if status is not None else known_status,
+        "detail": detail,
+        "code": code,
+    }
+    if errors:
+        body["errors"] = errors[:MAX_LISTED_ERRORS]
+    return body
+
+
+def api_problem(exc: ApiError) -> dict[str, Any]:
+    return problem_body(exc.code, exc.detail, status=exc.status, errors=exc.errors)
+
+
+def hand_problem(exc: HandError) -> dict[str, Any]:
+    """A request that cannot be a real hand, win or round: 422 with the fault's code and
+    pointer."""
+    return problem_body(exc.code, exc.message, status=422, errors=[exc.to_dict()])
+
+
 def problem_response(
     code: str,
     detail: str,
@@ -79,22 +113,16 @@ def problem_response(
     errors: list[dict[str, Any]] | None = None,
     headers: Mapping[str, str] | None = None,
 ) -> Response:
-    default_title = ROUND_ERROR_TITLE if code in ROUND_ERROR_CODES else HAND_ERROR_TITLE
-    known_status, known_title = REQUEST_PROBLEMS.get(code, (422, default_title))
-    status = status if status is not None else known_status
-    body: dict[str, Any] = {
-        "type": TYPE_PREFIX + code,
-        "title": title or known_title,
-        "status": status,
-        "detail": detail,
-        "code": code,
-    }
-    if errors:
-        body["errors"] = errors[:MAX_LISTED_ERRORS]
+    return problem_document_response(
+        problem_body(code, detail, status=status, title=title, errors=errors), headers)
+
+
+def problem_document_response(body: Mapping[str, Any],
+                              headers: Mapping[str, str] | None = None) -> Response:
     # Request text can be echoed back (an unknown field's name, a bad tile); anything that is
     # not encodable is replaced rather than allowed to fail the error response itself.
     payload = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
-    response = Response(payload, status=status, mimetype=PROBLEM_MEDIA_TYPE)
+    response = Response(payload, status=body["status"], mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
     return response

@@ -162,8 +162,9 @@ def ruleset_summary(rs: RuleSet) -> dict[str, Any]:
             "description": rs.description}
 
 
-def ruleset_document(rs: RuleSet) -> dict[str, Any]:
-    """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`)."""
+def ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
+    """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
+    with the service's `limits` on requests to it."""
     return {
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,
@@ -190,4 +191,5 @@ def ruleset_document(rs: RuleSet) -> dict[str, Any]:
         },
         "settlement": _plain(rs.settlement) if rs.settlement is not None else None,
         "wild": _wild(rs.wild) if rs.wild is not None else None,
+        "limits": dict(limits),
     }

@@ -14,6 +14,14 @@ from typing import Any
 import orjson
 from flask import Blueprint, Response, current_app
 
+from app.api.batch import (
+    MAX_BATCH_ITEMS,
+    ItemFunction,
+    read_batch,
+    run_batch,
+    score_item,
+    waits_item,
+)
 from app.api.body import json_object_body
 from app.api.hand_requests import read_score_request, read_waits_request
 from app.api.problems import ApiError
@@ -69,9 +77,18 @@ def list_rulesets() -> Response:
     return _json({"rulesets": [ruleset_summary(rs) for rs in rulesets().values()]})
 
 
+def _limits() -> dict[str, float]:
+    """What the service takes per request: body sizes, items of a batch, seconds."""
+    config = current_app.config
+    return {"request_bytes": config["MAX_CONTENT_LENGTH"],
+            "batch_bytes": config["MAX_BATCH_CONTENT_LENGTH"],
+            "batch_items": MAX_BATCH_ITEMS,
+            "time_limit_seconds": config["REQUEST_TIME_LIMIT"]}
+
+
 @api.get("/v1/rulesets/<ruleset>")
 def get_ruleset(ruleset: str) -> Response:
-    return _json(ruleset_document(_ruleset(ruleset)))
+    return _json(ruleset_document(_ruleset(ruleset), _limits()))
 
 
 # HandError (a request that cannot be a real hand, win or round) propagates to its handler:
@@ -92,6 +109,25 @@ def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     standing, melds, ctx = read_waits_request(json_object_body(), rs)
     return _json(waits_response(waits.waits(standing, melds, ctx, rs)))
+
+
+@api.post("/v1/rulesets/<ruleset>/score/batch")
+def score_batch(ruleset: str) -> Response:
+    return _batch(ruleset, score_item)
+
+
+@api.post("/v1/rulesets/<ruleset>/waits/batch")
+def waits_batch(ruleset: str) -> Response:
+    return _batch(ruleset, waits_item)
+
+
+def _batch(ruleset_id: str, item: ItemFunction) -> Response:
+    # The batch keeps the time limit itself: past it, the items left answer
+    # time_limit_exceeded and those done keep their answers.
+    rs = _ruleset(ruleset_id)
+    requests = read_batch(json_object_body(current_app.config["MAX_BATCH_CONTENT_LENGTH"]))
+    return _json({"results": run_batch(requests, rs, item,
+                                       current_app.config["REQUEST_TIME_LIMIT"])})
 
 
 @api.post("/v1/rulesets/<ruleset>/settle")

@@ -53,6 +53,9 @@ OPTION_INT_MAX = 2**31 - 1
 MAX_INT = 2**31 - 1  # seats and flower counts
 MAX_EVENTS = 32  # a round has at most 27 kongs (108 tiles), 3 wins and a draw
 MAX_DRAW_HANDS = 4  # rule sets have at most 4 players
+# A batch holds 1 to this many requests (its body may be larger than a single request's,
+# MAX_BATCH_CONTENT_LENGTH in `app`).
+MAX_BATCH_ITEMS = 1000
 
 # The messages, by what they say: a field missing, a field that does not belong, a value of
 # the wrong JSON type; any other message is about the value (`flatten_errors`).
@@ -787,9 +790,43 @@ class SettleRequestSchema(_Strict):
                                              "follow_dealer).")})
 
 
+# --- a batch: many score or waits requests in one body -------------------------------
+
+
+class BatchRequests(fields.Field[list[Any]]):
+    """The requests of a batch, 1 to MAX_BATCH_ITEMS of them. Each is read later by the
+    single request's own schema, item by item: a bad item becomes that item's error and
+    never fails the batch."""
+
+    default_error_messages = {  # noqa: RUF012
+        "invalid": _type("Not a list of requests: expected a JSON array of request objects."),
+        "empty": "Empty: a batch holds 1 to " + str(MAX_BATCH_ITEMS) + " requests.",
+        "too_many": (f"More than {MAX_BATCH_ITEMS} requests: send at most {MAX_BATCH_ITEMS} "
+                     "per batch, the rest in further batches."),
+    }
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
+        if type(value) is not list:
+            raise self.make_error("invalid")
+        if not value:
+            raise self.make_error("empty")
+        if len(value) > MAX_BATCH_ITEMS:
+            raise self.make_error("too_many")
+        return value
+
+
+class BatchRequestSchema(_Strict):
+    what = "a batch request"
+    requests = BatchRequests(required=True, error_messages={
+        "null": MSG_NULL,
+        "required": _required(f"the requests, a JSON array of 1 to {MAX_BATCH_ITEMS} request "
+                              "objects, each as the single call takes it.")})
+
+
 SCORE_REQUEST = ScoreRequestSchema()
 WAITS_REQUEST = WaitsRequestSchema()
 SETTLE_REQUEST = SettleRequestSchema()
+BATCH_REQUEST = BatchRequestSchema()
 
 
 def _escape(token: str) -> str:
