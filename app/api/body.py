@@ -48,21 +48,23 @@ def json_object(raw: bytes) -> dict[str, Any]:
     return body
 
 
-def json_document(raw: bytes) -> Any:
+def json_document(raw: bytes, what: str = "The request body", *, one_line: bool = False
+                  ) -> Any:
     """`raw` as a JSON document (a leading byte order mark ignored), or an `ApiError`
-    malformed_json saying where it is not JSON."""
+    malformed_json saying where it is not JSON. `what` names the document in messages;
+    `one_line`: it is one line of a file (positions by column only)."""
     if raw.startswith(_BOM):
         raw = raw[len(_BOM):]
     try:
         return orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return _strict_loads(raw)
+        return _strict_loads(raw, what, one_line)
 
 
-def not_an_object(value: Any) -> ApiError:
+def not_an_object(value: Any, what: str = "The request body") -> ApiError:
     """What a request that is JSON but not an object gets."""
     found = _JSON_TYPES.get(type(value), "a value")
-    return ApiError("malformed_json", f"The request body must be a JSON object, not {found}.")
+    return ApiError("malformed_json", f"{what} must be a JSON object, not {found}.")
 
 
 def _too_large(limit: int) -> ApiError:
@@ -160,29 +162,25 @@ def _has_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def _strict_loads(raw: bytes) -> Any:
-    """The standard library's reading of a body orjson refused: the document, or an
+def _strict_loads(raw: bytes, what: str, one_line: bool) -> Any:
+    """The standard library's reading of a document orjson refused: the document, or an
     `ApiError` saying where it is not JSON."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ApiError(
-            "malformed_json", f"The request body is not valid UTF-8 (byte {exc.start})."
-        ) from None
+        raise ApiError("malformed_json", f"{what} is not valid UTF-8 (byte {exc.start}).") from None
     try:
         body = json.loads(text, parse_int=_parse_int, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
-        raise ApiError(
-            "malformed_json",
-            f"The request body is not valid JSON: {exc.msg} "
-            f"(line {exc.lineno}, column {exc.colno}).",
-        ) from None
+        where = (f"column {exc.colno}" if one_line
+                 else f"line {exc.lineno}, column {exc.colno}")
+        raise ApiError("malformed_json", f"{what} is not valid JSON: {exc.msg} ({where})."
+                       ) from None
     except ValueError as exc:  # NaN, Infinity
-        raise ApiError("malformed_json", f"The request body is not valid JSON: {exc}.") from None
+        raise ApiError("malformed_json", f"{what} is not valid JSON: {exc}.") from None
     except RecursionError:
-        raise ApiError("malformed_json", "The request body is nested too deeply.") from None
+        raise ApiError("malformed_json", f"{what} is nested too deeply.") from None
     if _has_lone_surrogate(body):
-        raise ApiError(
-            "malformed_json", "The request body holds a string with an unpaired surrogate escape."
-        )
+        raise ApiError("malformed_json",
+                       f"{what} holds a string with an unpaired surrogate escape.")
     return body

@@ -1,0 +1,48 @@
+"""Bulk scoring of mahjong hands: the service's engine as a library, for logs and clusters.
+
+One call, `score_lines`: lines of JSON requests in, lines of JSON items out, exactly what the
+command-line scorer `mahjong-score` writes for the same lines (docs/bulk.md):
+
+    from mahjong_scoring import score_lines
+
+    for out in score_lines(open("log.jsonl", "rb"), ruleset="mcr"):
+        print(out)
+
+Each input line is a request as `POST /v1/rulesets/{ruleset}/score` (or `/waits`) takes
+it, with an optional `"ruleset"` field of its own; each output line is the item
+`/score/batch` answers for it, `{"result": ...}` or `{"error": ...}` (an error also names
+its input `line`). The rule sets are the service's (`$MAHJONG_RULESETS_DIR`, else the
+project's `rulesets/`), loaded once per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from mahjong_scoring.lines import LineScorer, served_rulesets
+
+__all__ = ["score_lines"]
+
+
+def score_lines(lines: Iterable[str | bytes], ruleset: str | None = None, *,
+                waits: bool = False, first_line: int = 1,
+                time_limit: float | None = None) -> Iterator[str]:
+    """One JSON item per line of `lines`, in order, each without a line ending.
+
+    `lines`: JSON requests, one per item (str or bytes, with or without their line ending,
+    as a file or `dask.bag.read_text` gives them). `ruleset`: the rule set of lines without
+    a `"ruleset"` field (None: every line must name its own). `waits`: the lines are waits
+    requests. `first_line`: the number of the first line, as error items report it.
+    `time_limit`: the most seconds one line may take (None: no limit).
+
+    Raises ValueError at once when `ruleset` is not a served rule set; anything wrong with a
+    line is that line's error item.
+    """
+    scorer = LineScorer(served_rulesets(), ruleset, "waits" if waits else "score", time_limit)
+    return _scored(scorer, lines, first_line)
+
+
+def _scored(scorer: LineScorer, lines: Iterable[str | bytes], first: int) -> Iterator[str]:
+    for number, line in enumerate(lines, first):
+        raw = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
+        yield scorer.line(raw, number)[0].decode("utf-8")

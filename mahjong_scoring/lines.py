@@ -1,0 +1,144 @@
+"""One line of a JSON Lines log in, one line of results out.
+
+Each input line holds one request, as the service's single call takes it, plus an optional
+`"ruleset"` field naming its rule set (else the rule set given for every line). Each output
+line is the item the batch endpoint answers for that request: `{"result": ...}`, or
+`{"error": <problem>}` whose problem also carries `"line"`, the input line's number. A line
+that is empty, not JSON, not an object, longer than a single request may be (64 KiB), without
+a rule set or naming an unknown one is an error item too: no line is ever lost, and output line
+N always answers input line N.
+
+`LineScorer` does it for the command-line scorer (`mahjong_scoring.cli`) and the library call
+(`mahjong_scoring.score_lines`), so both write the same bytes.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from app import DEFAULT_RULESETS_DIR, MAX_CONTENT_LENGTH, RULESETS_ENV
+from app.api.batch import ITEM_FUNCTIONS, Item, internal_error_item
+from app.api.body import json_document, not_an_object
+from app.api.problems import ApiError, api_problem, problem_body
+from app.domain.deadline import TimeLimitExceeded, time_limit
+from app.rules.loader import load_rulesets
+from app.rules.model import RuleSet
+
+__all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
+
+# What a line may ask for: "score" (a score request per line) or "waits".
+ENDPOINTS: tuple[str, ...] = tuple(ITEM_FUNCTIONS)
+
+_log = logging.getLogger(__name__)
+
+
+@functools.cache
+def served_rulesets(directory: str | None = None) -> Mapping[str, RuleSet]:
+    """The rule sets the service would serve: `directory`, else $MAHJONG_RULESETS_DIR, else
+    the project's `rulesets/`. Loaded once per process."""
+    path = Path(directory or os.environ.get(RULESETS_ENV) or DEFAULT_RULESETS_DIR)
+    loaded = load_rulesets(path)
+    return {rid: loaded[rid] for rid in sorted(loaded)}
+
+
+def _invalid(pointer: str, code: str, message: str) -> Item:
+    return {"error": problem_body("invalid_request", f"ruleset: {message}",
+                                  errors=[{"pointer": pointer, "code": code,
+                                           "message": message}])}
+
+
+class LineScorer:
+    """Scores lines of one kind (`endpoint`: score or waits) against `rulesets`.
+
+    `default`: the rule set of lines that do not name one (None: each line must). `seconds`:
+    the most one line may take (None: no limit); a line past it is a time_limit_exceeded
+    error item.
+    """
+
+    def __init__(self, rulesets: Mapping[str, RuleSet], default: str | None = None,
+                 endpoint: str = "score", seconds: float | None = None) -> None:
+        if endpoint not in ITEM_FUNCTIONS:
+            raise ValueError(f"no endpoint {endpoint!r}; known: {', '.join(ENDPOINTS)}")
+        if default is not None and default not in rulesets:
+            raise ValueError(f"no rule set {default!r}; known: {', '.join(rulesets)}")
+        self.rulesets = rulesets
+        self.default = default
+        self.endpoint = endpoint
+        self.seconds = seconds
+        self._item = ITEM_FUNCTIONS[endpoint]
+        # What a line's result says when the hand wins (score) or is ready (waits).
+        self._won = "winning" if endpoint == "score" else "ready"
+
+    def item(self, raw: bytes, number: int) -> Item:
+        """The item for line `number` (`raw` with or without its line ending)."""
+        item = self._answer(raw.rstrip(b"\r\n"), number)
+        error = item.get("error")
+        if error is not None:
+            error["line"] = number
+        return item
+
+    def line(self, raw: bytes, number: int) -> tuple[bytes, bool, bool]:
+        """(the item as one JSON line without its newline, won or ready, an error)."""
+        item = self.item(raw, number)
+        try:
+            encoded = orjson.dumps(item)
+        except (TypeError, orjson.JSONEncodeError):
+            # A problem may echo what orjson does not encode (an integer past 64 bits).
+            encoded = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(
+                "utf-8", errors="replace")
+        result = item.get("result")
+        return encoded, bool(result is not None and result[self._won]), result is None
+
+    def _answer(self, text: bytes, number: int) -> Item:
+        what = f"Line {number}"
+        if not text.strip():
+            return {"error": problem_body(
+                "malformed_json", f"{what} is empty: each line holds one JSON request.")}
+        if len(text) > MAX_CONTENT_LENGTH:
+            return {"error": problem_body(
+                "payload_too_large",
+                f"{what} is longer than {MAX_CONTENT_LENGTH} bytes, the most one request may "
+                "hold.")}
+        try:
+            body: Any = json_document(text, what, one_line=True)
+        except ApiError as exc:
+            return {"error": api_problem(exc)}
+        if type(body) is not dict:
+            return {"error": api_problem(not_an_object(body, what))}
+        rid = body.pop("ruleset", None)
+        if rid is None:
+            rid = self.default
+            if rid is None:
+                return _invalid("/ruleset", "required", (
+                    'Required: the rule set of this line, in its "ruleset" field (such as '
+                    '"mcr") or given for every line (mahjong-score --ruleset).'))
+        elif type(rid) is not str:
+            return _invalid("/ruleset", "invalid_type",
+                            'Not a rule set id: expected a string such as "mcr".')
+        ruleset = self.rulesets.get(rid)
+        if ruleset is None:
+            known = ", ".join(self.rulesets) or "none"
+            return {"error": problem_body("unknown_ruleset",
+                                          f"No rule set {rid!r}; known: {known}.")}
+        try:
+            if self.seconds is None:
+                return self._item(body, ruleset)
+            with time_limit(self.seconds):
+                return self._item(body, ruleset)
+        except TimeLimitExceeded:
+            return {"error": problem_body(
+                "time_limit_exceeded",
+                f"{what} took longer than the limit of {self.seconds:g} s per line, so it was "
+                "stopped (hands holding many wild tiles are the slowest); raise the limit to "
+                "score it.")}
+        except Exception:
+            _log.exception("unhandled error on line %d", number)
+            return internal_error_item()

@@ -1,0 +1,61 @@
+"""docs/bulk.md's Dask recipe, run as written on a local cluster of two worker processes: its
+output is, byte for byte, what the command-line scorer writes for the same log files."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from mahjong_scoring import cli, loggen
+from mahjong_scoring.lines import served_rulesets
+
+ROOT = Path(__file__).resolve().parents[2]
+DOC = ROOT / "docs" / "bulk.md"
+
+
+def recipe() -> str:
+    """The Python block that follows the `<!-- recipe -->` marker in docs/bulk.md."""
+    found = re.search(r"<!-- recipe -->\s*```python\n(.*?)```", DOC.read_text(), re.S)
+    assert found, "docs/bulk.md has no recipe block"
+    return found.group(1)
+
+
+def test_the_recipe_uses_one_public_call() -> None:
+    code = recipe()
+    imports = [line for line in code.splitlines() if "mahjong_scoring" in line]
+    assert imports == ["from mahjong_scoring import score_lines"]
+    assert "app." not in code and "import app" not in code
+
+
+def test_dask_recipe_matches_the_command_line_scorer(tmp_path: Path) -> None:
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    rulesets = served_rulesets()
+    # Two files: a mixed log whose lines name their rule sets (some malformed), and a log of
+    # mcr lines that name none (the recipe's ruleset="mcr" applies).
+    mixed = list(loggen.log_lines(rulesets, sorted(rulesets), 400, seed=11, malformed=0.05))
+    plain = list(loggen.log_lines(rulesets, ["mcr"], 300, seed=12, name_ruleset=False))
+    for name, lines in (("a.jsonl", mixed), ("b.jsonl", plain)):
+        (logs / name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+
+    script = tmp_path / "recipe.py"
+    script.write_text(recipe())
+    # Run from the log's folder, as a user would: the project is found as installed.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+
+    for index, name in enumerate(("a.jsonl", "b.jsonl")):
+        expected = tmp_path / f"cli-{name}"
+        assert cli.main([str(logs / name), "-o", str(expected), "--ruleset", "mcr",
+                         "--jobs", "1", "--quiet", "--no-progress"]) == 0
+        produced = (tmp_path / "scored" / f"{index}.jsonl").read_bytes()
+        assert produced == expected.read_bytes(), name
+        assert produced.count(b"\n") == len(mixed if index == 0 else plain)
+    # The mixed log did hold error items, numbered by their line in the file.
+    first = (tmp_path / "scored" / "0.jsonl").read_bytes().splitlines()
+    assert any(b'"error"' in line for line in first)
