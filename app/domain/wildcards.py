@@ -374,8 +374,9 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
         # and no more than one wild per natural two ranks around (a chow through the rank)
         # and two per natural of the rank (its pung).
         near = _near(left)
-        state = (left[i:], tuple([min(room[r], budget, left[r] + near[r])
-                                  for r in range(max(0, i - 2), 9)]), budget, pair)
+        low = max(0, i - 2)
+        seen = tuple([min(room[r], budget, left[r] + near[r]) for r in range(low, 9)])
+        state = (left[i:], seen, budget, pair)
         found: dict[_Profile, Entry] | None = memo.get(state)
         if found is not None:
             return found
@@ -415,9 +416,13 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                         kept[r] = fewest[r]
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
                 # (a full rank keeps out every free chow through it), then the one placing
-                # its wilds most evenly (worked out only when two options meet).
-                crowding = _crowding(total, room)
-                standing = entry[2] if entry[2] is not None else _crowding(entry[1], room)
+                # its wilds most evenly (worked out only when two options meet). The room
+                # is the state's own (`seen`; below `low` no option places a wild), so the
+                # stand-in of a state is the same whichever search first met it: a hand's
+                # reading never depends on the hands scored before it.
+                crowding = _crowding(total[low:], seen)
+                standing = (entry[2] if entry[2] is not None
+                            else _crowding(entry[1][low:], seen))
                 if crowding < standing:
                     out[profile] = ((group, *groups), total, crowding, kept)
                 elif entry[2] is None:
