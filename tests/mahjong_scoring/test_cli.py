@@ -1,0 +1,192 @@
+"""The command-line scorer and the library call: one item per line, in order, the batch
+endpoint's items, never a line lost."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from app import create_app
+from mahjong_scoring import cli, loggen, score_lines
+from mahjong_scoring.lines import served_rulesets
+
+SCRIPT = Path(sys.executable).parent / "mahjong-score"
+HAND = '{"hand":"123m456m789m123p55s","context":{"win_type":"self_draw"}}'
+
+
+@pytest.fixture(scope="module")
+def app() -> Flask:
+    return create_app({"REQUEST_TIME_LIMIT": 600})
+
+
+@pytest.fixture(scope="module")
+def mixed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A log of every rule set, lines naming their rule sets, some malformed."""
+    rulesets = served_rulesets()
+    path = tmp_path_factory.mktemp("logs") / "mixed.jsonl"
+    lines = loggen.log_lines(rulesets, sorted(rulesets), 1500, seed=3, malformed=0.04)
+    path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def run(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = cli.main(list(args))
+    return code, capsys.readouterr().err
+
+
+def test_one_item_per_line_whatever_the_line(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # A blank line, a line that is not JSON, CRLF endings, a last line without a newline.
+    log = tmp_path / "log.jsonl"
+    log.write_bytes(f"{HAND}\n\n{{oops\r\n[1, 2]\n{HAND}\r\n{HAND}".encode())
+    out = tmp_path / "out.jsonl"
+    code, err = run(str(log), "-o", str(out), "-r", "mcr", "--jobs", "1", capsys=capsys)
+    assert code == 0
+    items = [json.loads(line) for line in out.read_bytes().splitlines()]
+    assert out.read_bytes().endswith(b"\n")
+    assert len(items) == 6
+    assert [("result" in i, i.get("error", {}).get("line")) for i in items] == [
+        (True, None), (False, 2), (False, 3), (False, 4), (True, None), (True, None)]
+    assert items[1]["error"]["code"] == items[2]["error"]["code"] == "malformed_json"
+    assert "Line 2 is empty" in items[1]["error"]["detail"]
+    assert "Line 3 is not valid JSON" in items[2]["error"]["detail"]
+    assert "column 2" in items[2]["error"]["detail"]
+    assert items[0] == items[4] == items[5]
+    assert "6 hands, 3 winning, 3 errors" in err
+
+
+def test_every_job_count_writes_the_same_bytes(mixed_log: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    outputs = []
+    for jobs in ("1", "2", "3"):
+        out = tmp_path / f"out-{jobs}.jsonl"
+        assert run(str(mixed_log), "-o", str(out), "--jobs", jobs, capsys=capsys)[0] == 0
+        outputs.append(out.read_bytes())
+    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0].count(b"\n") == mixed_log.read_bytes().count(b"\n")
+
+
+def test_items_are_the_batch_endpoints(app: Flask, mixed_log: Path, tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    assert run(str(mixed_log), "-o", str(out), capsys=capsys)[0] == 0
+    client = app.test_client()
+    compared = 0
+    for number, (line, answer) in enumerate(
+            zip(mixed_log.read_bytes().splitlines(), out.read_bytes().splitlines(),
+                strict=True), 1):
+        item = json.loads(answer)
+        if "error" in item:
+            assert item["error"].pop("line") == number
+        try:
+            request = json.loads(line)
+        except ValueError:
+            continue
+        if type(request) is not dict or request.get("ruleset") not in served_rulesets():
+            continue
+        ruleset = request.pop("ruleset")
+        response = client.post(f"/v1/rulesets/{ruleset}/score/batch",
+                               json={"requests": [request]})
+        assert response.get_json()["results"] == [item], line
+        compared += 1
+    assert compared > 1300
+
+
+def test_the_library_call_gives_the_same_bytes(mixed_log: Path, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "out.jsonl"
+    assert run(str(mixed_log), "-o", str(out), "-r", "mcr", capsys=capsys)[0] == 0
+    with mixed_log.open("rb") as log:
+        from_bytes = "".join(item + "\n" for item in score_lines(log, ruleset="mcr"))
+    from_text = "".join(item + "\n" for item in score_lines(
+        mixed_log.read_text(encoding="utf-8").splitlines(), ruleset="mcr"))
+    assert from_bytes.encode() == from_text.encode() == out.read_bytes()
+    # Numbering from another line, as for the second part of a split log.
+    (item,) = score_lines(["{"], first_line=101)
+    assert json.loads(item)["error"]["line"] == 101
+    with pytest.raises(ValueError, match="no rule set 'riichi'"):
+        score_lines([], ruleset="riichi")
+
+
+def test_lines_name_their_rule_set_or_take_the_default(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text("\n".join([
+        HAND,
+        HAND[:-1] + ',"ruleset":"tianjin"}',
+        HAND[:-1] + ',"ruleset":"riichi"}',
+        HAND[:-1] + ',"ruleset":7}',
+        HAND[:-1] + ',"ruleset":null}',
+    ]) + "\n")
+    out = tmp_path / "out.jsonl"
+    assert run(str(log), "-o", str(out), "--jobs", "1", capsys=capsys)[0] == 0
+    items = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [i["error"]["code"] for i in (items[0], items[2], items[3], items[4])] == [
+        "invalid_request", "unknown_ruleset", "invalid_request", "invalid_request"]
+    assert items[0]["error"]["errors"][0]["pointer"] == "/ruleset"
+    assert items[1]["result"]["ruleset"] == "tianjin"
+    assert run(str(log), "-o", str(out), "-r", "sichuan", capsys=capsys)[0] == 0
+    items = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [i["result"]["ruleset"] if "result" in i else i["error"]["code"] for i in items] == [
+        "sichuan", "tianjin", "unknown_ruleset", "invalid_request", "sichuan"]
+
+
+def test_waits_and_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "waits.jsonl"
+    log.write_text('{"hand":"1112345678999m","context":{"win_type":"self_draw"}}\n')
+    out = tmp_path / "out.jsonl"
+    code, err = run(str(log), "-o", str(out), "--waits", "-r", "mcr", capsys=capsys)
+    assert code == 0 and "1 hands, 1 ready, 0 errors" in err
+    assert len(json.loads(out.read_text())["result"]["waits"]) == 9
+    assert run(str(log), "-o", str(out), "--waits", "-r", "mcr", "--time-limit", "1e-9",
+               capsys=capsys)[0] == 0
+    assert json.loads(out.read_text())["error"]["code"] == "time_limit_exceeded"
+
+
+def test_usage_and_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--ruleset", "riichi", str(tmp_path / "x")])
+    assert exit_.value.code == 2 and "no rule set 'riichi'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--jobs", "-1"])
+    assert exit_.value.code == 2 and "--jobs takes 0" in capsys.readouterr().err
+    assert run(str(tmp_path / "missing.jsonl"), capsys=capsys) == (
+        1, f"mahjong-score: cannot read {tmp_path / 'missing.jsonl'}: No such file or "
+           "directory\n")
+    log = tmp_path / "log.jsonl"
+    log.write_text(HAND + "\n")
+    code, err = run(str(log), "-r", "mcr", "-o", str(tmp_path / "no" / "out"), capsys=capsys)
+    assert code == 1 and "cannot write" in err
+
+
+def test_the_installed_script_reads_stdin_and_explains_itself() -> None:
+    shown = subprocess.run([str(SCRIPT), "--help"], capture_output=True, text=True, check=True)
+    for option in ("--ruleset", "--jobs", "--waits", "--time-limit", "--progress",
+                   "--no-progress", "--quiet", "--output", "--rulesets-dir", '"ruleset"',
+                   '"line"', "Exit status"):
+        assert option in shown.stdout, option
+    done = subprocess.run([str(SCRIPT), "-r", "mcr", "--progress"], input=HAND + "\n" + HAND,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0
+    assert len(done.stdout.splitlines()) == 2
+    assert "hands/s" in done.stderr  # the bar's rate, then the summary
+    assert done.stderr.rstrip().endswith(" jobs)")
+    quiet = subprocess.run([str(SCRIPT), "-r", "mcr", "-q", "-j", "1"], input=HAND,
+                           capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == "" and quiet.stdout.count("\n") == 1
+
+
+def test_progress_is_off_when_stderr_is_not_a_terminal(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]
+                                                       ) -> None:
+    log = tmp_path / "log.jsonl"
+    log.write_text(HAND + "\n")
+    code, err = run(str(log), "-r", "mcr", "-o", str(tmp_path / "o"), capsys=capsys)
+    assert code == 0 and err.count("\n") == 1 and err.startswith("mahjong-score: 1 hands")
+
