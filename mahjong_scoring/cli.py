@@ -22,7 +22,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from mahjong_scoring.lines import ENDPOINTS, LineScorer, served_rulesets
+from mahjong_scoring.lines import LineScorer, served_rulesets
 
 # Lines per chunk sent to a worker: enough that sending a chunk and its answer costs little
 # beside scoring it (a few ms of work), few enough that the progress bar moves smoothly.
@@ -115,12 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError) as exc:
         p.error(str(exc))
     try:
-        source = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")  # noqa: SIM115
+        source = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
     except OSError as exc:
         print(f"mahjong-score: cannot read {args.input}: {exc.strerror}", file=sys.stderr)
         return 1
     try:
-        sink = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")  # noqa: SIM115
+        sink = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
     except OSError as exc:
         print(f"mahjong-score: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
         return 1
