@@ -10,6 +10,7 @@ most a few chunks per worker in flight, so memory stays bounded on logs of any l
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import os
 import stat
@@ -22,6 +23,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
+from app.rules.loader import RuleSetError
 from mahjong_scoring.lines import LineScorer, served_rulesets
 
 # Lines per chunk sent to a worker: enough that sending a chunk and its answer costs little
@@ -111,31 +113,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     endpoint = "waits" if args.waits else "score"
     try:
         rulesets = served_rulesets(args.rulesets_dir)
+    except (OSError, RuleSetError) as exc:
+        print(f"mahjong-score: the rule sets cannot be loaded: {exc}", file=sys.stderr)
+        return 1
+    try:
         LineScorer(rulesets, args.ruleset, endpoint, args.time_limit)
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         p.error(str(exc))
-    try:
-        source = sys.stdin.buffer if args.input == "-" else open(args.input, "rb")
-    except OSError as exc:
-        print(f"mahjong-score: cannot read {args.input}: {exc.strerror}", file=sys.stderr)
-        return 1
-    try:
-        sink = sys.stdout.buffer if args.output == "-" else open(args.output, "wb")
-    except OSError as exc:
-        print(f"mahjong-score: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
-        return 1
     show = sys.stderr.isatty() if args.progress is None else args.progress
     settings = (args.rulesets_dir, args.ruleset, endpoint, args.time_limit)
-    try:
-        with source, sink:
+    with contextlib.ExitStack() as files:
+        try:
+            # Standard input and output stay open: only files opened here are closed.
+            source = sys.stdin.buffer if args.input == "-" else files.enter_context(
+                open(args.input, "rb"))
+        except OSError as exc:
+            print(f"mahjong-score: cannot read {args.input}: {exc.strerror}", file=sys.stderr)
+            return 1
+        try:
+            sink = sys.stdout.buffer if args.output == "-" else files.enter_context(
+                open(args.output, "wb"))
+        except OSError as exc:
+            print(f"mahjong-score: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+            return 1
+        try:
             hands, won, errors, seconds = _run(source, sink, settings, jobs, show)
-    except KeyboardInterrupt:
-        print("mahjong-score: interrupted; the output holds the lines scored so far, in order",
-              file=sys.stderr)
-        return 130
-    except OSError as exc:
-        print(f"mahjong-score: {exc}", file=sys.stderr)
-        return 1
+        except KeyboardInterrupt:
+            print("mahjong-score: interrupted; the output holds the lines scored so far, in "
+                  "order", file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            # The reader stopped early (`| head`): not a failure of the scoring. Python would
+            # report the closed pipe again when it flushes standard output on its way out.
+            os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+            return 0
+        except OSError as exc:
+            print(f"mahjong-score: {exc}", file=sys.stderr)
+            return 1
     if not args.quiet:
         rate = hands / seconds if seconds > 0 else 0.0
         what = "winning" if endpoint == "score" else "ready"

@@ -190,3 +190,19 @@ def test_progress_is_off_when_stderr_is_not_a_terminal(tmp_path: Path,
     code, err = run(str(log), "-r", "mcr", "-o", str(tmp_path / "o"), capsys=capsys)
     assert code == 0 and err.count("\n") == 1 and err.startswith("mahjong-score: 1 hands")
 
+
+
+def test_rule_sets_that_cannot_be_loaded(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    code, err = run("--rulesets-dir", str(tmp_path), str(tmp_path / "x"), capsys=capsys)
+    assert code == 1
+    assert err.startswith("mahjong-score: the rule sets cannot be loaded: no rule sets")
+
+
+def test_a_reader_that_stops_early_is_no_failure() -> None:
+    # `mahjong-score ... | head -1`: the rest of the output has nowhere to go.
+    lines = "".join(HAND + "\n" for _ in range(3000))
+    done = subprocess.run(["bash", "-c", f"set -o pipefail; '{SCRIPT}' -r mcr -j 2 | head -1"],
+                          input=lines, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and done.stdout.count("\n") == 1
+    assert "Traceback" not in done.stderr and "Broken pipe" not in done.stderr
