@@ -123,18 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = sys.stderr.isatty() if args.progress is None else args.progress
     settings = (args.rulesets_dir, args.ruleset, endpoint, args.time_limit)
     with contextlib.ExitStack() as files:
-        try:
-            # Standard input and output stay open: only files opened here are closed.
-            source = sys.stdin.buffer if args.input == "-" else files.enter_context(
-                open(args.input, "rb"))
-        except OSError as exc:
-            print(f"mahjong-score: cannot read {args.input}: {exc.strerror}", file=sys.stderr)
+        # Standard input and output stay open: only files opened here are closed.
+        source = _open(files, args.input, "rb", sys.stdin.buffer)
+        if source is None:
             return 1
-        try:
-            sink = sys.stdout.buffer if args.output == "-" else files.enter_context(
-                open(args.output, "wb"))
-        except OSError as exc:
-            print(f"mahjong-score: cannot write {args.output}: {exc.strerror}", file=sys.stderr)
+        sink = _open(files, args.output, "wb", sys.stdout.buffer)
+        if sink is None:
             return 1
         try:
             hands, won, errors, seconds = _run(source, sink, settings, jobs, show)
@@ -156,6 +150,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mahjong-score: {hands} hands, {won} {what}, {errors} errors in {seconds:.2f} s: "
               f"{rate:,.0f} hands/s ({jobs} job{'s' if jobs != 1 else ''})", file=sys.stderr)
     return 0
+
+
+def _open(files: contextlib.ExitStack, path: str, mode: str, standard: IO[bytes]
+          ) -> IO[bytes] | None:
+    """`path` opened for reading ("rb") or writing ("wb"), `standard` for "-", or None
+    (said on stderr) when it cannot be."""
+    if path == "-":
+        return standard
+    try:
+        opened: IO[bytes] = files.enter_context(open(path, mode))
+    except OSError as exc:
+        doing = "read" if mode == "rb" else "write"
+        print(f"mahjong-score: cannot {doing} {path}: {exc.strerror}", file=sys.stderr)
+        return None
+    return opened
 
 
 def _run(source: IO[bytes], sink: IO[bytes], settings: tuple[Any, ...], jobs: int,
