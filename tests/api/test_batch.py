@@ -241,3 +241,16 @@ def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient
     assert results[0] == results[2] == _single(client, "score", "mcr", good)
     assert results[1]["error"]["code"] == "internal_error"
     assert "unhandled error on item 1" in caplog.text
+
+
+@pytest.mark.parametrize("endpoint", ["score", "waits"])
+def test_the_documented_examples_are_real(client: FlaskClient, spec: dict[str, Any],
+                                          endpoint: str) -> None:
+    operation = spec["paths"][BATCH_PATHS[endpoint]]["post"]
+    requests = operation["requestBody"]["content"]["application/json"]["examples"]
+    responses = operation["responses"]["200"]["content"]["application/json"]["examples"]
+    assert set(requests) == set(responses)
+    for name, example in requests.items():
+        response = client.post(BATCH_PATHS[endpoint].format(ruleset="mcr"),
+                               json=example["value"])
+        assert response.get_json() == responses[name]["value"], name
