@@ -8,9 +8,10 @@ pointers of an error are relative to the item. One bad item never fails the othe
 body that is not a batch is refused as a whole (not JSON, larger than the service's limit for
 a batch body, no `requests` array, none or more than `MAX_BATCH_ITEMS` of them).
 
-A batch runs under one time limit, the service's limit per request: an item that is still
-being scored when it passes, and every item after it, gets a `time_limit_exceeded` error (the
-items before keep their answers), so the client sends those items again. Without a limit
+A batch runs under one time limit, the service's limit per request: past it, every item not
+yet answered gets a `time_limit_exceeded` error (the engine stops the one it is on where it
+checks the limit, between the hands it scores), and the items before keep their answers, so
+the client sends those items again. Without a limit
 (`seconds=None`: the command-line scorer by default) every item is scored.
 
 An item the engine fails on (a bug, never expected) becomes an `internal_error` item and is
