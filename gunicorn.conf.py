@@ -35,7 +35,9 @@ max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000")
 # Load the rule sets once in the master: a broken rule set stops the service at start-up
 # (RuleSetError) instead of workers failing one by one, and workers share the loaded data.
 preload_app = True
-accesslog = "-"
+# The app writes one JSON access-log line per request (app/api/observe.py), with the request
+# ID, route, rule set and duration; gunicorn's plain-text line would say it twice.
+accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")
 # Heartbeat files on tmpfs where there is one (containers often have a slow overlay /tmp).
@@ -76,3 +78,19 @@ def worker_abort(worker: Any) -> None:
     exits once the request is answered (gunicorn has marked it not alive) and a new one
     starts."""
     raise WorkerTimeout(f"the request ran past the worker timeout ({worker.cfg.timeout} s)")
+
+
+# No `Server: gunicorn` banner: gunicorn has no setting for it, so its default headers are
+# sent without that one line (which names the server software to anyone who asks).
+def _without_server_banner() -> None:
+    from gunicorn.http import wsgi
+
+    default_headers = wsgi.Response.default_headers
+
+    def headers(self: Any) -> list[str]:
+        return [h for h in default_headers(self) if not h.startswith("Server:")]
+
+    wsgi.Response.default_headers = headers  # type: ignore[method-assign]
+
+
+_without_server_banner()

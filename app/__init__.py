@@ -15,8 +15,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.version import __version__
+
 if TYPE_CHECKING:
     from flask import Flask
+
+__all__ = ["__version__", "create_app"]
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RULESETS_DIR = REPO_ROOT / "rulesets"
@@ -29,6 +33,11 @@ RULESETS_ENV = "MAHJONG_RULESETS_DIR"
 # a request past it is answered (503 time_limit_exceeded) rather than its worker killed.
 TIME_LIMIT_ENV = "MAHJONG_TIME_LIMIT"
 DEFAULT_TIME_LIMIT = 10.0
+# Origins a browser app may call the service from (CORS), comma-separated, or "*"; none by
+# default.
+CORS_ENV = "MAHJONG_CORS_ORIGINS"
+# The JSON access log on standard output: on unless this is "off" (or "0", "false").
+ACCESS_LOG_ENV = "MAHJONG_ACCESS_LOG"
 
 
 def _rulesets_dir(config: Mapping[str, Any]) -> Path:
@@ -51,11 +60,27 @@ def _time_limit(config: Mapping[str, Any]) -> float:
     return seconds
 
 
+def _cors_origins(config: Mapping[str, Any]) -> list[str]:
+    value = config.get("CORS_ORIGINS", os.environ.get(CORS_ENV, ""))
+    if isinstance(value, str):
+        value = value.split(",")
+    return [origin.strip() for origin in value if origin.strip()]
+
+
+def _access_log(config: Mapping[str, Any]) -> bool:
+    value = config.get("ACCESS_LOG", os.environ.get(ACCESS_LOG_ENV, "on"))
+    if isinstance(value, str):
+        return value.strip().lower() not in ("off", "0", "false", "no")
+    return bool(value)
+
+
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config keys: RULESETS_DIR (else env MAHJONG_RULESETS_DIR, else
     `rulesets/` at the repository root), REQUEST_TIME_LIMIT (seconds; else env
     MAHJONG_TIME_LIMIT, else 10), MAX_BATCH_CONTENT_LENGTH (bytes of a batch body, else
-    2 MiB), plus any Flask setting. Raises `RuleSetError` when a rule
+    2 MiB), CORS_ORIGINS (a list, or a comma-separated string; else env
+    MAHJONG_CORS_ORIGINS, else none), ACCESS_LOG (else env MAHJONG_ACCESS_LOG, else on),
+    plus any Flask setting. Raises `RuleSetError` when a rule
     set is invalid."""
     from flask import Flask
 
@@ -68,6 +93,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["MAX_BATCH_CONTENT_LENGTH"] = MAX_BATCH_CONTENT_LENGTH
     app.config.update(config)
     app.config["REQUEST_TIME_LIMIT"] = _time_limit(config)
+    app.config["CORS_ORIGINS"] = _cors_origins(config)
+    app.config["ACCESS_LOG"] = _access_log(config)
     # Chinese fan names go out as UTF-8, and keys keep the documented order.
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]

@@ -3,13 +3,31 @@
 from __future__ import annotations
 
 from flask import Flask
+from flask_compress import Compress
+from flask_cors import CORS
 
 from app.api.handlers import register_error_handlers
+from app.api.observe import REQUEST_ID_HEADER, register_observe
 from app.api.routes import OPENAPI_KEY, RULESETS_KEY, api
 
 __all__ = ["OPENAPI_KEY", "RULESETS_KEY", "register_api"]
 
+# Responses worth compressing: a rule set's document (16 KB for mcr), batches, the contract.
+# A single score answer (under 1 KB) is sent as it is: gzip would cost more than it saves.
+COMPRESS_MIN_SIZE = 2048
+
 
 def register_api(app: Flask) -> None:
+    """The routes, error handlers, request IDs and access log, CORS (for the origins in
+    `CORS_ORIGINS`, none by default) and gzip for large responses."""
+    register_observe(app, access_log=bool(app.config["ACCESS_LOG"]))
     app.register_blueprint(api)
     register_error_handlers(app)
+    origins = app.config["CORS_ORIGINS"]
+    if origins:
+        CORS(app, origins=origins, expose_headers=[REQUEST_ID_HEADER], max_age=600)
+    app.config.setdefault("COMPRESS_ALGORITHM", ["gzip"])
+    app.config.setdefault("COMPRESS_MIN_SIZE", COMPRESS_MIN_SIZE)
+    app.config.setdefault("COMPRESS_MIMETYPES", [
+        "application/json", "application/problem+json", "application/yaml", "text/plain"])
+    Compress(app)

@@ -10,8 +10,9 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import Response
+from flask import Response, has_request_context
 
+from app.api.observe import request_id
 from app.domain.errors import ROUND_CODES, Code, HandError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -31,6 +32,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),
+    "not_ready": (503, "Not ready"),
     "http_error": (400, "HTTP error"),
     "internal_error": (500, "Internal server error"),
 }
@@ -119,6 +121,9 @@ def problem_response(
 
 def problem_document_response(body: Mapping[str, Any],
                               headers: Mapping[str, str] | None = None) -> Response:
+    """The problem as an error response, with the request's ID (`request_id`)."""
+    if has_request_context():
+        body = {**body, "request_id": request_id()}
     # Request text can be echoed back (an unknown field's name, a bad tile); anything that is
     # not encodable is replaced rather than allowed to fail the error response itself.
     payload = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")

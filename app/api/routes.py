@@ -36,6 +36,7 @@ from app.api.settle_requests import read_settle_request
 from app.domain.deadline import time_limit
 from app.rules.model import RuleSet
 from app.scoring import evaluate, rounds, waits
+from app.version import __version__
 
 api = Blueprint("api", __name__)
 
@@ -145,7 +146,18 @@ def settle_round(ruleset: str) -> Response:
 
 @api.get("/healthz")
 def healthz() -> Response:
-    return _json({"status": "ok", "rulesets": list(rulesets())})
+    """Liveness: the process answers; the version it runs and the rule sets it loaded."""
+    return _json({"status": "ok", "version": __version__, "rulesets": list(rulesets())})
+
+
+@api.get("/readyz")
+def readyz() -> Response:
+    """Readiness: the rule sets are loaded and compiled for scoring (at start-up, before a
+    worker accepts a connection), so this worker can score; 503 `not_ready` otherwise."""
+    loaded = rulesets()
+    if not loaded or not all("plan" in vars(rs) for rs in loaded.values()):
+        raise ApiError("not_ready", "The service has not loaded its rule sets yet.")
+    return _json({"status": "ready", "version": __version__, "rulesets": list(loaded)})
 
 
 @api.get("/openapi.yaml")

@@ -16,7 +16,9 @@ from tests.api.helpers import OPENAPI_FILE, REPO_ROOT
 
 @pytest.fixture(scope="session")
 def app() -> Flask:
-    return create_app()
+    # Without the access log (tests/api/test_observe.py has it): thousands of requests would
+    # fill the captured output of a failing test.
+    return create_app({"ACCESS_LOG": False})
 
 
 @pytest.fixture()

@@ -8,6 +8,7 @@ from typing import Any
 from flask import Flask
 from flask.testing import FlaskClient
 
+from app import __version__
 from app.api.routes import RULESETS_KEY
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
@@ -21,7 +22,7 @@ def test_healthz(client: FlaskClient, app: Flask) -> None:
     response = client.get("/healthz")
     assert response.status_code == 200
     assert response.mimetype == "application/json"
-    assert response.get_json() == {"status": "ok",
+    assert response.get_json() == {"status": "ok", "version": __version__,
                                    "rulesets": sorted(app.extensions[RULESETS_KEY])}
     assert "mcr" in response.get_json()["rulesets"]
 

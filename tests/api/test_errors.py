@@ -403,6 +403,7 @@ def test_every_request_problem_code_is_tested() -> None:
               "unknown_ruleset", "not_found", "method_not_allowed", "invalid_request",
               "internal_error",
               "settle_not_supported",  # tests/api/test_settle.py
-              "time_limit_exceeded"}  # tests/api/test_time_limit.py
+              "time_limit_exceeded",  # tests/api/test_time_limit.py
+              "not_ready"}  # tests/api/test_observe.py
     # http_error: any other HTTP-level refusal; no route of this API produces one.
     assert set(REQUEST_PROBLEMS) - tested == {"http_error"}

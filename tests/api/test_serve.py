@@ -174,7 +174,24 @@ def test_served_health_and_score(server: tuple[int, Path]) -> None:
     assert (status, body) == (200, NINE_GATES_RESPONSE)
     assert content_type.startswith("application/json")
     time.sleep(0.3)
-    assert "GET /healthz" in log.read_text(errors="replace")  # the access log, on stdout
+    # The access log, on stdout: one JSON line per request.
+    lines = [json.loads(line) for line in log.read_text(errors="replace").splitlines()
+             if line.startswith("{")]
+    assert {(x["method"], x["route"], x["status"]) for x in lines} >= {
+        ("GET", "/healthz", 200), ("POST", "/v1/rulesets/<ruleset>/score", 200)}
+    assert not any("GET /healthz HTTP" in line for line in log.read_text().splitlines())
+
+
+def test_served_headers(server: tuple[int, Path]) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", server[0], timeout=10)
+    try:
+        conn.request("GET", "/healthz", headers={"X-Request-ID": "probe-1"})
+        response = conn.getresponse()
+        response.read()
+    finally:
+        conn.close()
+    assert response.getheader("X-Request-ID") == "probe-1"
+    assert response.getheader("Server") is None  # no banner naming the server software
 
 
 def test_served_openapi(server: tuple[int, Path]) -> None:

@@ -21,7 +21,7 @@ HAND = '{"hand":"123m456m789m123p55s","context":{"win_type":"self_draw"}}'
 
 @pytest.fixture(scope="module")
 def app() -> Flask:
-    return create_app({"REQUEST_TIME_LIMIT": 600})
+    return create_app({"REQUEST_TIME_LIMIT": 600, "ACCESS_LOG": False})
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,165 @@
+"""What the apps and operators around the service see: request IDs, the JSON access log,
+the version and readiness, CORS for configured origins, gzip for large responses."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import tomllib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app import __version__, create_app
+from app.api.observe import ACCESS_LOGGER
+from app.api.routes import RULESETS_KEY
+from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, REPO_ROOT, SCORE_URL, problem
+
+
+@pytest.fixture(scope="module")
+def logged_app() -> Flask:
+    return create_app({"ACCESS_LOG": True})
+
+
+class _Lines(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[dict[str, Any]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(json.loads(record.getMessage()))
+
+
+@pytest.fixture()
+def access_log() -> Iterator[list[dict[str, Any]]]:
+    handler = _Lines()
+    logger = logging.getLogger(ACCESS_LOGGER)
+    logger.addHandler(handler)
+    try:
+        yield handler.lines
+    finally:
+        logger.removeHandler(handler)
+
+
+# --- request IDs ------------------------------------------------------------------------------
+
+
+def test_a_valid_request_id_is_kept_and_echoed(client: FlaskClient) -> None:
+    response = client.post(SCORE_URL, json=NINE_GATES_REQUEST,
+                           headers={"X-Request-ID": "game-42:hand-7"})
+    assert response.status_code == 200
+    assert response.headers["X-Request-ID"] == "game-42:hand-7"
+
+
+@pytest.mark.parametrize("sent", [None, "", "x" * 129, "a b", "ab\u00e9", "a\"b"])
+def test_any_other_request_id_is_replaced_by_a_new_one(client: FlaskClient,
+                                                       sent: str | None) -> None:
+    headers = {"X-Request-ID": sent} if sent is not None else {}
+    first = client.get("/healthz", headers=headers).headers["X-Request-ID"]
+    second = client.get("/healthz", headers=headers).headers["X-Request-ID"]
+    assert first != second and len(first) == 32 and int(first, 16) >= 0
+
+
+def test_problems_carry_the_request_id(client: FlaskClient) -> None:
+    for response in (
+        client.post(SCORE_URL, json={"hand": "0m", "context": {"win_type": "self_draw"}},
+                    headers={"X-Request-ID": "r-1"}),
+        client.get("/no/such/path", headers={"X-Request-ID": "r-1"}),
+        client.post(SCORE_URL, data=b"{", content_type="application/json",
+                    headers={"X-Request-ID": "r-1"}),
+    ):
+        assert response.mimetype == "application/problem+json"
+        assert response.get_json()["request_id"] == "r-1" == response.headers["X-Request-ID"]
+
+
+# --- the access log ---------------------------------------------------------------------------
+
+
+def test_one_json_access_log_line_per_request(logged_app: Flask,
+                                              access_log: list[dict[str, Any]]) -> None:
+    client = logged_app.test_client()
+    client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"X-Request-ID": "r-2"})
+    client.post("/v1/rulesets/riichi/score", json={})
+    client.get("/nowhere")
+    assert len(access_log) == 3
+    scored, unknown, nowhere = access_log
+    assert set(scored) == {"time", "request_id", "method", "route", "path", "ruleset", "status",
+                           "duration_ms", "bytes", "remote"}
+    assert (scored["request_id"], scored["method"], scored["route"], scored["path"],
+            scored["ruleset"], scored["status"]) == (
+        "r-2", "POST", "/v1/rulesets/<ruleset>/score", "/v1/rulesets/mcr/score", "mcr", 200)
+    assert scored["duration_ms"] > 0 and scored["bytes"] > 100
+    assert (unknown["ruleset"], unknown["status"]) == ("riichi", 404)
+    assert (nowhere["route"], nowhere["status"]) == (None, 404)
+
+
+def test_the_access_log_can_be_off(access_log: list[dict[str, Any]],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAHJONG_ACCESS_LOG", "off")
+    quiet = create_app()
+    assert quiet.config["ACCESS_LOG"] is False
+    quiet.test_client().get("/healthz")
+    assert access_log == []
+
+
+# --- version and readiness --------------------------------------------------------------------
+
+
+def test_one_version_everywhere(client: FlaskClient) -> None:
+    project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
+    import yaml
+
+    document = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))["info"]["version"]
+    assert __version__ == project == document
+    assert client.get("/healthz").get_json()["version"] == __version__
+
+
+def test_ready_once_the_rule_sets_are_loaded(client: FlaskClient, app: Flask) -> None:
+    body = client.get("/readyz").get_json()
+    assert body == {"status": "ready", "version": __version__,
+                    "rulesets": list(app.extensions[RULESETS_KEY])}
+    unready = create_app({"ACCESS_LOG": False})
+    unready.extensions[RULESETS_KEY] = {}
+    problem(unready.test_client().get("/readyz"), 503, "not_ready")
+
+
+# --- CORS and compression ---------------------------------------------------------------------
+
+
+def test_cors_is_off_by_default(client: FlaskClient) -> None:
+    response = client.post(SCORE_URL, json=NINE_GATES_REQUEST,
+                           headers={"Origin": "https://app.example"})
+    assert "Access-Control-Allow-Origin" not in response.headers
+
+
+def test_cors_for_the_configured_origins(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAHJONG_CORS_ORIGINS", "https://app.example, https://other.example")
+    client = create_app({"ACCESS_LOG": False}).test_client()
+    preflight = client.options(SCORE_URL, headers={
+        "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type, x-request-id"})
+    assert preflight.headers["Access-Control-Allow-Origin"] == "https://app.example"
+    assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+    answered = client.post(SCORE_URL, json=NINE_GATES_REQUEST,
+                           headers={"Origin": "https://other.example"})
+    assert answered.headers["Access-Control-Allow-Origin"] == "https://other.example"
+    assert "X-Request-ID" in answered.headers["Access-Control-Expose-Headers"]
+    elsewhere = client.post(SCORE_URL, json=NINE_GATES_REQUEST,
+                            headers={"Origin": "https://evil.example"})
+    assert "Access-Control-Allow-Origin" not in elsewhere.headers
+
+
+def test_large_responses_are_gzipped(client: FlaskClient) -> None:
+    plain = client.get("/v1/rulesets/mcr")
+    zipped = client.get("/v1/rulesets/mcr", headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in plain.headers
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert json.loads(gzip.decompress(zipped.get_data())) == plain.get_json()
+    assert len(zipped.get_data()) < len(plain.get_data()) / 3  # 15.9 KB as 4.1 KB
+    # A single hand's answer (under 1 KB) is sent as it is.
+    small = client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in small.headers
