@@ -16,8 +16,8 @@ from tests.api.helpers import REPO_ROOT, problem
 
 URL = "/v1/rulesets/sichuan/settle"
 
-# rules/sichuan.md, "Round settlement example" (the same round as tests/scoring/test_settle.py
-# and the `rule_page` example of openapi.yaml).
+# The sichuan rule's worked round (the README's example round, the same as
+# tests/scoring/test_rounds.py and the `rule_page` example of openapi.yaml).
 RULE_PAGE_REQUEST: dict[str, Any] = {
     "options": {"base": 1},
     "events": [

@@ -491,7 +491,8 @@ def _split(counts: list[int], base: int) -> list[RawSet] | None:
 
 def theme_nine_gates_shape(rng: random.Random) -> tuple[list[RawSet], int]:
     """1112345678999 + any tile of the suit, read as sets and a pair. With no declared meld and a
-    winning tile other than the extra one it is 清一色, not 九莲宝灯 (rules/mcr.md §(a))."""
+    winning tile other than the extra one it is 清一色, not 九莲宝灯 (九莲宝灯 is the pure
+    nine-sided wait only)."""
     s = rng.choice(SUITS)
     counts = [3, 1, 1, 1, 1, 1, 1, 1, 3]
     counts[rng.randrange(9)] += 1
@@ -585,7 +586,7 @@ def _build_seven_pairs(rng: random.Random, shifted: bool) -> tuple[str, list[int
         pool: tuple[int, ...]
         if style == "runs":
             # Pairs that also read as two identical chows (e.g. 445566m): 七对 competes with
-            # regular readings (rules/mcr.md §(b)).
+            # regular readings (the best reading is scored).
             kinds = []
             for _ in range(rng.choice([1, 2, 2])):
                 st = rng.choice(SUITS) + rng.randint(1, 7) - 1

@@ -2,7 +2,7 @@
 
 Variants of the mcr rule set are built from its YAML (`build_ruleset`) to show what each piece
 of rule-set data does to the choice; the real mcr answers are those of the reference calculator
-(rules/mcr.md §3(b)).
+(docs/mcr-reference.md).
 """
 
 from __future__ import annotations

@@ -65,7 +65,7 @@ def moves(result: SettleResult) -> list[tuple[int, int, int, str, int]]:
     return [tuple(t) for t in result.transfers]  # type: ignore[misc]
 
 
-# The round of rules/sichuan.md ("Round settlement example"), with hands that fit it:
+# The sichuan rule's worked round (the README's example round), with hands that fit it:
 # seat 2's 大对子 (1 fan), seat 0's 清一色 (2 fan), seat 1 ready with its concealed kong of
 # 5m (best wait 8m: 杠 + 清一色 = 3 fan = 8; 5m is no wait, all four are in the kong), seat 3
 # not ready with two suits.
