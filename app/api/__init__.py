@@ -7,6 +7,7 @@ from flask_compress import Compress
 from flask_cors import CORS
 
 from app.api.handlers import register_error_handlers
+from app.api.metrics import register_metrics
 from app.api.observe import REQUEST_ID_HEADER, register_observe
 from app.api.routes import OPENAPI_KEY, RULESETS_KEY, api
 
@@ -18,11 +19,12 @@ COMPRESS_MIN_SIZE = 2048
 
 
 def register_api(app: Flask) -> None:
-    """The routes, error handlers, request IDs and access log, CORS (for the origins in
-    `CORS_ORIGINS`, none by default) and gzip for large responses."""
+    """The routes, error handlers, request IDs and access log, metrics (`GET /metrics`), CORS
+    (for the origins in `CORS_ORIGINS`, none by default) and gzip for large responses."""
     register_observe(app, access_log=bool(app.config["ACCESS_LOG"]))
     app.register_blueprint(api)
     register_error_handlers(app)
+    register_metrics(app, app.extensions[RULESETS_KEY])
     origins = app.config["CORS_ORIGINS"]
     if origins:
         CORS(app, origins=origins, expose_headers=[REQUEST_ID_HEADER], max_age=600)

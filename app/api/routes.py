@@ -24,6 +24,7 @@ from app.api.batch import (
 )
 from app.api.body import json_object_body
 from app.api.hand_requests import read_score_request, read_waits_request
+from app.api.metrics import count_hands, round_hands
 from app.api.problems import ApiError
 from app.api.responses import (
     ruleset_document,
@@ -101,7 +102,9 @@ def get_ruleset(ruleset: str) -> Response:
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     hand, ctx = read_score_request(json_object_body(), rs)
-    return _json(score_response(evaluate.score(hand, ctx, rs)))
+    result = evaluate.score(hand, ctx, rs)
+    count_hands(rs.id, "score")
+    return _json(score_response(result))
 
 
 @api.post("/v1/rulesets/<ruleset>/waits")
@@ -109,26 +112,29 @@ def score_hand(ruleset: str) -> Response:
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     standing, melds, ctx = read_waits_request(json_object_body(), rs)
-    return _json(waits_response(waits.waits(standing, melds, ctx, rs)))
+    result = waits.waits(standing, melds, ctx, rs)
+    count_hands(rs.id, "waits")
+    return _json(waits_response(result))
 
 
 @api.post("/v1/rulesets/<ruleset>/score/batch")
 def score_batch(ruleset: str) -> Response:
-    return _batch(ruleset, score_item)
+    return _batch(ruleset, score_item, "score_batch")
 
 
 @api.post("/v1/rulesets/<ruleset>/waits/batch")
 def waits_batch(ruleset: str) -> Response:
-    return _batch(ruleset, waits_item)
+    return _batch(ruleset, waits_item, "waits_batch")
 
 
-def _batch(ruleset_id: str, item: ItemFunction) -> Response:
+def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
     # The batch keeps the time limit itself: past it, the items left answer
     # time_limit_exceeded and those done keep their answers.
     rs = _ruleset(ruleset_id)
     requests = read_batch(json_object_body(current_app.config["MAX_BATCH_CONTENT_LENGTH"]))
-    return _json({"results": run_batch(requests, rs, item,
-                                       current_app.config["REQUEST_TIME_LIMIT"])})
+    results = run_batch(requests, rs, item, current_app.config["REQUEST_TIME_LIMIT"])
+    count_hands(rs.id, endpoint, sum("result" in r for r in results))
+    return _json({"results": results})
 
 
 @api.post("/v1/rulesets/<ruleset>/settle")
@@ -141,7 +147,10 @@ def settle_round(ruleset: str) -> Response:
                        f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
                        "rule sets that settle rounds: "
                        f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
-    return _json(settle_response(rounds.settle(read_settle_request(body, rs), rs)))
+    round_ = read_settle_request(body, rs)
+    result = rounds.settle(round_, rs)
+    count_hands(rs.id, "settle", round_hands(round_))
+    return _json(settle_response(result))
 
 
 @api.get("/healthz")

@@ -1,0 +1,170 @@
+"""Prometheus metrics, served at `GET /metrics` in the text exposition format.
+
+What is measured:
+
+- `mahjong_http_requests_total{route, ruleset, method, status}`: every request the app
+  answers, error answers included (422, 404, 500...). `route` is the URL rule
+  (`/v1/rulesets/<ruleset>/score`), never the raw path: a request no rule matches (404, 405)
+  is `unmatched`. `ruleset` is the `ruleset` path argument when it names a loaded rule set,
+  `unknown` when it names another, `""` on routes without one. `method` is one of the
+  standard methods or `other`. So what a client writes in a URL never becomes a label value.
+- `mahjong_http_request_duration_seconds{route}`: a histogram of the time from the request
+  reaching the app to its response being ready, from 1 ms to 10 s.
+- `mahjong_hands_scored_total{ruleset, endpoint}`: hands scored, counted by the routes
+  (`count_hands`): a score or a waits request answered is 1, a batch counts its items
+  answered with a result, a round counts its wins and the hands of its drawn game.
+- `mahjong_http_requests_in_flight`: requests being answered now (a scrape does not count
+  itself).
+
+Why multiprocess mode: gunicorn serves with several worker processes, each counting what it
+serves, and a scrape reaches one of them. With `PROMETHEUS_MULTIPROC_DIR` set (`./run serve`
+sets it), prometheus_client keeps every process's values in files in that directory and
+`/metrics` adds up all of them (`MultiProcessCollector`), so any worker answers for the whole
+service; the in-flight gauge sums the live workers only (`livesum`: gunicorn.conf.py marks a
+worker dead when it exits). Without the variable (in-process, the tests), each app counts
+into a registry of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Collection
+
+from flask import Flask, Response, current_app, g, request
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    disable_created_metrics,
+    generate_latest,
+    multiprocess,
+)
+
+from app.domain.events import DrawEvent, Round, WinEvent
+
+__all__ = [
+    "LATENCY_BUCKETS",
+    "METRICS_KEY",
+    "MULTIPROCESS",
+    "MULTIPROC_ENV",
+    "UNMATCHED",
+    "count_hands",
+    "register_metrics",
+    "round_hands",
+]
+
+METRICS_KEY = "mahjong_metrics"
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+METRICS_ENDPOINT = "metrics"
+UNMATCHED = "unmatched"
+UNKNOWN_RULESET = "unknown"
+# prometheus_client chooses its mode when imported, by this variable: so does this module.
+MULTIPROCESS = MULTIPROC_ENV in os.environ
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
+# 1 ms (a health check) to 10 s (the service's default time limit per request).
+LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+                   10.0)
+
+
+class Metrics:
+    """One app's metrics. `registry` is None in multiprocess mode: the values live in the
+    directory's files, and `/metrics` reads them all."""
+
+    def __init__(self, registry: CollectorRegistry | None, rulesets: Collection[str]) -> None:
+        self.registry = registry
+        self.rulesets = frozenset(rulesets)
+        self.requests = Counter(
+            "mahjong_http_requests", "HTTP requests answered, by route template, rule set, "
+            "method and status.", ["route", "ruleset", "method", "status"], registry=registry)
+        self.latency = Histogram(
+            "mahjong_http_request_duration_seconds", "Time to answer a request, by route "
+            "template.", ["route"], buckets=LATENCY_BUCKETS, registry=registry)
+        self.hands = Counter(
+            "mahjong_hands_scored", "Hands scored, by rule set and endpoint (a batch counts "
+            "the items answered with a result).", ["ruleset", "endpoint"], registry=registry)
+        self.in_flight = Gauge(
+            "mahjong_http_requests_in_flight", "Requests being answered now.",
+            registry=registry, multiprocess_mode="livesum")
+
+    def exposition(self) -> bytes:
+        if self.registry is not None:
+            return generate_latest(self.registry)
+        # Multiprocess mode: a fresh registry per scrape, as prometheus_client prescribes.
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        return generate_latest(registry)
+
+
+def _metrics() -> Metrics:
+    found: Metrics = current_app.extensions[METRICS_KEY]
+    return found
+
+
+def count_hands(ruleset: str, endpoint: str, hands: int = 1) -> None:
+    """Count `hands` scored under `ruleset` (a loaded rule set's id) by `endpoint`."""
+    if hands:
+        _metrics().hands.labels(ruleset, endpoint).inc(hands)
+
+
+def round_hands(round_: Round) -> int:
+    """The hands a settled round scores: each win, and each hand of its drawn game."""
+    return sum(1 if isinstance(event, WinEvent)
+               else len(event.hands) if isinstance(event, DrawEvent) else 0
+               for event in round_.events)
+
+
+def _labels(metrics: Metrics) -> tuple[str, str]:
+    """(route, ruleset): the URL rule and the rule set, from values the app chose."""
+    rule = request.url_rule
+    if rule is None:
+        return UNMATCHED, ""
+    ruleset = (request.view_args or {}).get("ruleset")
+    if ruleset is None:
+        return rule.rule, ""
+    return rule.rule, ruleset if ruleset in metrics.rulesets else UNKNOWN_RULESET
+
+
+def _before() -> None:
+    g.metrics_started = time.perf_counter()
+    if request.endpoint != METRICS_ENDPOINT:
+        _metrics().in_flight.inc()
+        g.metrics_in_flight = True
+
+
+def _after(response: Response) -> Response:
+    metrics = _metrics()
+    route, ruleset = _labels(metrics)
+    method = request.method if request.method in METHODS else "other"
+    metrics.requests.labels(route, ruleset, method, str(response.status_code)).inc()
+    started = g.get("metrics_started")
+    if started is not None:
+        metrics.latency.labels(route).observe(time.perf_counter() - started)
+    return response
+
+
+def _teardown(_exc: BaseException | None) -> None:
+    if g.pop("metrics_in_flight", False):
+        _metrics().in_flight.dec()
+
+
+def _serve_metrics() -> Response:
+    return Response(_metrics().exposition(), content_type=CONTENT_TYPE_LATEST)
+
+
+def register_metrics(app: Flask, rulesets: Collection[str]) -> None:
+    """Count every request of `app` and serve `GET /metrics`; `rulesets`: the ids of the
+    loaded rule sets, the only values the `ruleset` label takes besides `unknown` and `""`."""
+    if MULTIPROCESS and not os.path.isdir(os.environ[MULTIPROC_ENV]):
+        raise ValueError(f"{MULTIPROC_ENV} must name an existing directory, not "
+                         f"{os.environ[MULTIPROC_ENV]!r}")
+    # `_created` samples exist in single-process mode only: off, for one exposition either way.
+    disable_created_metrics()
+    registry = None if MULTIPROCESS else CollectorRegistry()
+    app.extensions[METRICS_KEY] = Metrics(registry, rulesets)
+    app.before_request(_before)
+    app.after_request(_after)
+    app.teardown_request(_teardown)
+    app.add_url_rule("/metrics", METRICS_ENDPOINT, _serve_metrics, methods=["GET"])
