@@ -1,6 +1,7 @@
 """gunicorn settings for `./run serve` (and the container, which runs the same command)."""
 
 import os
+import shutil
 from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
@@ -78,6 +79,22 @@ def worker_abort(worker: Any) -> None:
     exits once the request is answered (gunicorn has marked it not alive) and a new one
     starts."""
     raise WorkerTimeout(f"the request ran past the worker timeout ({worker.cfg.timeout} s)")
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """Metrics (app/api/metrics.py): drop an exited worker's in-flight gauge from the sum; its
+    counters and histograms stay, so totals survive worker restarts."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)
+
+
+def on_exit(server: Any) -> None:
+    # The metrics directory `./run serve` made for this server alone goes with it.
+    made = os.environ.get("RUN_METRICS_TMPDIR")
+    if made and made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        shutil.rmtree(made, ignore_errors=True)
 
 
 # No `Server: gunicorn` banner: gunicorn has no setting for it, so its default headers are
