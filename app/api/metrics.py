@@ -31,7 +31,7 @@ import os
 import time
 from collections.abc import Collection
 
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Request, Response, current_app, request
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -61,12 +61,21 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_ENDPOINT = "metrics"
 UNMATCHED = "unmatched"
 UNKNOWN_RULESET = "unknown"
+STARTED_KEY = "mahjong.metrics.started"
+IN_FLIGHT_KEY = "mahjong.metrics.in_flight"
 # prometheus_client chooses its mode when imported, by this variable: so does this module.
 MULTIPROCESS = MULTIPROC_ENV in os.environ
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
 # 1 ms (a health check) to 10 s (the service's default time limit per request).
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0)
+
+
+def _request() -> Request:
+    # The request behind the proxy, looked up once: every attribute read through the proxy
+    # is another look-up (microseconds each).
+    found: Request = request._get_current_object()  # type: ignore[attr-defined]
+    return found
 
 
 class Metrics:
@@ -89,6 +98,41 @@ class Metrics:
             "mahjong_http_requests_in_flight", "Requests being answered now.",
             registry=registry, multiprocess_mode="livesum")
 
+    def labels(self, req: Request) -> tuple[str, str]:
+        """(route, ruleset): the URL rule and the rule set, from values the app chose."""
+        rule = req.url_rule
+        if rule is None:
+            return UNMATCHED, ""
+        ruleset = (req.view_args or {}).get("ruleset")
+        if ruleset is None:
+            return rule.rule, ""
+        return rule.rule, ruleset if ruleset in self.rulesets else UNKNOWN_RULESET
+
+    def before(self) -> None:
+        req = _request()
+        req.environ[STARTED_KEY] = time.perf_counter()
+        if req.endpoint != METRICS_ENDPOINT:
+            self.in_flight.inc()
+            req.environ[IN_FLIGHT_KEY] = True
+
+    def after(self, response: Response) -> Response:
+        req = _request()
+        route, ruleset = self.labels(req)
+        method = req.method if req.method in METHODS else "other"
+        self.requests.labels(route, ruleset, method, str(response.status_code)).inc()
+        # Absent when an earlier before_request hook answered: no duration then.
+        started = req.environ.get(STARTED_KEY)
+        if started is not None:
+            self.latency.labels(route).observe(time.perf_counter() - started)
+        return response
+
+    def teardown(self, _exc: BaseException | None) -> None:
+        if request.environ.pop(IN_FLIGHT_KEY, False):
+            self.in_flight.dec()
+
+    def serve(self) -> Response:
+        return Response(self.exposition(), content_type=CONTENT_TYPE_LATEST)
+
     def exposition(self) -> bytes:
         if self.registry is not None:
             return generate_latest(self.registry)
@@ -98,15 +142,11 @@ class Metrics:
         return generate_latest(registry)
 
 
-def _metrics() -> Metrics:
-    found: Metrics = current_app.extensions[METRICS_KEY]
-    return found
-
-
 def count_hands(ruleset: str, endpoint: str, hands: int = 1) -> None:
     """Count `hands` scored under `ruleset` (a loaded rule set's id) by `endpoint`."""
     if hands:
-        _metrics().hands.labels(ruleset, endpoint).inc(hands)
+        metrics: Metrics = current_app.extensions[METRICS_KEY]
+        metrics.hands.labels(ruleset, endpoint).inc(hands)
 
 
 def round_hands(round_: Round) -> int:
@@ -114,44 +154,6 @@ def round_hands(round_: Round) -> int:
     return sum(1 if isinstance(event, WinEvent)
                else len(event.hands) if isinstance(event, DrawEvent) else 0
                for event in round_.events)
-
-
-def _labels(metrics: Metrics) -> tuple[str, str]:
-    """(route, ruleset): the URL rule and the rule set, from values the app chose."""
-    rule = request.url_rule
-    if rule is None:
-        return UNMATCHED, ""
-    ruleset = (request.view_args or {}).get("ruleset")
-    if ruleset is None:
-        return rule.rule, ""
-    return rule.rule, ruleset if ruleset in metrics.rulesets else UNKNOWN_RULESET
-
-
-def _before() -> None:
-    g.metrics_started = time.perf_counter()
-    if request.endpoint != METRICS_ENDPOINT:
-        _metrics().in_flight.inc()
-        g.metrics_in_flight = True
-
-
-def _after(response: Response) -> Response:
-    metrics = _metrics()
-    route, ruleset = _labels(metrics)
-    method = request.method if request.method in METHODS else "other"
-    metrics.requests.labels(route, ruleset, method, str(response.status_code)).inc()
-    started = g.get("metrics_started")
-    if started is not None:
-        metrics.latency.labels(route).observe(time.perf_counter() - started)
-    return response
-
-
-def _teardown(_exc: BaseException | None) -> None:
-    if g.pop("metrics_in_flight", False):
-        _metrics().in_flight.dec()
-
-
-def _serve_metrics() -> Response:
-    return Response(_metrics().exposition(), content_type=CONTENT_TYPE_LATEST)
 
 
 def register_metrics(app: Flask, rulesets: Collection[str]) -> None:
@@ -163,8 +165,9 @@ def register_metrics(app: Flask, rulesets: Collection[str]) -> None:
     # `_created` samples exist in single-process mode only: off, for one exposition either way.
     disable_created_metrics()
     registry = None if MULTIPROCESS else CollectorRegistry()
-    app.extensions[METRICS_KEY] = Metrics(registry, rulesets)
-    app.before_request(_before)
-    app.after_request(_after)
-    app.teardown_request(_teardown)
-    app.add_url_rule("/metrics", METRICS_ENDPOINT, _serve_metrics, methods=["GET"])
+    metrics = Metrics(registry, rulesets)
+    app.extensions[METRICS_KEY] = metrics
+    app.before_request(metrics.before)
+    app.after_request(metrics.after)
+    app.teardown_request(metrics.teardown)
+    app.add_url_rule("/metrics", METRICS_ENDPOINT, metrics.serve, methods=["GET"])
