@@ -1,5 +1,6 @@
 """gunicorn settings for `./run serve` (and the container, which runs the same command)."""
 
+import atexit
 import os
 import shutil
 from typing import Any
@@ -90,11 +91,15 @@ def child_exit(server: Any, worker: Any) -> None:
         multiprocess.mark_process_dead(worker.pid)
 
 
-def on_exit(server: Any) -> None:
-    # The metrics directory `./run serve` made for this server alone goes with it.
-    made = os.environ.get("RUN_METRICS_TMPDIR")
-    if made and made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+def _remove_metrics_dir(made: str, master: int) -> None:
+    if os.getpid() == master:  # not in a worker (forked, it runs the master's atexit too)
         shutil.rmtree(made, ignore_errors=True)
+
+
+# The metrics directory `./run serve` made for this server alone goes with the master however
+# it exits, a failed start included.
+if os.environ.get("RUN_METRICS_TMPDIR", "") == os.environ.get("PROMETHEUS_MULTIPROC_DIR", "-"):
+    atexit.register(_remove_metrics_dir, os.environ["RUN_METRICS_TMPDIR"], os.getpid())
 
 
 # No `Server: gunicorn` banner: gunicorn has no setting for it, so its default headers are

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import signal
+import subprocess
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -23,11 +24,11 @@ from flask.testing import FlaskClient
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import create_app
+from app import RULESETS_ENV, create_app
 from app.api.metrics import LATENCY_BUCKETS, METRICS_KEY, UNMATCHED
 from app.scoring import evaluate
-from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, SCORE_URL
-from tests.api.test_serve import _running
+from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, REPO_ROOT, SCORE_URL
+from tests.api.test_serve import RUN, _broken_rulesets, _free_port, _running, _serve_env
 
 REQUESTS = "mahjong_http_requests_total"
 LATENCY = "mahjong_http_request_duration_seconds"
@@ -344,7 +345,26 @@ def test_run_serve_makes_and_removes_its_own_directory(tmp_path: Path) -> None:
         made = list(temp.glob("mahjong-metrics.*"))
         assert len(made) == 1 and made[0].is_dir()
         assert _score_over_one_connection(port, 3) == [200] * 3
+        (worker,) = _worker_pids(made[0])
+        # A worker's exit leaves the directory to the server (the master removes it).
+        os.kill(worker, signal.SIGTERM)
+        deadline = time.monotonic() + 15
+        while (made[0] / f"gauge_livesum_{worker}.db").exists():
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert _score_over_one_connection(port, 2) == [200] * 2  # by its replacement
+        assert made[0].is_dir() and len(_worker_pids(made[0])) == 2
         samples = _parse(_get(port, "/metrics")[1])
-        assert _of(samples, HANDS) == {_labels(ruleset="mcr", endpoint="score"): 3}
-        assert _worker_pids(made[0])
+        assert _of(samples, HANDS) == {_labels(ruleset="mcr", endpoint="score"): 5}
     assert not made[0].exists()
+
+
+def test_run_serve_removes_its_directory_when_start_up_fails(tmp_path: Path) -> None:
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = _serve_env(_free_port(), TMPDIR=str(temp), PROMETHEUS_MULTIPROC_DIR="",
+                     **{RULESETS_ENV: str(_broken_rulesets(tmp_path))})
+    done = subprocess.run([str(RUN), "serve"], cwd=REPO_ROOT, env=env, capture_output=True,
+                          timeout=120, start_new_session=True)
+    assert done.returncode != 0 and b"RuleSetError" in done.stdout + done.stderr
+    assert not list(temp.glob("mahjong-metrics.*"))
