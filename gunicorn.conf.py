@@ -98,8 +98,9 @@ def _remove_metrics_dir(made: str, master: int) -> None:
 
 # The metrics directory `./run serve` made for this server alone goes with the master however
 # it exits, a failed start included.
-if os.environ.get("RUN_METRICS_TMPDIR", "") == os.environ.get("PROMETHEUS_MULTIPROC_DIR", "-"):
-    atexit.register(_remove_metrics_dir, os.environ["RUN_METRICS_TMPDIR"], os.getpid())
+_made = os.environ.get("RUN_METRICS_TMPDIR")
+if _made and _made == os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    atexit.register(_remove_metrics_dir, _made, os.getpid())
 
 
 # No `Server: gunicorn` banner: gunicorn has no setting for it, so its default headers are
