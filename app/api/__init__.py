@@ -6,6 +6,7 @@ from flask import Flask
 from flask_compress import Compress
 from flask_cors import CORS
 
+from app.api.docs import docs
 from app.api.handlers import register_error_handlers
 from app.api.metrics import register_metrics
 from app.api.observe import REQUEST_ID_HEADER, register_observe
@@ -23,6 +24,7 @@ def register_api(app: Flask) -> None:
     (for the origins in `CORS_ORIGINS`, none by default) and gzip for large responses."""
     register_observe(app, access_log=bool(app.config["ACCESS_LOG"]))
     app.register_blueprint(api)
+    app.register_blueprint(docs)
     register_error_handlers(app)
     register_metrics(app, app.extensions[RULESETS_KEY])
     origins = app.config["CORS_ORIGINS"]

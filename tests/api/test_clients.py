@@ -76,6 +76,10 @@ def test_every_operation_is_generated_and_answers(generated: Path, spec: dict[st
             call = module.sync_detailed
             params = inspect.signature(call).parameters
             kwargs: dict[str, Any] = {"client": client}
+            for param in op.get("parameters", []) + spec["paths"][_path].get("parameters", []):
+                if "$ref" in param or param["name"] not in params:
+                    continue
+                kwargs[param["name"]] = param["schema"]["enum"][0]  # a path part named here
             if "ruleset" in params:
                 kwargs["ruleset"] = RULESET_OF.get(op_id, "mcr")
             if "body" in params:
