@@ -40,7 +40,9 @@ CORS_ENV = "MAHJONG_CORS_ORIGINS"
 ACCESS_LOG_ENV = "MAHJONG_ACCESS_LOG"
 
 
-def _rulesets_dir(config: Mapping[str, Any]) -> Path:
+def rulesets_dir(config: Mapping[str, Any]) -> Path:
+    """Where the rule sets are read from: config RULESETS_DIR, else env MAHJONG_RULESETS_DIR,
+    else the project's `rulesets/` (the service and the bulk tools alike)."""
     if config.get("RULESETS_DIR"):
         return Path(config["RULESETS_DIR"])
     if os.environ.get(RULESETS_ENV):
@@ -99,7 +101,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
-    directory = _rulesets_dir(config)
+    directory = rulesets_dir(config)
     app.config["RULESETS_DIR"] = str(directory)
     loaded = load_rulesets(directory)
     app.extensions[RULESETS_KEY] = {rid: loaded[rid] for rid in sorted(loaded)}

@@ -39,7 +39,6 @@ import gc
 import http.client
 import importlib.util
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -62,6 +61,7 @@ from app.api.hand_requests import read_score_request  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
 from mahjong_scoring import loggen  # noqa: E402
+from mahjong_scoring.cli import cores  # noqa: E402
 from mahjong_scoring.lines import served_rulesets  # noqa: E402
 
 BATCH_SIZES = (1, 10, 100, 1000)
@@ -224,13 +224,6 @@ def command_line(log: Path, lines: int, jobs: int) -> Row:
             written = sum(1 for _ in f)
     note = f"{lines:,} lines in, {written:,} out" + ("" if written == lines else "  MISMATCH")
     return Row(f"mahjong-score --jobs {jobs} ({elapsed:.1f} s)", elapsed / lines * 1e6, note)
-
-
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:
-        return os.cpu_count() or 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:

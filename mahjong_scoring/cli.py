@@ -62,7 +62,8 @@ examples:
 """
 
 
-def _cores() -> int:
+def cores() -> int:
+    """The cores this process may use."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
@@ -85,7 +86,7 @@ def parser() -> argparse.ArgumentParser:
                         "winning tile with its score")
     p.add_argument("-j", "--jobs", type=int, default=0,
                    help="worker processes (default 0: one per core this process may use, "
-                        f"{_cores()} here); 1 scores in this process")
+                        f"{cores()} here); 1 scores in this process")
     p.add_argument("--time-limit", type=float, metavar="SECONDS",
                    help="the most one line may take; a line past it becomes a "
                         "time_limit_exceeded error item (default: no limit)")
@@ -105,7 +106,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     p = parser()
     args = p.parse_args(argv)
-    jobs = args.jobs or _cores()
+    jobs = args.jobs or cores()
     if jobs < 0:
         p.error(f"--jobs takes 0 (every core) or more, not {args.jobs}")
     if args.time_limit is not None and not args.time_limit > 0:

@@ -17,14 +17,12 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import os
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 import orjson
 
-from app import DEFAULT_RULESETS_DIR, MAX_CONTENT_LENGTH, RULESETS_ENV
+from app import MAX_CONTENT_LENGTH, rulesets_dir
 from app.api.batch import ITEM_FUNCTIONS, Item, internal_error_item
 from app.api.body import json_document, not_an_object
 from app.api.problems import ApiError, api_problem, problem_body
@@ -44,8 +42,7 @@ _log = logging.getLogger(__name__)
 def served_rulesets(directory: str | None = None) -> Mapping[str, RuleSet]:
     """The rule sets the service would serve: `directory`, else $MAHJONG_RULESETS_DIR, else
     the project's `rulesets/`. Loaded once per process."""
-    path = Path(directory or os.environ.get(RULESETS_ENV) or DEFAULT_RULESETS_DIR)
-    loaded = load_rulesets(path)
+    loaded = load_rulesets(rulesets_dir({"RULESETS_DIR": directory}))
     return {rid: loaded[rid] for rid in sorted(loaded)}
 
 

@@ -1201,9 +1201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     error, from argparse)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    directory: Path = args.rulesets_dir or Path(
-        os.environ.get(app.RULESETS_ENV) or app.DEFAULT_RULESETS_DIR)
-    rulesets = load_rulesets(directory)
+    rulesets = load_rulesets(app.rulesets_dir({"RULESETS_DIR": args.rulesets_dir}))
     asked: list[str] = args.ruleset or ["all"]
     ids: list[str] = []
     for rid in asked:

@@ -54,34 +54,37 @@ _log = logging.getLogger(__name__)
 Item = dict[str, Any]
 ItemFunction = Callable[[object, RuleSet], Item]
 
-def _not_an_object(value: object) -> Item:
-    return {"error": api_problem(not_an_object(value))}
+def _item(body: object, ruleset: RuleSet,
+          answer: Callable[[dict[str, Any], RuleSet], dict[str, Any]]) -> Item:
+    """`answer`'s response to the body, or the problem the single call would get."""
+    if type(body) is not dict:
+        return {"error": api_problem(not_an_object(body))}
+    try:
+        return {"result": answer(body, ruleset)}
+    except HandError as exc:
+        return {"error": hand_problem(exc)}
+    except ApiError as exc:
+        return {"error": api_problem(exc)}
+
+
+def _score(body: dict[str, Any], ruleset: RuleSet) -> dict[str, Any]:
+    hand, ctx = read_score_request(body, ruleset)
+    return score_response(evaluate.score(hand, ctx, ruleset))
+
+
+def _waits(body: dict[str, Any], ruleset: RuleSet) -> dict[str, Any]:
+    standing, melds, ctx = read_waits_request(body, ruleset)
+    return waits_response(waits.waits(standing, melds, ctx, ruleset))
 
 
 def score_item(body: object, ruleset: RuleSet) -> Item:
     """One score request's item: its response, or the problem the single call would get."""
-    if type(body) is not dict:
-        return _not_an_object(body)
-    try:
-        hand, ctx = read_score_request(body, ruleset)
-        return {"result": score_response(evaluate.score(hand, ctx, ruleset))}
-    except HandError as exc:
-        return {"error": hand_problem(exc)}
-    except ApiError as exc:
-        return {"error": api_problem(exc)}
+    return _item(body, ruleset, _score)
 
 
 def waits_item(body: object, ruleset: RuleSet) -> Item:
     """One waits request's item: its response, or the problem the single call would get."""
-    if type(body) is not dict:
-        return _not_an_object(body)
-    try:
-        standing, melds, ctx = read_waits_request(body, ruleset)
-        return {"result": waits_response(waits.waits(standing, melds, ctx, ruleset))}
-    except HandError as exc:
-        return {"error": hand_problem(exc)}
-    except ApiError as exc:
-        return {"error": api_problem(exc)}
+    return _item(body, ruleset, _waits)
 
 
 # The item function of each endpoint that has a batch form.
