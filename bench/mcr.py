@@ -39,7 +39,7 @@ def _load_engine() -> tuple[Callable[..., Any], Any] | None:
         return None
     from app.scoring.build import engine_build
 
-    # setup.py compiles the engine with mypyc when a C compiler is at hand (README).
+    # setup.py compiles the engine with mypyc when a C compiler is at hand (docs/extending.md).
     print(f"engine build: {engine_build()}")
     return score, load_rulesets(ROOT / "rulesets")["mcr"]
 

@@ -17,7 +17,7 @@ from app.domain.errors import ROUND_CODES, Code, HandError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
-# Problem `type` URIs are tag URIs (RFC 4151): stable identifiers, documented in README.md.
+# Problem `type` URIs are tag URIs (RFC 4151): stable identifiers (docs/api.md, "Errors").
 TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 
 # Problems of the request itself: code -> (HTTP status, title). The titles are fixed per

@@ -23,7 +23,7 @@ NINE_GATES_REQUEST: dict[str, Any] = {
     },
 }
 
-# The README's example answer (九莲宝灯 won on seat 2's discard).
+# The example answer of README.md and docs/api.md (九莲宝灯 won on seat 2's discard).
 NINE_GATES_RESPONSE: dict[str, Any] = {
     "ruleset": "mcr",
     "winning": True,

@@ -1,4 +1,4 @@
-"""POST /v1/rulesets/{ruleset}/settle: the README's example round, and every way a round can be
+"""POST /v1/rulesets/{ruleset}/settle: docs/api.md's example round, and every way a round can be
 refused (each answered as a problem document naming the event)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tests.api.helpers import REPO_ROOT, problem
 
 URL = "/v1/rulesets/sichuan/settle"
 
-# The sichuan rule's worked round (the README's example round, the same as
+# The sichuan rule's worked round (docs/api.md's example round, the same as
 # tests/scoring/test_rounds.py and the `rule_page` example of openapi.yaml).
 RULE_PAGE_REQUEST: dict[str, Any] = {
     "options": {"base": 1},
@@ -124,9 +124,9 @@ def test_the_rule_page_round(client: FlaskClient) -> None:
     assert response.get_json() == RULE_PAGE_RESPONSE
 
 
-def test_readme_example_is_real(client: FlaskClient) -> None:
-    """The curl example of README.md's settle section answers exactly the output shown."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_documented_round_is_the_rule_page_round(client: FlaskClient) -> None:
+    """The curl example of docs/api.md's settle section is this round and answers it."""
+    text = (REPO_ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     section = text[text.index("## Settle"):]
     found = re.search(r"-d '(\{.*?\})' \\\n", section, re.DOTALL)
     assert found is not None

@@ -5,7 +5,6 @@ request), the tables and the dealer's stakes in a score, and a settled round wit
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from flask.testing import FlaskClient
 from marshmallow import ValidationError
 
 from app.api.schemas import load_score_request, load_settle_request
-from tests.api.helpers import REPO_ROOT, problem, validate_live, validator_for
+from tests.api.helpers import problem, validate_live, validator_for
 
 SCORE = "/v1/rulesets/tianjin/score"
 SETTLE = "/v1/rulesets/tianjin/settle"
@@ -210,14 +209,3 @@ def test_sichuan_refuses_follow_dealer(client: FlaskClient) -> None:
     response = client.post("/v1/rulesets/sichuan/settle", json={"events": [
         {"type": "follow_dealer"}]})
     assert problem(response, 422, "invalid_field")["errors"][0]["pointer"] == "/events/0/type"
-
-
-def test_the_readme_example_is_real(client: FlaskClient) -> None:
-    """README's tianjin settle example answers the net it shows."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
-    section = text[text.index("`tianjin` (its `settlement:` data)"):]
-    found = re.search(r"tianjin/settle \\\n.*?-d '(\{.*?\})'\n# → net (\[.*?\])", section,
-                      re.DOTALL)
-    assert found is not None
-    body = client.post(SETTLE, json=json.loads(found.group(1))).get_json()
-    assert body["net"] == json.loads(found.group(2)) == [-14, 2, 4, 8]

@@ -533,9 +533,9 @@ def test_realistic_waits_requests_never_fail(app: Flask, spec: dict[str, Any],
         assert result["best"] in result["waits"] and result["best"]["winning"]
 
 
-def test_readme_example_is_real(client: FlaskClient) -> None:
-    """The curl example of README.md's waits section answers exactly the output shown."""
-    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_documented_example_is_real(client: FlaskClient) -> None:
+    """The curl example of docs/api.md's waits section answers exactly the output shown."""
+    text = (REPO_ROOT / "docs" / "api.md").read_text(encoding="utf-8")
     section = text[text.index("## Waits"):]
     body = json.loads(re.search(r"-d '(\{.*\})'", section).group(1))  # type: ignore[union-attr]
     shown = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])

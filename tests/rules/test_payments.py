@@ -60,7 +60,7 @@ def test_base_plus_fan_every_seat_arrangement(players: int, total: int) -> None:
 
 
 def test_the_design_example() -> None:
-    """The README's example: 九莲宝灯 91 fan won on seat 2's discard."""
+    """The README's example (and docs/api.md's): 九莲宝灯 91 fan won on seat 2's discard."""
     p = base_plus_fan(91, WinContext("discard", winner=0, discarder=2), 4, base=8)
     assert p.net == (115, -8, -99, -8)
     assert p.transfers == (

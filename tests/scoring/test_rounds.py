@@ -1,5 +1,5 @@
 """Round settlement (血战到底, and 天津's one-winner rounds with the dealer's stakes, 金杠, 铲 and
-the drawn game): the README's example round, each rule on its own, and properties over thousands of
+the drawn game): docs/api.md's example round, each rule on its own, and properties over thousands of
 random valid rounds.
 
 Rounds are written as settle request bodies and go through `build_round` (the domain's
@@ -65,7 +65,7 @@ def moves(result: SettleResult) -> list[tuple[int, int, int, str, int]]:
     return [tuple(t) for t in result.transfers]  # type: ignore[misc]
 
 
-# The sichuan rule's worked round (the README's example round), with hands that fit it:
+# The sichuan rule's worked round (docs/api.md's example round), with hands that fit it:
 # seat 2's 大对子 (1 fan), seat 0's 清一色 (2 fan), seat 1 ready with its concealed kong of
 # 5m (best wait 8m: 杠 + 清一色 = 3 fan = 8; 5m is no wait, all four are in the kong), seat 3
 # not ready with two suits.
