@@ -7,7 +7,7 @@ from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
 # Scoring is CPU-bound and a process scores one request at a time (the GIL): one worker per
-# core the service may use (README, "Running it").
+# core the service may use (docs/operations.md).
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # gevent: a connection costs a greenlet, not a worker, so clients that are slow or idle (a
 # request's headers sent in part, or nothing) cannot hold the workers away from everyone else,

@@ -322,3 +322,29 @@ def test_a_wrong_answer_fails(tmp_path: Path) -> None:
         b.page = ROOT / "p.md"
     (tmp_path / "ok").mkdir()
     run_page(ok, tmp_path / "ok")
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.path.relative_to(ROOT)) for p in PAGES])
+def test_every_link_of_the_page_resolves(page: Page) -> None:
+    """Relative links point at files of the repository (anchors at headings of the page)."""
+    text = page.path.read_text(encoding="utf-8")
+    for target in LINK.findall(text):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        dest = (page.path.parent / path).resolve() if path else page.path
+        assert dest.exists(), f"{page.path.relative_to(ROOT)}: {target} does not exist"
+        assert ROOT in dest.parents or dest == ROOT, f"{target} leaves the repository"
+        if anchor and dest.suffix == ".md":
+            headings = {_anchor(h) for h in re.findall(r"^#+\s+(.*)$",
+                                                        dest.read_text(encoding="utf-8"), re.M)}
+            assert anchor in headings, f"{page.path.relative_to(ROOT)}: no heading #{anchor}"
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens."""
+    kept = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return kept.replace(" ", "-")
