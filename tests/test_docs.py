@@ -193,8 +193,18 @@ class Runner:
                    RUN_NO_INSTALL="1", PYTHONPATH=str(root))
         argv = (["bash", "-euo", "pipefail", "-c", code] if block.lang == "sh"
                 else [sys.executable, "-c", code])
-        done = subprocess.run(argv, cwd=root, env=env, capture_output=True, text=True,
-                              timeout=COMMAND_TIMEOUT)
+        # A session of its own, killed whole afterwards: nothing a command starts outlives it.
+        proc = subprocess.Popen(argv, cwd=root, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        try:
+            stdout, stderr = proc.communicate(timeout=COMMAND_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            stdout, stderr = "", f"timed out after {COMMAND_TIMEOUT} s"
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        done = subprocess.CompletedProcess(argv, proc.returncode, stdout, stderr)
         assert done.returncode == 0, (
             f"{block.where()}: exit {done.returncode}\n--- command\n{code}\n--- stdout\n"
             f"{done.stdout[-4000:]}\n--- stderr\n{done.stderr[-4000:]}")
