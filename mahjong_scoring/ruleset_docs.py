@@ -721,9 +721,6 @@ class _Page:
             "退税: each player not ready, or a pig, returns the kong money it still holds to "
             "the payers still in the round." if v else "No 退税: kong money stays with who "
             "earned it, ready or not."),
-        "all_alike_pays_nothing": lambda p, v: (
-            "When every player not yet won is ready, or none is, and there is no pig, nothing "
-            "is paid." if v else None),
         "ready_as": lambda p, v: p.ready_as(v),
         "kongs_stand": lambda p, v: p.flag(
             v, "kong money stands on a drawn game (荒庄不荒杠)",

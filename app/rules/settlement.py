@@ -17,16 +17,15 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   of the round is settled.
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_refund`: a win on the discard after a kong (杠上炮) refunds that kong's money.
-- `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits
-  is 花猪), `pig_penalty` (from each pig to each other player not yet won who is not a pig),
-  `pig_counts_as_not_ready` (a pig then also pays as 没叫), `not_ready_pays` (`best_value`:
-  查大叫, each player not ready pays each ready player that player's best value),
-  `refund_kongs` (退税: a player not ready or a pig returns the kong money received) and
-  `all_alike_pays_nothing` (when every player not yet won is ready, or none is, and there is
-  no pig, nothing is paid), `ready_as` (`discard`, the default: a hand is ready when it wins
-  on some discard, and only hand fans give its value; `self_draw`: by self-draw, for rule sets
-  that allow no other win) and `kongs_stand` (default true, 荒庄不荒杠; false: every kong's
-  money goes back at the draw).
+- `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits is
+  花猪), `pig_penalty` (from each pig to each other player not yet won who is not a pig),
+  `pig_counts_as_not_ready` (a pig then also pays as 没叫), `not_ready_pays` (`best_value`: 查大叫,
+  each player not ready pays each ready player that player's best value), `refund_kongs` (退税: a
+  player not ready or a pig returns the kong money received, whoever else is ready; with every
+  player ready, or none, 查大叫 has nobody to pay), `ready_as` (`discard`, the default: a hand is
+  ready when it wins on some discard, and only hand fans give its value; `self_draw`: by
+  self-draw, for rule sets that allow no other win) and `kongs_stand` (default true, 荒庄不荒杠;
+  false: every kong's money goes back at the draw).
 
 Amounts count in units of the payment's `base` and may name a request option instead of a
 number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
@@ -62,7 +61,7 @@ SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_ga
                    "win_ends_round", "seat_factors", "follow_dealer"}
 KONG_KEYS = {"payer", "amount", "only_if_fresh"}
 DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
-              "refund_kongs", "all_alike_pays_nothing", "ready_as", "kongs_stand"}
+              "refund_kongs", "ready_as", "kongs_stand"}
 
 
 @dataclass(frozen=True)
@@ -95,10 +94,10 @@ class DrawnGameDef:
 
     max_suits: int | None = None  # holding more numbered suits = 花猪; None: no pig check
     pig_penalty: Amount = 0  # from each pig to each non-pig player not yet won
-    pig_counts_as_not_ready: bool = False  # a pig also pays 查大叫 as a 没叫 player
+    # An active pig also pays 查大叫 as a 没叫 player (a passive pig always does).
+    pig_counts_as_not_ready: bool = False
     not_ready_pays: str | None = None  # BEST_VALUE: 查大叫; None: nothing
     refund_kongs: bool = False  # 退税
-    all_alike_pays_nothing: bool = False
     ready_as: str = "discard"  # a READY_AS: the win a waiting hand is scored as
     kongs_stand: Flag = True  # 荒庄不荒杠; false: the draw returns every kong's money
 
@@ -237,8 +236,6 @@ def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
         max_suits=max_suits, pig_penalty=penalty, pig_counts_as_not_ready=counts_as_not_ready,
         not_ready_pays=not_ready_pays,
         refund_kongs=_bool(raw.get("refund_kongs", False), f"{field}.refund_kongs", err),
-        all_alike_pays_nothing=_bool(raw.get("all_alike_pays_nothing", False),
-                                     f"{field}.all_alike_pays_nothing", err),
         ready_as=ready_as,
         kongs_stand=_flag(raw.get("kongs_stand", True), f"{field}.kongs_stand", options, err),
     )

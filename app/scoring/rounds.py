@@ -20,17 +20,17 @@ options, like the payment scheme's own parameters).
 - A robbed added kong (抢杠) is void where the rule set says so: its money goes back
   (`kong_void`). A win on the discard after a kong (杠上炮) refunds that kong's money where the
   rule set says so (`kong_refund`). Each happens once per kong.
-- A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each
-  pig, holding more suits than `max_suits`, pays `pig_penalty` to each other player not yet
-  won who is not a pig; a passive pig pays no penalty and counts as not ready), 查大叫 (each
-  player not ready pays each ready player that player's best value: the highest value over
-  the tiles that complete the hand, from `app.scoring.waits` under a neutral context: a
-  discard win, no kong, not the last tile, so only hand fans count), 退税 (each player not
-  ready, or a pig, returns the kong money it still holds to the payers still in the round).
-  When every player is ready, or none is, and there is no pig, nothing is paid if the rule
-  set says so. Where kong money does not stand on a drawn game (`kongs_stand` false, 荒庄荒杠),
-  every kong's maker returns what it still holds (`drawn_game_refund`). A waiting hand is
-  scored as a discard win or, with `ready_as: self_draw`, as a self-draw.
+- A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each pig,
+  holding more suits than `max_suits`, pays `pig_penalty` to each other player not yet won who
+  is not a pig; a passive pig pays no penalty and counts as not ready), 查大叫 (each player not
+  ready, and an active pig only where `pig_counts_as_not_ready`, pays each ready player that
+  player's best value: the highest value over the tiles that complete the hand, from
+  `app.scoring.waits` under a neutral context: a discard win, no kong, not the last tile, so
+  only hand fans count), 退税 (each player not ready, or a pig, returns the kong money it still
+  holds to the payers still in the round, whoever else is ready: with nobody ready 查大叫 pays
+  nothing and 退税 still does). Where kong money does not stand on a drawn game (`kongs_stand`
+  false, 荒庄荒杠), every kong's maker returns what it still holds (`drawn_game_refund`). A waiting
+  hand is scored as a discard win or, with `ready_as: self_draw`, as a self-draw.
 - 跟庄 (天津 铲, a `follow_dealer` event): after everything else, whether the round was won or
   drawn, the dealer pays each other player the `follow_dealer` amount (with the seat factor).
 
@@ -241,8 +241,6 @@ def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
     state = {p.seat: p for p in players}
     pigs = [p.seat for p in players if p.state == PIG]
     ready = [p for p in players if p.state == READY]
-    if dg.all_alike_pays_nothing and not pigs and len(ready) in (0, len(players)):
-        return DrawSummary(i, players)
     # 1. 查花猪
     penalty = int(resolve(dg.pig_penalty, st.options)) * st.base
     for pig in pigs:

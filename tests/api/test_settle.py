@@ -136,10 +136,14 @@ def test_the_documented_round_is_the_rule_page_round(client: FlaskClient) -> Non
 
 def test_chengdu_settles_with_its_options(client: FlaskClient) -> None:
     body = events(kong(2, "direct", "3p", discarder=0), kong(1, "added", "7s", fresh=False),
-                  direct_kong_amount=1, base=5)
+                  direct_kong_amount=1, base=5, added_kong_fresh_only=False)
     response = post(client, body, "/v1/rulesets/chengdu/settle")
     assert response.status_code == 200
     assert response.get_json()["net"] == [-10, 15, 0, -5]
+    # By default an added kong of a tile held earlier earns nothing, as in sichuan.
+    body = events(kong(2, "direct", "3p", discarder=0), kong(1, "added", "7s", fresh=False),
+                  direct_kong_amount=1, base=5)
+    assert post(client, body, "/v1/rulesets/chengdu/settle").get_json()["net"] == [-5, 0, 5, 0]
 
 
 def test_an_empty_round_and_null_options(client: FlaskClient) -> None:

@@ -30,8 +30,7 @@ SETTLEMENT: dict[str, Any] = {
     "robbed_kong_void": True,
     "kong_discard_refund": True,
     "drawn_game": {"max_suits": 2, "pig_penalty": 16, "pig_counts_as_not_ready": True,
-                   "not_ready_pays": "best_value", "refund_kongs": True,
-                   "all_alike_pays_nothing": True},
+                   "not_ready_pays": "best_value", "refund_kongs": True},
 }
 
 
@@ -70,8 +69,7 @@ def test_a_settlement_section_loads(tmp_path: Path) -> None:
                "concealed": KongMoney("each_active", OptionRef("cap"))},
         robbed_kong_void=True, kong_discard_refund=True,
         drawn_game=DrawnGameDef(max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
-                                not_ready_pays="best_value", refund_kongs=True,
-                                all_alike_pays_nothing=True),
+                                not_ready_pays="best_value", refund_kongs=True),
     )
     assert resolve(rs.settlement.kongs["concealed"].amount, {"cap": 3}) == 3
 
@@ -111,7 +109,7 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"drawn_game__pig_penalty": -16}, "settlement.drawn_game.pig_penalty"),
     ({"drawn_game__not_ready_pays": "worst_value"}, "settlement.drawn_game.not_ready_pays"),
     ({"drawn_game__refund_kongs": "no"}, "settlement.drawn_game.refund_kongs"),
-    ({"drawn_game__all_alike_pays_nothing": 0},
+    ({"drawn_game__all_alike_pays_nothing": True},
      "settlement.drawn_game.all_alike_pays_nothing"),
     ({"drawn_game__pig_counts_as_not_ready": None, "drawn_game__pig_penalty": None,
       "drawn_game__extra": 1}, "settlement.drawn_game.extra"),
@@ -167,11 +165,12 @@ def test_the_real_rule_sets() -> None:
     assert sichuan.kongs["concealed"] == KongMoney("each_active", 2)
     assert chengdu.kongs["direct"].amount == OptionRef("direct_kong_amount")
     assert chengdu.kongs["added"].only_if_fresh == OptionRef("added_kong_fresh_only")
+    # An active pig pays its penalty and refunds its kong money, but not 查大叫.
     assert sichuan.drawn_game == chengdu.drawn_game == DrawnGameDef(
-        max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
-        not_ready_pays="best_value", refund_kongs=True, all_alike_pays_nothing=True)
+        max_suits=2, pig_penalty=16, pig_counts_as_not_ready=False,
+        not_ready_pays="best_value", refund_kongs=True)
     options = {o.name: o.default for o in real["chengdu"].options}
-    assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (False, 2)
+    assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (True, 2)
     # chengdu's own option list replaces sichuan's: the inherited ones are still there.
     assert {"base", "cap", "self_draw"} <= set(options)
 

@@ -197,28 +197,52 @@ def test_pigs() -> None:
         # 查花猪: the pig pays 16 to each non-pig (the passive pig is one).
         (0, 1, 16, "pig_penalty", 1), (0, 2, 16, "pig_penalty", 1),
         (0, 3, 16, "pig_penalty", 1),
-        # 查大叫: the pig ("then treated as 没叫"), the passive pig and seat 3 pay seat 2.
-        (0, 2, 4, "not_ready", 1), (1, 2, 4, "not_ready", 1), (3, 2, 4, "not_ready", 1),
+        # 查大叫: the passive pig (treated as 没叫) and seat 3 pay seat 2; the active pig does
+        # not ("没听牌的玩家（花猪不用）赔给听牌的玩家").
+        (1, 2, 4, "not_ready", 1), (3, 2, 4, "not_ready", 1),
         # 退税: the pig returns its kong money.
         (0, 1, 2, "tax_refund", 1), (0, 2, 2, "tax_refund", 1), (0, 3, 2, "tax_refund", 1),
     ]
-    assert result.net == (-52, 12, 28, 12)
+    assert result.net == (-48, 12, 24, 12)
     assert result.draw is not None
     assert [p.state for p in result.draw.players] == ["pig", "passive_pig", "ready",
                                                       "not_ready"]
 
 
-@pytest.mark.parametrize("hands", [
-    # Nobody is ready: seat 1 would owe 退税, but nothing is paid when all are alike.
-    [(1, "{5555m}1379m2468s19s"), (2, "1379m123456789s"), (3, "147m369m258s147s9s")],
-    # Everybody is ready.
-    [(1, "{5555m}111m234m67m99m"), (2, "11223344556s77p"), (3, "123p456p789p11s23s")],
-])
-def test_nothing_is_paid_when_all_are_alike(hands: list[tuple[int, str]]) -> None:
-    result = run(kong(1, "concealed", "5m"), win(0, "123456789p23499p"), draw(*hands))
+def test_a_passive_pig_pays_as_not_ready_and_refunds() -> None:
+    # Seat 1 a passive pig with a kong, seat 2 ready (七对 = 4), seat 3 not ready: the passive
+    # pig pays no penalty, pays 查大叫 and returns its kong money.
+    result = run(
+        kong(1, "concealed", "9p"),
+        draw((0, "147m369m258p147p8p"), (1, "{9999p}1245m268s137p", True),
+             (2, "11223344556s77p"), (3, "147m369m258s147s9s")),
+    )
+    assert moves(result)[3:] == [
+        (0, 2, 4, "not_ready", 1), (1, 2, 4, "not_ready", 1), (3, 2, 4, "not_ready", 1),
+        (1, 0, 2, "tax_refund", 1), (1, 2, 2, "tax_refund", 1), (1, 3, 2, "tax_refund", 1),
+    ]
+
+
+def test_tax_refund_is_due_when_nobody_is_ready() -> None:
+    # Nobody left is ready: 查大叫 has nobody to pay, but 退税 is unconditional ("如果流局的时候
+    # 玩家还没有叫牌，则必须退回全部刮风下雨所得"): seat 1 returns its kong money to seats 2 and 3
+    # (seat 0 paid it too, but has won since).
+    result = run(kong(1, "concealed", "5m"), win(0, "123456789p23499p"),
+                 draw((1, "{5555m}1379m2468s19s"), (2, "1379m123456789s"),
+                      (3, "147m369m258s147s9s")))
+    assert moves(result)[-2:] == [(1, 2, 2, "tax_refund", 2), (1, 3, 2, "tax_refund", 2)]
+    assert not [t for t in result.transfers if t.reason == "not_ready"]
+    assert result.draw is not None
+    assert {p.state for p in result.draw.players} == {"not_ready"}
+
+
+def test_nothing_is_paid_at_the_draw_when_everybody_is_ready() -> None:
+    result = run(kong(1, "concealed", "5m"), win(0, "123456789p23499p"),
+                 draw((1, "{5555m}111m234m67m99m"), (2, "11223344556s77p"),
+                      (3, "123p456p789p11s23s")))
     assert result.transfers and all(t.event < 2 for t in result.transfers)
     assert result.draw is not None
-    assert len({p.state for p in result.draw.players}) == 1
+    assert {p.state for p in result.draw.players} == {"ready"}
 
 
 # A draw before anyone has won: seat 0 ready on 3m (平胡, 1) or 6m (七对, 2 fan = 4), the
@@ -263,10 +287,12 @@ def test_base_and_cap_options() -> None:
 @pytest.mark.parametrize("ruleset,options,fresh,paid", [
     ("sichuan", {}, True, [1, 1, 1]),
     ("sichuan", {}, False, []),  # 及时雨: an added tile held earlier earns nothing
-    ("chengdu", {}, False, [1, 1, 1]),
-    ("chengdu", {"added_kong_fresh_only": True}, False, []),
-    ("chengdu", {"added_kong_fresh_only": True}, True, [1, 1, 1]),
-    ("chengdu", {"base": 5}, False, [5, 5, 5]),
+    # chengdu by default as sichuan (the seed: 弯杠 only at once); paid any time as an option.
+    ("chengdu", {}, False, []),
+    ("chengdu", {}, True, [1, 1, 1]),
+    ("chengdu", {"added_kong_fresh_only": False}, False, [1, 1, 1]),
+    ("chengdu", {"added_kong_fresh_only": False, "base": 5}, False, [5, 5, 5]),
+    ("chengdu", {"base": 5}, True, [5, 5, 5]),
 ])
 def test_added_kong_money(ruleset: str, options: dict[str, Any], fresh: bool,
                           paid: list[int]) -> None:
@@ -367,10 +393,9 @@ def test_not_ready_pays_the_best_waits_value(body: dict[str, Any]) -> None:
         assert best is not None and best.value is not None
         to_it = [t for t in paid if t.payee == hand.seat]
         assert all(t.amount == best.value for t in to_it)
-        pigs = any(s in ("pig", "passive_pig") for s in states.values())
-        if pigs or "not_ready" in states.values():
-            assert {t.payer for t in to_it} == {s for s, st_ in states.items()
-                                                 if st_ != "ready"}
+        # Every player not ready pays, a passive pig too; an active pig does not.
+        assert {t.payer for t in to_it} == {s for s, st_ in states.items()
+                                             if st_ in ("not_ready", "passive_pig")}
 
 
 # --- 天津: one winner, the dealer's stakes (坐庄 / 拉庄), 金杠, 铲, 荒庄 ------------------------

@@ -72,12 +72,14 @@ def all_types(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand")
-def tile_hog(v: View, ctx: WinContext) -> int:
-    """四归一: all four copies of a tile are used in the hand without being a kong; counts each."""
+def tile_hog(v: View, ctx: WinContext, *, once: bool = False) -> int:
+    """四归一: all four copies of a tile are used in the hand without being a kong; counts each
+    (`once`: 1 for a hand holding any such four, as 龙七对's extra fan)."""
     f = v.facts
     if not f.fours:
         return 0
-    return sum(1 for t in f.fours if t not in f.kong_tiles)
+    hogs = sum(1 for t in f.fours if t not in f.kong_tiles)
+    return min(hogs, 1) if once else hogs
 
 
 @check(scope="hand", tells_apart="nothing")
