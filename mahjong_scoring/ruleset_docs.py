@@ -54,9 +54,11 @@ from app.rules.model import RuleSet
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
 from app.rules.settlement import (
+    ALL_REVEALED,
     BEST_VALUE,
     DISCARDER,
     EACH_ACTIVE,
+    FIRST_REVEALED,
     GOLDEN,
     OFF,
 )
@@ -689,7 +691,8 @@ class _Page:
 
     ROUND_SENTENCES: Mapping[str, Callable[[_Page, Any], str | None]] = {
         "win_ends_round": lambda p, v: (
-            "The first win ends the round: one winner per hand, and nobody drops out."
+            "The first win ends the round (other players may still win on the same discard, "
+            "一炮多响, each paid separately), and nobody drops out before it."
             if v else "Winners drop out and the others play on (血战到底); a discard several "
             "players win on is paid to each of them by the discarder."),
         "seat_factors": lambda p, v: (
@@ -703,6 +706,14 @@ class _Page:
             "A win on the discard after a kong (杠上炮) refunds that kong's money." if v
             else "A win on the discard after a kong (杠上炮) refunds nothing."),
         "follow_dealer": lambda p, v: p.follow_dealer(v),
+        "reveal_option": lambda p, v: (
+            f"亮倒: players reveal a ready hand by {code('reveal')} events; each win is scored "
+            f"with the seats revealed by then as {p.option(v)} (a round's request does not set "
+            "it)." if v is not None else None),
+        "kong_chain_doubling": lambda p, v: (
+            "杠上杠: a kong that follows a kong (a kong event's `follows`) is the next of a "
+            "chain, and the n-th kong of a chain earns 2^(n-1) times its money."
+            if v else None),
     }
 
     DRAWN_SENTENCES: Mapping[str, Callable[[_Page, Any], str | None]] = {
@@ -725,7 +736,29 @@ class _Page:
         "kongs_stand": lambda p, v: p.flag(
             v, "kong money stands on a drawn game (荒庄不荒杠)",
             "a drawn game returns every kong's money (荒庄荒杠)"),
+        "revealed_pay": lambda p, v: p.revealed_pay(v),
     }
+
+    REVEALED_PAY_FIELDS = frozenset({"amount", "payers"})
+    REVEALED_PAYERS: Mapping[str, str] = {
+        ALL_REVEALED: "each player who has revealed (亮倒)",
+        FIRST_REVEALED: "the first player to reveal (亮倒)"}
+
+    def revealed_pay(self, v: Any) -> str | None:
+        if v is None:
+            return None
+        _known(v, self.REVEALED_PAY_FIELDS, "settlement.drawn_game.revealed_pay")
+        payers = v["payers"]
+        if isinstance(payers, Mapping) and set(payers) == {"option"}:
+            who = (f"as {self.option(payers['option'])} says ("
+                   + "; ".join(f"{code(k)}: {w}" for k, w in self.REVEALED_PAYERS.items())
+                   + ")")
+        elif payers in self.REVEALED_PAYERS:
+            who = self.REVEALED_PAYERS[payers]
+        else:
+            raise DocsError(f"settlement.drawn_game.revealed_pay.payers: no words for {payers!r}")
+        return (f"亮倒 at a drawn game: {who} pays {self.amount(v['amount'])} to each player "
+                f"still in who has not revealed ({code('revealed_draw')}).")
 
     def drawn(self) -> Mapping[str, Any]:
         drawn: Mapping[str, Any] = self.doc["settlement"]["drawn_game"]

@@ -34,7 +34,7 @@ from app.api.fast_read import (
     ObjectReader,
     read_object,
 )
-from app.domain.events import EVENT_TYPES, KONG_KINDS
+from app.domain.events import EVENT_TYPES, FOLLOWS, KONG_KINDS
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
 
 # Size limits. A hand is at most 18 tiles; the limits leave room for sloppy but honest input
@@ -103,8 +103,8 @@ MSG_NOT_OPTION_VALUE = _type(
     "Not an option value: expected a boolean, an integer, a string or a list of integers.")
 MSG_NOT_OPTIONS = _type("Not an object of options: expected option names with their values, "
                         'such as "base": 5.')
-MSG_NOT_EVENT = _type("Not an event: expected an object with type kong, win, draw or "
-                      "follow_dealer.")
+MSG_NOT_EVENT = _type("Not an event: expected an object with type kong, win, draw, "
+                      "follow_dealer or reveal.")
 MSG_NOT_OBJECT = _type("Not an object.")
 MSG_NOT_MELDS = _type('Not a list of melds: expected objects with kind and tiles, such as kind '
                       '"pung" and tiles "555s".')
@@ -681,6 +681,8 @@ class KongEventSchema(_Strict):
                      error_messages={"required": _required(", ".join(KONG_KINDS) + ".")})
     tile = TileCode(required=True, error_messages={
         "required": _required('the konged tile, one tile code such as "5m".')})
+    # 杠上杠: how this kong follows the kong of the event right before it, if it does.
+    follows = StrictStr(allow_none=True, choices=FOLLOWS)
 
 
 class DirectKongEventSchema(KongEventSchema):
@@ -741,8 +743,17 @@ class FollowDealerEventSchema(_Strict):
     type = _event_type("follow_dealer")
 
 
+class RevealEventSchema(_Strict):
+    """亮倒: a seat reveals its ready hand."""
+
+    what = "a reveal event"
+    type = _event_type("reveal")
+    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
+
+
 _EVENT_SCHEMAS: dict[str, Schema] = {
     "win": WinEventSchema(), "draw": DrawEventSchema(), "follow_dealer": FollowDealerEventSchema(),
+    "reveal": RevealEventSchema(),
 }
 # A kong by its kind: each kind has the fields it takes.
 _KONG_SCHEMAS: dict[str, Schema] = {
@@ -754,7 +765,7 @@ _EVENT_TYPE_REQUIRED = _required(", ".join(EVENT_TYPES) + ".")
 
 
 class Event(fields.Field[Any]):
-    """One event of a round, by its `type`: kong, win, draw or follow_dealer."""
+    """One event of a round, by its `type`: kong, win, draw, follow_dealer or reveal."""
 
     default_error_messages = {"invalid": MSG_NOT_EVENT}  # noqa: RUF012
 
@@ -787,7 +798,7 @@ class SettleRequestSchema(_Strict):
                          error_messages={"invalid": MSG_NOT_EVENTS, "null": MSG_NULL,
                                          "required": _required(
                                              "the round's events in order (kong, win, draw, "
-                                             "follow_dealer).")})
+                                             "follow_dealer, reveal).")})
 
 
 # --- a batch: many score or waits requests in one body -------------------------------

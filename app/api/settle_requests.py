@@ -10,13 +10,24 @@ A round is what happened between the deal and the end, as far as money is concer
 - ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
   and says whether it is a passive pig (``passive_pig``);
 - ``follow_dealer``: every other player followed the dealer's first discard (跟庄, 天津 铲),
-  for rule sets whose settlement pays it; at most once, before any win.
+  for rule sets whose settlement pays it; at most once, before any win;
+- ``reveal``: a seat reveals its ready hand (亮倒), for rule sets whose settlement reads it; at
+  most once per seat. Each later win is scored with the seats revealed so far (the
+  settlement's per-seat option, which the request's options may then not give). A reveal
+  stands between events without separating them: a win after a kong and a reveal still
+  follows the kong.
+
+A kong may say how it follows the kong before it (``follows``): ``kong_discard`` (a direct
+kong on the discard that kong's maker made next) or ``kong_replacement`` (an added or
+concealed kong by that kong's maker, straight after the replacement draw); it is then the
+next kong of a chain (杠上杠), which a rule set may pay more for.
 
 The round has one dealer (``dealer``, default 0) and, in rule sets with wild tiles, one
 flipped tile (``wild_indicator``, or ``wilds``). They are given once, for the round, and go
 into every win's context and every hand at the draw; a win's context may repeat them, but not
 differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
-winner per hand) ends the round at its first win.
+winner per hand) ends the round at its first win, except that other players may win on the
+same discard too (一炮多响).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
 (`app.api.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
@@ -38,6 +49,8 @@ first problem found is raised as a `HandError` whose pointer names the event
   (or 抢杠); a 抢杠 not right after the discarder's added kong of that tile; ``passive_pig``
   on a hand that is not a pig; a fifth kong by one seat; a win whose context names another
   dealer or other wild tiles than the round's; a second ``follow_dealer``, or one after a win;
+  a second reveal by one seat; a ``follows`` that does not fit the kong before it; a robbed
+  kong of a chain where chains pay more;
 - ``kong_mismatch``: a hand whose declared kongs are not exactly the kongs its seat made in
   the events (a concealed kong is written ``{5555m}``, a direct or added one ``[5555m]``; a
   robbed kong is void and stays a pung);
@@ -46,7 +59,9 @@ first problem found is raised as a `HandError` whose pointer names the event
   discard, 一炮多响, counts once);
 - ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
   them may only be a concealed kong, 金杠);
-- ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it.
+- ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it,
+  a ``reveal`` event in one whose settlement does not read it;
+- ``invalid_option``: the request's options give the per-seat option that reveal events say.
 
 Whether a win's hand is a legal win is the scorer's question: `app.scoring.rounds` answers
 ``not_a_win`` for a hand that is not.
@@ -71,11 +86,15 @@ from app.domain.events import (
     CONCEALED,
     DIRECT,
     FOLLOW_DEALER,
+    FOLLOWS_DISCARD,
+    FOLLOWS_REPLACEMENT,
+    REVEAL,
     DrawEvent,
     DrawHand,
     Event,
     FollowDealerEvent,
     KongEvent,
+    RevealEvent,
     Round,
     WinEvent,
     suits_of,
@@ -112,6 +131,11 @@ def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
         )
     dealer = _round_dealer(data.get("dealer"), ruleset.players)
     indicator, wilds = build_round_wilds(data, ruleset)
+    revealed_by = ruleset.settlement.reveal_option
+    if revealed_by is not None and (data.get("options") or {}).get(revealed_by) is not None:
+        raise HandError(Code.INVALID_OPTION, f"options.{revealed_by}: in a round, who has "
+                        "revealed (亮倒) is said by reveal events, in the order they happen; "
+                        "leave the option out", f"/options/{revealed_by}")
     options = build_options(data.get("options"), ruleset, "/options", dealer=dealer,
                             dealer_field="dealer")
     raw_events = data["events"]
@@ -149,6 +173,14 @@ class _Builder:
         self.indicator = indicator
         self.wilds = wilds
         self.followed: int | None = None  # the index of the follow_dealer event
+        # 亮倒: the settlement's per-seat option for it, and the seats revealed (in order).
+        settlement = ruleset.settlement
+        self.reveal_option = settlement.reveal_option if settlement is not None else None
+        self.chains_pay = settlement is not None and settlement.kong_chain_doubling
+        self.revealed: dict[int, int] = {}  # seat -> the index of its reveal event
+        # Where a win ended the round on a discard: (discarder, tile), which other players may
+        # still win on (一炮多响).
+        self.end_discard: tuple[int | None, int] | None = None
         self.players = ruleset.players
         self.events: list[Event] = []
         self.won: list[int] = []  # in the order they won
@@ -166,7 +198,7 @@ class _Builder:
     def add(self, i: int, raw: Mapping[str, Any]) -> None:
         at = f"/events/{i}"
         kind = raw["type"]
-        if self.over is not None:
+        if self.over is not None and not (kind == "win" and self.end_discard is not None):
             raise HandError(Code.ROUND_OVER, f"events[{i}] ({kind}): the round is already over "
                             f"({self.over}); nothing can follow", at)
         if kind == "kong":
@@ -175,6 +207,8 @@ class _Builder:
             self.events.append(self._win(i, raw))
         elif kind == FOLLOW_DEALER:
             self.events.append(self._follow(i))
+        elif kind == REVEAL:
+            self.events.append(self._reveal(i, raw))
         else:
             self.events.append(self._draw(i, raw))
 
@@ -203,6 +237,8 @@ class _Builder:
                                 "discard", f"{at}/discarder")
             self._not_won(discarder, "discarder", at, what, "cannot discard")
         fresh = bool(raw.get("fresh"))
+        follows = raw.get("follows")
+        chain = self._chain(follows, kind, seat, discarder, at, what)
         if sum(1 for k in self.kongs.values() if k.seat == seat) >= MAX_MELDS:
             raise HandError(Code.INCONSISTENT_EVENT, f"{what}: seat {seat} has already made "
                             f"{MAX_MELDS} kongs, and a hand holds at most {MAX_MELDS} melds",
@@ -227,7 +263,7 @@ class _Builder:
                 f"in events[{earlier}]; there are only {tileset.kinds[tile].copies}",
                 f"{at}/tile")
         event = KongEvent(seat=seat, kind=kind, tile=tile, discarder=discarder,
-                          fresh=fresh if kind == ADDED else False)
+                          fresh=fresh if kind == ADDED else False, follows=follows, chain=chain)
         self.kongs[i] = event
         self.kong_of_tile[tile] = i
         self._check_copies(f"{at}/tile", what)
@@ -247,7 +283,12 @@ class _Builder:
                             f"round's dealer is seat {self.dealer} (the request's dealer); a "
                             "round has one dealer: omit context.dealer or give the same seat",
                             f"{at}/context/dealer")
-        merged = {**context, "winner": seat, "options": self.options}
+        options = self.options
+        if self.reveal_option is not None:
+            # 亮倒: who has revealed by now, as the rule set's per-seat option.
+            options = {**options, self.reveal_option: [
+                1 if s in self.revealed else 0 for s in range(self.players)]}
+        merged = {**context, "winner": seat, "options": options}
         if merged.get("dealer") is None:
             merged["dealer"] = self.dealer
         if not context.get("wild_indicator") and not context.get("wilds"):
@@ -262,11 +303,17 @@ class _Builder:
                             "wild than the round's (the request's wild_indicator or wilds); a "
                             "round has one flipped tile: omit it here or give the same one",
                             f"{at}/context/{field}")
+        if self.over is not None:
+            # Only another win on the discard that ended the round (一炮多响) may follow it.
+            if ctx.win_type != DISCARD or (ctx.discarder, hand.win_tile) != self.end_discard:
+                raise HandError(Code.ROUND_OVER, f"{what}: the round is already over "
+                                f"({self.over}); only another win on the same discard "
+                                "(一炮多响) can follow", at)
         if ctx.discarder is not None:
             self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
         kong_event = self._kong_link(i, seat, hand, ctx, what)
         self._check_kongs(seat, hand.concealed, hand.melds, f"{at}/hand", what)
-        previous = self.events[-1] if self.events else None
+        _, previous = self._last()
         if ctx.kong == KONG_ROBBED and kong_event is not None:
             self.robbed.add(kong_event)
             if isinstance(previous, WinEvent):  # a second player robbing the same tile
@@ -282,9 +329,57 @@ class _Builder:
         self.won.append(seat)
         if len(self.won) == self.players - 1:
             self.over = f"every seat but one has won by events[{i}]"
-        if self.rs.settlement is not None and self.rs.settlement.win_ends_round:
-            self.over = f"seat {seat} won in events[{i}], and a win ends the round here"
+            self.end_discard = None
+        elif self.rs.settlement is not None and self.rs.settlement.win_ends_round:
+            if self.over is None:
+                self.over = f"seat {seat} won in events[{i}], and a win ends the round here"
+                self.end_discard = ((ctx.discarder, hand.win_tile) if ctx.win_type == DISCARD
+                                    else None)
         return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
+
+    def _last(self) -> tuple[int, Event | None]:
+        """The latest event that is not a reveal, with its index (a reveal separates nothing:
+        a discard and a claim on it may have one between them)."""
+        for j in range(len(self.events) - 1, -1, -1):
+            if not isinstance(self.events[j], RevealEvent):
+                return j, self.events[j]
+        return -1, None
+
+    def _chain(self, follows: str | None, kind: str, seat: int, discarder: int | None,
+               at: str, what: str) -> int:
+        """杠上杠: the place of a kong in its chain, checked against the kong it follows."""
+        if follows is None:
+            return 1
+        j, previous = self._last()
+        if not isinstance(previous, KongEvent):
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: follows {follows}, but the event "
+                            "before it is not a kong", f"{at}/follows")
+        if follows == FOLLOWS_DISCARD and (kind != DIRECT or discarder != previous.seat):
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a kong on the discard after a "
+                            f"kong (follows {FOLLOWS_DISCARD}) is a direct kong on the discard of "
+                            f"seat {previous.seat}, who made the kong of events[{j}]",
+                            f"{at}/follows")
+        if follows == FOLLOWS_REPLACEMENT and (kind == DIRECT or seat != previous.seat):
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a kong straight after the "
+                            f"replacement draw (follows {FOLLOWS_REPLACEMENT}) is an added or "
+                            f"concealed kong by seat {previous.seat}, who made the kong of "
+                            f"events[{j}]", f"{at}/follows")
+        return previous.chain + 1
+
+    def _reveal(self, i: int, raw: Mapping[str, Any]) -> RevealEvent:
+        at = f"/events/{i}"
+        if self.reveal_option is None:
+            raise HandError(Code.INVALID_FIELD, f"events[{i}] (reveal): rule set {self.rs.id} "
+                            "has no 亮倒 (its settlement reads no reveal events)", f"{at}/type")
+        seat = self._seat(raw, "seat", at, f"events[{i}] (reveal)")
+        what = f"events[{i}] (reveal by seat {seat})"
+        self._not_won(seat, "seat", at, what, "cannot reveal")
+        if seat in self.revealed:
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: seat {seat} already revealed its "
+                            f"hand in events[{self.revealed[seat]}]; a hand is revealed once",
+                            f"{at}/seat")
+        self.revealed[seat] = i
+        return RevealEvent(seat)
 
     def _follow(self, i: int) -> FollowDealerEvent:
         at = f"/events/{i}"
@@ -306,11 +401,11 @@ class _Builder:
                    what: str) -> int | None:
         """The kong a 杠上开花, 杠上炮 or 抢杠 win belongs to; the flag must fit the sequence."""
         ptr = f"/events/{i}/context/kong"
-        previous = self.events[-1] if self.events else None
+        j, previous = self._last()
         tileset = self.rs.tileset
         if ctx.kong == KONG_REPLACEMENT:
             if isinstance(previous, KongEvent) and previous.seat == seat:
-                return i - 1
+                return j
             raise HandError(
                 Code.INCONSISTENT_EVENT,
                 f"{what}: 杠上开花 (kong: replacement) wins on the replacement tile after the "
@@ -318,7 +413,7 @@ class _Builder:
                 ptr)
         if ctx.kong == KONG_AFTER_DISCARD:
             if isinstance(previous, KongEvent) and previous.seat == ctx.discarder:
-                return i - 1
+                return j
             if (isinstance(previous, WinEvent) and previous.context.kong == KONG_AFTER_DISCARD
                     and previous.context.discarder == ctx.discarder):
                 return previous.kong_event
@@ -329,7 +424,11 @@ class _Builder:
         if ctx.kong == KONG_ROBBED:
             if (isinstance(previous, KongEvent) and previous.kind == ADDED
                     and previous.seat == ctx.discarder and previous.tile == hand.win_tile):
-                return i - 1
+                if self.chains_pay and previous.follows is not None:
+                    raise HandError(Code.INCONSISTENT_EVENT, f"{what}: the added kong of "
+                                    f"events[{j}] follows a kong (杠上杠), and a kong of a chain "
+                                    "cannot be robbed here", ptr)
+                return j
             if (isinstance(previous, WinEvent) and previous.context.kong == KONG_ROBBED
                     and previous.context.discarder == ctx.discarder
                     and previous.hand.win_tile == hand.win_tile):

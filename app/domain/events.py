@@ -2,11 +2,15 @@
 
 - `KongEvent`: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard),
   ``added`` (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one
-  just drawn) or ``concealed`` (暗杠);
+  just drawn) or ``concealed`` (暗杠); ``follows`` says how it follows the kong of the event
+  before it (``kong_discard``: made on the discard that kong's maker made next;
+  ``kong_replacement``: made by that kong's maker straight after the replacement draw), which
+  makes it the next kong of a chain (``chain``: 1 for a kong that follows none);
 - `WinEvent`: a seat wins (its hand and the context of the win; the seat is the winner);
 - `DrawEvent`: the wall runs out: every seat not yet won shows its hand, one tile short of a
   win, and says whether it is a passive pig;
-- `FollowDealerEvent`: every other player followed the dealer's first discard (跟庄, 天津 铲).
+- `FollowDealerEvent`: every other player followed the dealer's first discard (跟庄, 天津 铲);
+- `RevealEvent`: a seat reveals its ready hand (亮倒), for rule sets whose settlement reads it.
 
 A `Round` holds them with the round's options, dealer and wild tiles. Its consistency (seats,
 the order of events, copies of tiles across hands) is checked where a request is read
@@ -28,7 +32,12 @@ ADDED = "added"
 CONCEALED = "concealed"
 KONG_KINDS = (DIRECT, ADDED, CONCEALED)
 FOLLOW_DEALER = "follow_dealer"
-EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER)
+REVEAL = "reveal"
+EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER, REVEAL)
+# How a kong follows the kong right before it (杠上杠).
+FOLLOWS_DISCARD = "kong_discard"
+FOLLOWS_REPLACEMENT = "kong_replacement"
+FOLLOWS = (FOLLOWS_DISCARD, FOLLOWS_REPLACEMENT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +47,8 @@ class KongEvent:
     tile: int
     discarder: int | None = None  # a direct kong's discarder
     fresh: bool = False  # an added kong: the added tile is the one just drawn
+    follows: str | None = None  # FOLLOWS: how it follows the kong of the event before
+    chain: int = 1  # its place in a chain of kongs (杠上杠), 1 when it follows none
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +78,14 @@ class FollowDealerEvent:
     """跟庄 (天津 铲): every other player followed the dealer's first discard."""
 
 
-Event = KongEvent | WinEvent | DrawEvent | FollowDealerEvent
+@dataclass(frozen=True, slots=True)
+class RevealEvent:
+    """亮倒: the seat reveals its ready hand (and may then only draw and discard)."""
+
+    seat: int
+
+
+Event = KongEvent | WinEvent | DrawEvent | FollowDealerEvent | RevealEvent
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,12 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `follow_dealer`: {amount}: when every other player follows the dealer's first discard (跟庄,
   天津 铲; a `follow_dealer` event), the dealer pays each other player `amount`, after the rest
   of the round is settled.
+- `reveal`: {option}: players may reveal a ready hand (亮倒, `reveal` events); every win of
+  the round reads who has revealed so far as that per-seat option (1: revealed), which the
+  request may then not set itself.
+- `kong_chain_doubling`: a kong that follows a kong (a kong event's `follows`: on the discard
+  right after it, or by its maker straight after the replacement draw) is the next of a chain,
+  and the n-th kong of a chain earns 2^(n-1) times its money (杠上杠).
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_refund`: a win on the discard after a kong (杠上炮) refunds that kong's money.
 - `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits is
@@ -25,7 +31,10 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   player ready, or none, 查大叫 has nobody to pay), `ready_as` (`discard`, the default: a hand is
   ready when it wins on some discard, and only hand fans give its value; `self_draw`: by
   self-draw, for rule sets that allow no other win) and `kongs_stand` (default true, 荒庄不荒杠;
-  false: every kong's money goes back at the draw).
+  false: every kong's money goes back at the draw), and with `reveal`, `revealed_pay`
+  ({amount, payers}: each revealed player, or only the first to reveal
+  (`all_revealed` | `first_revealed`, or an enum option giving one), pays each player not
+  revealed `amount`).
 
 Amounts count in units of the payment's `base` and may name a request option instead of a
 number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
@@ -54,14 +63,19 @@ DISCARDER = "discarder"
 EACH_ACTIVE = "each_active"
 PAYERS = (DISCARDER, EACH_ACTIVE)
 BEST_VALUE = "best_value"
+# Who pays at a drawn game for having revealed (亮倒): every revealed player, or the first.
+ALL_REVEALED = "all_revealed"
+FIRST_REVEALED = "first_revealed"
+REVEALED_PAYERS = (ALL_REVEALED, FIRST_REVEALED)
 # How a waiting hand at a draw is scored to tell whether it is ready.
 READY_AS = ("discard", "self_draw")
 
 SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game",
-                   "win_ends_round", "seat_factors", "follow_dealer"}
+                   "win_ends_round", "seat_factors", "follow_dealer", "reveal",
+                   "kong_chain_doubling"}
 KONG_KEYS = {"payer", "amount", "only_if_fresh"}
 DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
-              "refund_kongs", "ready_as", "kongs_stand"}
+              "refund_kongs", "ready_as", "kongs_stand", "revealed_pay"}
 
 
 @dataclass(frozen=True)
@@ -89,6 +103,15 @@ class KongMoney:
 
 
 @dataclass(frozen=True)
+class RevealedPay:
+    """荒庄 with 亮倒: revealed players pay each player who has not revealed `amount` (in
+    bases); `payers`: ALL_REVEALED, FIRST_REVEALED, or the enum option choosing one."""
+
+    amount: Amount
+    payers: str | OptionRef
+
+
+@dataclass(frozen=True)
 class DrawnGameDef:
     """The checks of a drawn game (the wall runs out with two or more players not yet won)."""
 
@@ -100,6 +123,7 @@ class DrawnGameDef:
     refund_kongs: bool = False  # 退税
     ready_as: str = "discard"  # a READY_AS: the win a waiting hand is scored as
     kongs_stand: Flag = True  # 荒庄不荒杠; false: the draw returns every kong's money
+    revealed_pay: RevealedPay | None = None  # needs the settlement's `reveal`
 
 
 @dataclass(frozen=True)
@@ -118,9 +142,12 @@ class SettlementDef:
     win_ends_round: bool = False
     seat_factors: bool = False
     follow_dealer: FollowDealer | None = None
+    # 亮倒: the per-seat option that each win reads who has revealed from (reveal events).
+    reveal_option: str | None = None
+    kong_chain_doubling: bool = False  # 杠上杠
 
 
-def resolve(value: Amount | Flag, options: Mapping[str, Any]) -> Any:
+def resolve(value: Amount | Flag | str | OptionRef, options: Mapping[str, Any]) -> Any:
     """A fixed value as it is; an option reference as the request's (validated) option."""
     if isinstance(value, OptionRef):
         return options[value.option]
@@ -176,17 +203,33 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
             raise err("settlement.follow_dealer.amount", "missing")
         follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
                                       by_name, err))
+    reveal: str | None = None
+    if raw.get("reveal") is not None:
+        conf = raw["reveal"]
+        if not isinstance(conf, dict):
+            raise err("settlement.reveal", "must be a mapping with option (a per_seat option "
+                      "with entries 0 and 1)")
+        _known_keys(conf, {"option"}, "settlement.reveal", err)
+        od = _option_ref({"option": conf.get("option")}, "settlement.reveal.option", by_name,
+                         err)
+        if od.type != "per_seat" or od.minimum != 0 or od.maximum != 1:
+            raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
+                      "option with minimum 0 and maximum 1 (1: the seat has revealed)")
+        reveal = od.name
     return SettlementDef(
         kongs=MappingProxyType(kongs),
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
                                "settlement.robbed_kong_void", err),
         kong_discard_refund=_bool(raw.get("kong_discard_refund", False),
                                   "settlement.kong_discard_refund", err),
-        drawn_game=_drawn_game(drawn_raw, by_name, err),
+        drawn_game=_drawn_game(drawn_raw, by_name, err, reveal=reveal is not None),
         win_ends_round=_bool(raw.get("win_ends_round", False), "settlement.win_ends_round",
                              err),
         seat_factors=factors,
         follow_dealer=follow,
+        reveal_option=reveal,
+        kong_chain_doubling=_bool(raw.get("kong_chain_doubling", False),
+                                  "settlement.kong_chain_doubling", err),
     )
 
 
@@ -213,7 +256,7 @@ def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
 
 
 def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
-                err: ErrorFactory) -> DrawnGameDef:
+                err: ErrorFactory, *, reveal: bool = False) -> DrawnGameDef:
     field = "settlement.drawn_game"
     _known_keys(raw, DRAWN_KEYS, field, err)
     max_suits = raw.get("max_suits")
@@ -238,7 +281,36 @@ def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
         refund_kongs=_bool(raw.get("refund_kongs", False), f"{field}.refund_kongs", err),
         ready_as=ready_as,
         kongs_stand=_flag(raw.get("kongs_stand", True), f"{field}.kongs_stand", options, err),
+        revealed_pay=_revealed_pay(raw.get("revealed_pay"), f"{field}.revealed_pay", options,
+                                   err, reveal),
     )
+
+
+def _revealed_pay(raw: Any, field: str, options: Mapping[str, OptionDef], err: ErrorFactory,
+                  reveal: bool) -> RevealedPay | None:
+    if raw is None:
+        return None
+    if not reveal:
+        raise err(field, "needs settlement.reveal: who has revealed comes from reveal events")
+    if not isinstance(raw, dict):
+        raise err(field, "must be a mapping with amount and payers")
+    _known_keys(raw, {"amount", "payers"}, field, err)
+    if "amount" not in raw:
+        raise err(f"{field}.amount", "missing")
+    payers = raw.get("payers", ALL_REVEALED)
+    chosen: str | OptionRef
+    if isinstance(payers, dict):
+        od = _option_ref(payers, f"{field}.payers", options, err)
+        if od.type != "enum" or not set(od.choices) <= set(REVEALED_PAYERS):
+            raise err(f"{field}.payers", f"option {od.name!r} must be an enum of "
+                      f"{', '.join(REVEALED_PAYERS)}")
+        chosen = OptionRef(od.name)
+    elif payers in REVEALED_PAYERS:
+        chosen = payers
+    else:
+        raise err(f"{field}.payers", f"must be one of {', '.join(REVEALED_PAYERS)} or "
+                  f"{{option: name}} (got {payers!r})")
+    return RevealedPay(_amount(raw["amount"], f"{field}.amount", options, err), chosen)
 
 
 def _known_keys(raw: dict[str, Any], allowed: set[str], field: str, err: ErrorFactory) -> None:

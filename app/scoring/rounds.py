@@ -31,6 +31,11 @@ options, like the payment scheme's own parameters).
   nothing and 退税 still does). Where kong money does not stand on a drawn game (`kongs_stand`
   false, 荒庄荒杠), every kong's maker returns what it still holds (`drawn_game_refund`). A waiting
   hand is scored as a discard win or, with `ready_as: self_draw`, as a self-draw.
+- 亮倒 (`reveal` events, where the settlement reads them): each win is scored with the seats
+  revealed by then (the builder puts them in its context); at a drawn game, revealed players
+  pay each player still in who has not revealed (`revealed_pay`: all of them, or the first to
+  reveal). A kong that follows a kong (杠上杠, its `chain` place) earns 2^(chain-1) times its
+  money where the settlement says `kong_chain_doubling`; 亮倒 never changes kong money.
 - 跟庄 (天津 铲, a `follow_dealer` event): after everything else, whether the round was won or
   drawn, the dealer pays each other player the `follow_dealer` amount (with the seat factor).
 
@@ -53,6 +58,7 @@ from app.domain.events import (
     DrawHand,
     FollowDealerEvent,
     KongEvent,
+    RevealEvent,
     Round,
     WinEvent,
     suits_of,
@@ -63,6 +69,7 @@ from app.rules.payments import pay, resolve_params, seat_factor
 from app.rules.settlement import (
     BEST_VALUE,
     DISCARDER,
+    FIRST_REVEALED,
     GOLDEN,
     OFF,
     KongMoney,
@@ -91,6 +98,7 @@ WIN_SELF_DRAW = "win_self_draw"
 PIG_PENALTY = "pig_penalty"
 NOT_READY = "not_ready"
 TAX_REFUND = "tax_refund"
+REVEALED_DRAW = "revealed_draw"
 
 # A player's state at a draw.
 READY = "ready"
@@ -118,6 +126,7 @@ class _State:
     params: dict[str, Any]  # the payment's parameters, resolved with the round's options
     transfers: list[SettleTransfer] = field(default_factory=list)
     kongs: dict[int, _Kong] = field(default_factory=dict)  # by event index
+    revealed: list[int] = field(default_factory=list)  # 亮倒, in the order of the reveals
 
     def factor(self, payer: int, payee: int) -> int:
         """The seat factor on money between two seats (1 unless the rule set applies the
@@ -162,6 +171,8 @@ def settle(rnd: Round, rs: RuleSet) -> SettleResult:
             wins.append(_win(st, i, event))
         elif isinstance(event, FollowDealerEvent):
             followed = i  # paid after the normal settlement
+        elif isinstance(event, RevealEvent):
+            st.revealed.append(event.seat)  # each win's context already says it
         else:
             draw = _draw(st, i, event)
     if followed is not None and sd.follow_dealer is not None:
@@ -197,6 +208,8 @@ def _kong(st: _State, i: int, event: KongEvent) -> None:
     if event.kind == ADDED and resolve(money.only_if_fresh, st.options) and not event.fresh:
         return  # 及时雨: an added tile held earlier earns nothing
     amount = int(resolve(money.amount, st.options)) * st.base
+    if st.sd.kong_chain_doubling:
+        amount <<= event.chain - 1  # 杠上杠: the n-th kong of a chain earns 2^(n-1) times
     if money.payer == DISCARDER:
         assert event.discarder is not None
         payers = [event.discarder]
@@ -261,7 +274,18 @@ def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
         for kong in st.kongs.values():
             if kong.seat in state and state[kong.seat].state != READY:
                 st.give_back(kong, TAX_REFUND, i, to=still_in)
-    # 4. 荒庄荒杠: where kong money does not stand on a drawn game, it all goes back.
+    # 4. 亮倒 at a drawn game: revealed players pay each player still in who has not revealed.
+    rp = dg.revealed_pay
+    if rp is not None:
+        payers = st.revealed
+        if resolve(rp.payers, st.options) == FIRST_REVEALED:
+            payers = payers[:1]
+        amount = int(resolve(rp.amount, st.options)) * st.base
+        for payer in payers:
+            for seat in st.active:
+                if seat not in st.revealed:
+                    st.move(payer, seat, amount, REVEALED_DRAW, i)
+    # 5. 荒庄荒杠: where kong money does not stand on a drawn game, it all goes back.
     if not resolve(dg.kongs_stand, st.options):
         for kong in st.kongs.values():
             st.give_back(kong, DRAWN_GAME_REFUND, i)
