@@ -12,6 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from app.api.problems import ROUND_ERROR_CODES
+from app.api.routes import RULESETS_KEY
 from tests.api.helpers import REPO_ROOT, problem
 
 URL = "/v1/rulesets/sichuan/settle"
@@ -158,7 +159,11 @@ def test_a_rule_set_without_settlement(client: FlaskClient) -> None:
     body = problem(post(client, RULE_PAGE_REQUEST, "/v1/rulesets/mcr/settle"), 422,
                    "settle_not_supported")
     assert body["title"] == "Round settlement not supported"
-    assert "chengdu, sichuan" in body["detail"]
+    # The detail lists the rule sets that do settle rounds, whichever are loaded.
+    settling = sorted(rs.id for rs in client.application.extensions[RULESETS_KEY].values()
+                      if rs.settlement is not None)
+    assert {"chengdu", "sichuan", "tianjin"} <= set(settling)
+    assert f"rule sets that settle rounds: {', '.join(settling)}." in body["detail"]
 
 
 def test_unknown_ruleset(client: FlaskClient) -> None:
