@@ -380,6 +380,11 @@ class _PartSpec:
     end: int  # the kind after the part's last
     suit: bool  # a numbered suit (a run of nine) rather than the honours
     empty: Part  # the part holding nothing
+    # What the part's memo key starts with (`part_key`): () for a numbered suit, whose part
+    # is the same in every tile set (the suit at kinds 9k..9k+8 is category k); for the
+    # honours, a tag of which honours the set lays out there (卡五星's 中发白 sit at the
+    # kinds of the standard set's 1p-3p).
+    tag: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,7 +438,10 @@ def layout(tileset: TileSet) -> Layout:
         return Layout((), (), ())
     specs = []
     for i, tiles in enumerate(groups):
-        spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
+        suit = i < len(runs)
+        tag = () if suit else (_HONOUR_TAGS.setdefault(
+            tuple((t, tileset.kinds[t].code) for t in tiles), -1 - len(_HONOUR_TAGS)),)
+        spec = _PartSpec(tiles, tiles[-1] + 1, suit, _NOTHING, tag)
         specs.append(replace(spec, empty=_make_part((), spec, tileset)))
     spans = sorted((min(tileset.display_rank[t] for t in tiles),
                     max(tileset.display_rank[t] for t in tiles)) for tiles in groups)
@@ -443,6 +451,8 @@ def layout(tileset: TileSet) -> Layout:
 
 
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
+# The honours laid out by the tile sets met, by kinds and codes: their tags (`_PartSpec.tag`).
+_HONOUR_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
 
 
 # Parts by their tiles (sorted): a bounded dict in two generations (cheaper on the hot path
@@ -477,9 +487,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         if hi == lo:
             parts.append(spec.empty)
             continue
-        part = memo.get(ordered[lo:hi])
+        key = ordered[lo:hi]
+        if spec.tag:
+            key = spec.tag + key
+        part = memo.get(key)
         if part is None:
-            part = _part(ordered[lo:hi], spec, tileset)
+            part = _part(key, spec, tileset)
         parts.append(part)
         packed += part.packed
         cuts.append(part.pieces)
@@ -509,7 +522,7 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
     if hi == lo:
         part = spec.empty
     else:
-        key = ordered[lo:hi]
+        key = spec.tag + ordered[lo:hi]
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
@@ -552,11 +565,12 @@ def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
 
 
 def _part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
-    """A part `_PARTS` does not hold: from the old generation, or made."""
+    """A part `_PARTS` does not hold (`key`: its tiles after the spec's tag): from the old
+    generation, or made."""
     global _PARTS, _OLD_PARTS
     part = _OLD_PARTS.pop(key, None)
     if part is None:
-        part = _make_part(key, spec, tileset)
+        part = _make_part(key[len(spec.tag):], spec, tileset)
     if len(_PARTS) >= PARTS_LIMIT:
         _OLD_PARTS, _PARTS = _PARTS, {}
     _PARTS[key] = part
@@ -675,6 +689,7 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     j = held.index(tile)
     key = held[:j] + held[j + 1:]
     if key:
+        key = spec.tag + key
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     else:
