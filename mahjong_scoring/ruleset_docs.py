@@ -583,7 +583,8 @@ class _Page:
             notes.append(f"counts only while {self.option(f.enabled_by)} is true")
         for c in f.when:
             values = ", ".join(code(flow(v)) for v in c.values)
-            notes.append(f"counts only while {self.option(c.option)} is one of {values}")
+            some = "is" if len(c.values) == 1 else "is one of"
+            notes.append(f"counts only while {self.option(c.option)} {some} {values}")
         if f.needs_other_fan:
             notes.append("counts only beside some other fan")
         if not f.counts_toward_minimum:
