@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG
 from app.domain.notation import format_tiles
-from app.domain.tiles import TileSet
+from app.domain.tiles import STANDARD, TileSet
 
 PAIR = "pair"
 KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
@@ -380,10 +380,11 @@ class _PartSpec:
     end: int  # the kind after the part's last
     suit: bool  # a numbered suit (a run of nine) rather than the honours
     empty: Part  # the part holding nothing
-    # What the part's memo key starts with (`part_key`): () for a numbered suit, whose part
-    # is the same in every tile set (the suit at kinds 9k..9k+8 is category k); for the
-    # honours, a tag of which honours the set lays out there (卡五星's 中发白 sit at the
-    # kinds of the standard set's 1p-3p).
+    # What the part's memo key starts with: () when the part's kinds are those of the
+    # standard set at the same indices (its parts are the standard set's, written the same);
+    # else a tag of its kinds, so that a part is never handed to a tile set that lays other
+    # kinds at those indices (卡五星's 条 sit where the standard set has 万, its 中发白 at
+    # 1p-3p).
     tag: tuple[int, ...] = ()
 
 
@@ -439,9 +440,7 @@ def layout(tileset: TileSet) -> Layout:
     specs = []
     for i, tiles in enumerate(groups):
         suit = i < len(runs)
-        tag = () if suit else (_HONOUR_TAGS.setdefault(
-            tuple((t, tileset.kinds[t].code) for t in tiles), -1 - len(_HONOUR_TAGS)),)
-        spec = _PartSpec(tiles, tiles[-1] + 1, suit, _NOTHING, tag)
+        spec = _PartSpec(tiles, tiles[-1] + 1, suit, _NOTHING, _part_tag(tiles, tileset))
         specs.append(replace(spec, empty=_make_part((), spec, tileset)))
     spans = sorted((min(tileset.display_rank[t] for t in tiles),
                     max(tileset.display_rank[t] for t in tiles)) for tiles in groups)
@@ -451,8 +450,23 @@ def layout(tileset: TileSet) -> Layout:
 
 
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
-# The honours laid out by the tile sets met, by kinds and codes: their tags (`_PartSpec.tag`).
-_HONOUR_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
+# The parts laid out by the tile sets met, by their kinds: their tags (`_PartSpec.tag`).
+_PART_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
+# The kinds of each part of the standard set: its suits' runs of nine, then the honours.
+_STANDARD_PARTS = frozenset([
+    *(tuple(range(STANDARD.suit_starts[s], STANDARD.suit_starts[s] + 9))
+      for s in STANDARD.suits),
+    tuple(t for t in STANDARD.playing if STANDARD.kinds[t].is_honor)])
+
+
+def _part_tag(tiles: tuple[int, ...], tileset: TileSet) -> tuple[int, ...]:
+    """() for a part of the standard set's layout with its kinds (every tile set laying the
+    same kinds out the same way shares its parts); else a tag of the part's kinds."""
+    kinds, standard = tileset.kinds, STANDARD.kinds
+    if tiles in _STANDARD_PARTS and all(standard[t].code == kinds[t].code for t in tiles):
+        return ()
+    signature = tuple((t, kinds[t].code) for t in tiles)
+    return (_PART_TAGS.setdefault(signature, -1 - len(_PART_TAGS)),)
 
 
 # Parts by their tiles (sorted): a bounded dict in two generations (cheaper on the hot path

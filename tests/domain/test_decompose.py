@@ -675,3 +675,11 @@ def test_parts_of_two_tile_sets_at_the_same_kinds_are_kept_apart() -> None:
     assert dots.categories == 1 << STANDARD.category[dots.ordered[0]]  # 筒
     again = standing(parse_tiles("CCCFF", KWX), KWX)
     assert again.categories == 1 << 4
+    # Its 条 sit where the standard set has 万: the same counts, but written otherwise.
+    bamboo = standing(parse_tiles("234s", KWX), KWX)
+    characters = standing(parse_tiles("234m", STANDARD), STANDARD)
+    assert bamboo.ordered == characters.ordered
+    assert bamboo.parts[0] is not characters.parts[0]
+    # The 108-tile set lays its suits out as the standard set does, and shares its parts.
+    from app.domain.tiles import SUITS
+    assert standing(parse_tiles("234m", SUITS), SUITS).parts[0] is characters.parts[0]
