@@ -314,7 +314,8 @@ FAN_KEYS = frozenset({"id", "name", "name_en", "value", "excludes", "description
 OPTION_KEYS = frozenset({"name", "type", "default", "description", "choices", "minimum",
                          "maximum", "dealer_entry"})
 REQUIREMENT_KEYS = frozenset({"check", "params", "reason", "message"})
-FAN_REQUIREMENT_KEYS = frozenset({"some_fan_besides", "when", "reason", "message"})
+FAN_REQUIREMENT_KEYS = frozenset({"some_fan_besides", "when", "win_type", "reason",
+                                  "message"})
 PAYMENT_KEYS = frozenset({"scheme", "params", "description"})
 
 
@@ -520,7 +521,11 @@ class _Page:
                 else:
                     values = ", ".join(code(flow(v)) for v in when["in"])
                     cond = f"the option {code(when['option'])} is one of {values}"
-                rows.append([self.fans(r["some_fan_besides"]), cond, code(r["reason"]),
+                if r["win_type"] is not None:
+                    won = f"the hand is won by {code(r['win_type'])}"
+                    cond = won if when is None else f"{cond}, and {won}"
+                rows.append([self.fans(r["some_fan_besides"]) or "none (any fan)", cond,
+                             code(r["reason"]),
                              md(r["message"])])
             lines += table(["Some fan besides", "While", "Reason", "Message"], rows)
         return lines
@@ -578,6 +583,12 @@ class _Page:
             notes.append("only in shape " + ", ".join(code(s) for s in sorted(f.shapes)))
         if f.enabled_by is not None:
             notes.append(f"counts only while {self.option(f.enabled_by)} is true")
+        for c in f.when:
+            values = ", ".join(code(flow(v)) for v in c.values)
+            some = "is" if len(c.values) == 1 else "is one of"
+            notes.append(f"counts only while {self.option(c.option)} {some} {values}")
+        if f.needs_other_fan:
+            notes.append("counts only beside some other fan")
         if not f.counts_toward_minimum:
             notes.append("not counted toward the minimum")
         if f.when_nothing_else:

@@ -181,6 +181,7 @@ def ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]
         "fan_requirements": [
             {"some_fan_besides": sorted(r.besides),
              "when": {"option": r.option, "in": list(r.values)} if r.option else None,
+             "win_type": r.win_type,
              "reason": r.reason, "message": r.message}
             for r in rs.fan_requirements
         ],

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG
 from app.domain.notation import format_tiles
-from app.domain.tiles import TileSet
+from app.domain.tiles import STANDARD, TileSet
 
 PAIR = "pair"
 KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
@@ -380,6 +380,12 @@ class _PartSpec:
     end: int  # the kind after the part's last
     suit: bool  # a numbered suit (a run of nine) rather than the honours
     empty: Part  # the part holding nothing
+    # What the part's memo key starts with: () when the part's kinds are those of the
+    # standard set at the same indices (its parts are the standard set's, written the same);
+    # else a tag of its kinds, so that a part is never handed to a tile set that lays other
+    # kinds at those indices (卡五星's 条 sit where the standard set has 万, its 中发白 at
+    # 1p-3p).
+    tag: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -433,7 +439,8 @@ def layout(tileset: TileSet) -> Layout:
         return Layout((), (), ())
     specs = []
     for i, tiles in enumerate(groups):
-        spec = _PartSpec(tiles, tiles[-1] + 1, i < len(runs), _NOTHING)
+        suit = i < len(runs)
+        spec = _PartSpec(tiles, tiles[-1] + 1, suit, _NOTHING, _part_tag(tiles, tileset))
         specs.append(replace(spec, empty=_make_part((), spec, tileset)))
     spans = sorted((min(tileset.display_rank[t] for t in tiles),
                     max(tileset.display_rank[t] for t in tiles)) for tiles in groups)
@@ -443,6 +450,23 @@ def layout(tileset: TileSet) -> Layout:
 
 
 _NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
+# The parts laid out by the tile sets met, by their kinds: their tags (`_PartSpec.tag`).
+_PART_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
+# The kinds of each part of the standard set: its suits' runs of nine, then the honours.
+_STANDARD_PARTS = frozenset([
+    *(tuple(range(STANDARD.suit_starts[s], STANDARD.suit_starts[s] + 9))
+      for s in STANDARD.suits),
+    tuple(t for t in STANDARD.playing if STANDARD.kinds[t].is_honor)])
+
+
+def _part_tag(tiles: tuple[int, ...], tileset: TileSet) -> tuple[int, ...]:
+    """() for a part of the standard set's layout with its kinds (every tile set laying the
+    same kinds out the same way shares its parts); else a tag of the part's kinds."""
+    kinds, standard = tileset.kinds, STANDARD.kinds
+    if tiles in _STANDARD_PARTS and all(standard[t].code == kinds[t].code for t in tiles):
+        return ()
+    signature = tuple((t, kinds[t].code) for t in tiles)
+    return (_PART_TAGS.setdefault(signature, -1 - len(_PART_TAGS)),)
 
 
 # Parts by their tiles (sorted): a bounded dict in two generations (cheaper on the hot path
@@ -477,9 +501,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         if hi == lo:
             parts.append(spec.empty)
             continue
-        part = memo.get(ordered[lo:hi])
+        key = ordered[lo:hi]
+        if spec.tag:
+            key = spec.tag + key
+        part = memo.get(key)
         if part is None:
-            part = _part(ordered[lo:hi], spec, tileset)
+            part = _part(key, spec, tileset)
         parts.append(part)
         packed += part.packed
         cuts.append(part.pieces)
@@ -509,7 +536,7 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
     if hi == lo:
         part = spec.empty
     else:
-        key = ordered[lo:hi]
+        key = spec.tag + ordered[lo:hi]
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
@@ -552,11 +579,12 @@ def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
 
 
 def _part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
-    """A part `_PARTS` does not hold: from the old generation, or made."""
+    """A part `_PARTS` does not hold (`key`: its tiles after the spec's tag): from the old
+    generation, or made."""
     global _PARTS, _OLD_PARTS
     part = _OLD_PARTS.pop(key, None)
     if part is None:
-        part = _make_part(key, spec, tileset)
+        part = _make_part(key[len(spec.tag):], spec, tileset)
     if len(_PARTS) >= PARTS_LIMIT:
         _OLD_PARTS, _PARTS = _PARTS, {}
     _PARTS[key] = part
@@ -675,6 +703,7 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     j = held.index(tile)
     key = held[:j] + held[j + 1:]
     if key:
+        key = spec.tag + key
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     else:

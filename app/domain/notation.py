@@ -41,6 +41,9 @@ from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import TileSet
 
 _DIGITS = "0123456789"
+# The suit letters of the notation (万 筒 条, riichi-style honours, flowers): a tile set may
+# lack some of them, and a tile written with one is then not a tile of that set.
+NOTATION_SUITS = "mpszf"
 # Any bracket: the whole-hand parser reads the standing tiles between brackets in one go.
 _BRACKET = re.compile(r"[\[\]{}]")
 _CLOSE = {"[": "]", "{": "}"}
@@ -175,6 +178,15 @@ def _scan(
         if digits_at >= 0:
             # A run of digits takes the suit letter that follows it: "123m".
             table = g.digit_codes.get(ch)
+            if table is None and ch in NOTATION_SUITS:
+                # A suit of the notation that this tile set lacks (万 in an 84-tile set).
+                raise NotationError(
+                    Code.UNKNOWN_TILE,
+                    f"{text[digits_at] + ch!r} at position {digits_at} is not a tile of this "
+                    f"rule set: its tiles are written with the suit letters {g.suit_letters}",
+                    pointer,
+                    digits_at,
+                )
             if table is None:
                 raise NotationError(
                     Code.INVALID_NOTATION,

@@ -236,20 +236,26 @@ def _standard() -> TileSet:
     return TileSet("standard", tuple(kinds), aliases=aliases)
 
 
-def _suits_only() -> TileSet:
-    """The 108-tile set of 四川 and other suit-only games: 万, 条, 筒, four of each, nothing
-    else. Same codes and Chinese names as the standard set; honours and flowers are not
-    tiles of this set at all."""
-    numbered = [k for k in STANDARD.kinds if k.is_number]
-    codes = {k.code for k in numbered}
-    aliases = {name: STANDARD.kinds[t].code for name, t in STANDARD.aliases.items()
-               if STANDARD.kinds[t].code in codes}
-    index = {k.code: i for i, k in enumerate(numbered)}
-    return TileSet("suits", tuple(numbered),
-                   aliases={name: index[code] for name, code in aliases.items()})
+def _subset(name: str, keep: tuple[str, ...]) -> TileSet:
+    """A tile set of some groups of the standard set (`keep`: suit letters, "winds",
+    "dragons"), four of each kind, nothing else. Same codes and Chinese names as the standard
+    set, and its order; the tiles it leaves out are not tiles of this set at all."""
+    def kept(k: TileKind) -> bool:
+        return (k.suit in keep if k.is_number else "winds" in keep if k.is_wind
+                else "dragons" in keep if k.is_dragon else False)
+
+    chosen = [k for k in STANDARD.kinds if kept(k)]
+    index = {k.code: i for i, k in enumerate(chosen)}
+    aliases = {alias: index[STANDARD.kinds[t].code] for alias, t in STANDARD.aliases.items()
+               if STANDARD.kinds[t].code in index}
+    suits = tuple(s for s in STANDARD.suits if s in keep)
+    return TileSet(name, tuple(chosen), suits=suits, aliases=aliases)
 
 
 STANDARD = _standard()
-SUITS = _suits_only()
+# The 108 tiles of 四川 and other suit-only games: 万, 条, 筒.
+SUITS = _subset("suits", ("m", "s", "p"))
+# The 84 tiles of 卡五星 and other three-player games without 万 or winds: 条, 筒, 中发白.
+DOTS_BAMBOO_DRAGONS = _subset("dots_bamboo_dragons", ("s", "p", "dragons"))
 
-TILESETS: dict[str, TileSet] = {STANDARD.name: STANDARD, SUITS.name: SUITS}
+TILESETS: dict[str, TileSet] = {t.name: t for t in (STANDARD, SUITS, DOTS_BAMBOO_DRAGONS)}

@@ -11,6 +11,20 @@ from typing import Any
 from app.domain.hand import WinContext
 from app.rules.view import View
 
+
+@dataclass(frozen=True)
+class OptionCondition:
+    """A condition on a request option: its value is one of `values`."""
+
+    option: str
+    values: tuple[Any, ...]
+
+    def holds(self, options: Mapping[str, Any]) -> bool:
+        chosen = options.get(self.option)
+        # Compared with the type too: true == 1 in Python, but not in JSON.
+        return any(type(v) is type(chosen) and v == chosen for v in self.values)
+
+
 # A bound check: called with what checks see of one reading and the win context, returns how
 # many times the fan applies (0 = absent).
 BoundCheck = Callable[[View, WinContext], int]
@@ -36,6 +50,12 @@ class FanDef:
     counts_toward_minimum: bool = True
     # A bool request option that switches this fan on or off (house rules), if any.
     enabled_by: str | None = None
+    # Conditions on request options, all of which must hold for this fan to count (a house
+    # rule choosing between two values of one pattern: 卡五星's ×2 or ×4 碰碰胡).
+    when: tuple[OptionCondition, ...] = ()
+    # Counted only when some other fan counts too: on a hand with no other fan it is left
+    # out (卡五星 last_tile_plain false: no 海底 on a bare 屁胡).
+    needs_other_fan: bool = False
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
 
 
@@ -55,16 +75,23 @@ class Requirement:
 class FanRequirement:
     """A condition on the fans a winning hand counts, decided after they are (a house rule
     that refuses the smallest hands): the hand must count some fan besides `besides`. With
-    `option`, it applies only while that request option has one of the values `values`."""
+    `option`, it applies only while that request option has one of the values `values`; with
+    `win_type`, only to wins of that type."""
 
     besides: frozenset[str]
     reason: str
     message: str
     option: str | None = None
     values: tuple[Any, ...] = ()
+    # Applies to wins of this type only (`self_draw` or `discard`); None: to every win.
+    win_type: str | None = None
 
-    def refuses(self, fan_ids: Iterable[str], options: Mapping[str, Any]) -> bool:
-        """Whether a hand counting these fans fails the requirement under these options."""
+    def refuses(self, fan_ids: Iterable[str], options: Mapping[str, Any],
+                win_type: str | None = None) -> bool:
+        """Whether a hand counting these fans, won this way, fails the requirement under
+        these options."""
+        if self.win_type is not None and win_type != self.win_type:
+            return False
         if self.option is not None:
             chosen = options.get(self.option)
             # Compared with the type too: true == 1 in Python, but not in JSON.

@@ -12,6 +12,7 @@ fan of the same id (or are added), and `remove_fans: [...]` drops parent fans.
 from __future__ import annotations
 
 import collections.abc
+import dataclasses
 import inspect
 import types
 import typing
@@ -23,15 +24,16 @@ from typing import Any
 import yaml
 
 from app.domain.errors import HandError
-from app.domain.hand import MELD_KINDS
+from app.domain.hand import DISCARD, MELD_KINDS, SELF_DRAW
 from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
-from app.rules.checks import CHECKS, TileGroup
+from app.rules.checks import CHECKS, PerSeatOption, TileGroup
 from app.rules.definitions import (
     WILD_RULES,
     FanDef,
     FanRequirement,
+    OptionCondition,
     PaymentDef,
     Requirement,
     ShapeDef,
@@ -75,13 +77,13 @@ TOP_KEYS = {
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
 FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
-            "shapes", "counts_toward_minimum", "enabled_by"}
+            "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan"}
 REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
 OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
                "dealer_entry"}
-FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "reason", "message"}
+FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "win_type", "reason", "message"}
 PAYMENT_KEYS = {"scheme", "params", "description"}
 
 
@@ -207,8 +209,11 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         ids.append(f["id"])
     id_set = set(ids)
 
+    options = _options(data.get("options"), err, players)
     shapes = _shapes(data["shapes"], id_set, err)
-    fans = [_fan(f, tileset, id_set, set(shapes), err) for f in fans_raw]
+    fans = [_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
+    # Conditions on options (`when`), checked once the options are read.
+    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
     fans = _order(fans, err)
 
     flower_fan = data.get("flower_fan")
@@ -226,17 +231,18 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
 
-    options = _options(data.get("options"), err, players)
     bool_options = {o.name for o in options if o.type == "bool"}
     for f in fans:
         if f.enabled_by is not None and f.enabled_by not in bool_options:
             raise err("enabled_by", f"must name a bool option of this rule set "
                       f"(got {f.enabled_by!r})", f.id)
+    fans = [dataclasses.replace(f, when=_conditions(raw_when.get(f.id), options, f.id, err))
+            if f.id in raw_when else f for f in fans]
     meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
     if (not isinstance(meld_kinds, list) or not meld_kinds
             or any(k not in MELD_KINDS for k in meld_kinds)):
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
-    requirements = tuple(_requirement(r, i, tileset, err)
+    requirements = tuple(_requirement(r, i, tileset, err, options)
                          for i, r in enumerate(_list(data.get("requires"), "requires", err)))
     fan_requirements = tuple(
         _fan_requirement(r, i, id_set, options, err)
@@ -321,7 +327,8 @@ def _check_wild_reading(wild: WildDef, fans: list[FanDef],
                   "(every reading, slow with many wilds)")
 
 
-def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:
+def _requirement(r: Any, i: int, tileset: TileSet, err: Any,
+                 options: tuple[OptionDef, ...]) -> Requirement:
     field = f"requires[{i}]"
     if not isinstance(r, dict):
         raise err(field, "must be a mapping with check, reason and message")
@@ -337,7 +344,7 @@ def _requirement(r: Any, i: int, tileset: TileSet, err: Any) -> Requirement:
     params_raw = r.get("params") or {}
     if not isinstance(params_raw, dict):
         raise err(f"{field}.params", "must be a mapping")
-    params = _bind(spec.signature, params_raw, tileset, r["check"], err)
+    params = _bind(spec.signature, params_raw, tileset, r["check"], err, options)
     return Requirement(check=r["check"], params=MappingProxyType(dict(params_raw)),
                        reason=r["reason"], message=r["message"],
                        bound=bind_check(spec.func, params))
@@ -358,30 +365,52 @@ def _fan_requirement(r: Any, i: int, fan_ids: set[str], options: tuple[OptionDef
         if not isinstance(r.get(key), str) or not r[key].strip():
             raise err(f"{field}.{key}", "must be a non-empty string")
     besides = r.get("some_fan_besides")
-    if (not isinstance(besides, list) or not besides
+    # An empty list: the hand must count some fan, whichever.
+    if (not isinstance(besides, list)
             or any(not isinstance(f, str) or f not in fan_ids for f in besides)):
-        raise err(f"{field}.some_fan_besides", "must be a non-empty list of fan ids of this "
-                  f"rule set (got {besides!r})")
+        raise err(f"{field}.some_fan_besides", "must be a list of fan ids of this rule set "
+                  f"(got {besides!r})")
     option: str | None = None
     values: tuple[Any, ...] = ()
     when = r.get("when")
     if when is not None:
-        if not isinstance(when, dict) or set(when) != {"option", "in"}:
-            raise err(f"{field}.when", "must be {option: <a bool or enum option>, in: [values]}")
-        od = next((o for o in options if o.name == when["option"]), None)
-        if od is None or od.type not in ("bool", "enum"):
-            raise err(f"{field}.when.option", f"must name a bool or enum option of this rule "
-                      f"set (got {when['option']!r})")
-        allowed = (True, False) if od.type == "bool" else od.choices
-        chosen = when["in"]
-        if (not isinstance(chosen, list) or not chosen
-                or any(not any(type(c) is type(a) and c == a for a in allowed)
-                       for c in chosen)):
-            raise err(f"{field}.when.in", f"must list values of option {od.name!r} "
-                      f"({', '.join(map(str, allowed))})")
-        option, values = od.name, tuple(chosen)
+        cond = _condition(when, options, f"{field}.when", None, err)
+        option, values = cond.option, cond.values
+    win_type = r.get("win_type")
+    if win_type is not None and win_type not in (SELF_DRAW, DISCARD):
+        raise err(f"{field}.win_type", f"must be {SELF_DRAW} or {DISCARD} (got {win_type!r})")
     return FanRequirement(besides=frozenset(besides), reason=r["reason"],
-                          message=" ".join(r["message"].split()), option=option, values=values)
+                          message=" ".join(r["message"].split()), option=option, values=values,
+                          win_type=win_type)
+
+
+def _condition(when: Any, options: tuple[OptionDef, ...], field: str, fan: str | None,
+               err: Any) -> OptionCondition:
+    """`{option: <a bool or enum option>, in: [values]}`: the option has one of the values."""
+    if not isinstance(when, dict) or set(when) != {"option", "in"}:
+        raise err(field, "must be {option: <a bool or enum option>, in: [values]}", fan)
+    od = next((o for o in options if o.name == when["option"]), None)
+    if od is None or od.type not in ("bool", "enum"):
+        raise err(f"{field}.option", f"must name a bool or enum option of this rule "
+                  f"set (got {when['option']!r})", fan)
+    allowed = (True, False) if od.type == "bool" else od.choices
+    chosen = when["in"]
+    if (not isinstance(chosen, list) or not chosen
+            or any(not any(type(c) is type(a) and c == a for a in allowed)
+                   for c in chosen)):
+        raise err(f"{field}.in", f"must list values of option {od.name!r} "
+                  f"({', '.join(map(str, allowed))})", fan)
+    return OptionCondition(od.name, tuple(chosen))
+
+
+def _conditions(value: Any, options: tuple[OptionDef, ...], fan: str,
+                err: Any) -> tuple[OptionCondition, ...]:
+    """A fan's `when`: one condition on an option, or a list of them (all must hold)."""
+    items = value if isinstance(value, list) else [value]
+    if not items:
+        raise err("when", "must be {option, in} or a non-empty list of them", fan)
+    return tuple(_condition(w, options, "when" if not isinstance(value, list)
+                            else f"when[{i}]", fan, err) for i, w in enumerate(items))
 
 
 def _list(value: Any, field: str, err: Any) -> list[Any]:
@@ -444,7 +473,7 @@ def _shapes(value: Any, fan_ids: set[str], err: Any) -> dict[str, ShapeDef]:
 
 
 def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],
-         err: Any) -> FanDef:
+         err: Any, options: tuple[OptionDef, ...]) -> FanDef:
     fid = f["id"]
     bad = set(f) - FAN_KEYS
     if bad:
@@ -463,7 +492,7 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
     params_raw = f.get("params") or {}
     if not isinstance(params_raw, dict):
         raise err("params", "must be a mapping", fid)
-    params = _bind(spec.signature, params_raw, tileset, fid, err)
+    params = _bind(spec.signature, params_raw, tileset, fid, err, options)
     excludes = f.get("excludes") or []
     if not isinstance(excludes, list) or any(not isinstance(x, str) for x in excludes):
         raise err("excludes", "must be a list of fan ids", fid)
@@ -486,6 +515,12 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
     enabled_by = f.get("enabled_by")
     if enabled_by is not None and not isinstance(enabled_by, str):
         raise err("enabled_by", "must name a bool option", fid)
+    needs_other = f.get("needs_other_fan", False)
+    if not isinstance(needs_other, bool):
+        raise err("needs_other_fan", "must be true or false", fid)
+    if needs_other and spec.last:
+        raise err("needs_other_fan", "a fan decided only when nothing else counts cannot "
+                  "also need another fan", fid)
     bound = bind_check(spec.func, params)
     return FanDef(
         id=fid, name=f["name"], name_en=f["name_en"], value=value, check=f["check"],
@@ -493,7 +528,7 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
         description=" ".join(f["description"].split()),
         shapes=frozenset(shapes) if shapes is not None else None,
         when_nothing_else=spec.last, counts_toward_minimum=ctm, enabled_by=enabled_by,
-        bound=bound,
+        needs_other_fan=needs_other, bound=bound,
     )
 
 
@@ -517,7 +552,7 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
 
 
 def _bind(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: str,
-          err: Any) -> dict[str, Any]:
+          err: Any, options: tuple[OptionDef, ...] = ()) -> dict[str, Any]:
     """Check YAML params against the check's keyword-only parameters and convert them."""
     accepted = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
     out: dict[str, Any] = {}
@@ -526,20 +561,27 @@ def _bind(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: st
             allowed = ", ".join(accepted) or "none"
             raise err(f"params.{name}", f"not a parameter of this check (takes: {allowed})", fid)
         out[name] = _convert(accepted[name].annotation, value, tileset, f"params.{name}", fid,
-                             err)
+                             err, options)
     for name, p in accepted.items():
         if name not in out and p.default is inspect.Parameter.empty:
             raise err(f"params.{name}", "missing required parameter", fid)
     return out
 
 
-def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: Any) -> Any:
+def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: Any,
+             options: tuple[OptionDef, ...] = ()) -> Any:
     origin = typing.get_origin(ann)
     if origin in (types.UnionType, typing.Union):
         args = [a for a in typing.get_args(ann) if a is not type(None)]
         if value is None:
             return None
-        return _convert(args[0], value, tileset, field, fid, err)
+        return _convert(args[0], value, tileset, field, fid, err, options)
+    if ann is PerSeatOption:
+        per_seat = [o.name for o in options if o.type == "per_seat"]
+        if value not in per_seat:
+            raise err(field, f"must name a per_seat option of this rule set (got {value!r}; "
+                      f"per_seat options: {', '.join(per_seat) or 'none'})", fid)
+        return value
     if ann is TileGroup:
         if not isinstance(value, str):
             raise err(field, "must be a tile notation string such as '19m19p19sESWNCFP'", fid)

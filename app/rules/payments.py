@@ -210,6 +210,99 @@ def points_seat_factor(payer: int, payee: int, dealer: int, **params: Any) -> in
                          pulls=params.get("pulls") or ())
 
 
+# ---- shares: base × min(2^fan, cap) a share, with per-seat stakes -----------------------
+
+MARKED_PAYER = ("never", "double")
+
+
+def _share(total: int, cap: int | str, factor: int = 1) -> int:
+    # A multiplier: 2^fan times the payer's factor, then the cap (a multiplier too).
+    multiplier: int = 2 ** total * factor
+    return multiplier if cap == NO_CAP else min(multiplier, int(cap))
+
+
+def shares_value(total: int, *, base: int, cap: int | str, marked: Sequence[int] = (),
+                 marked_payer: str = "never", pays_for_others: bool = False,
+                 pays_for_others_when_marked: bool = True) -> tuple[int, int | None]:
+    """一份: one share of a hand of n fan is base × min(2^n, cap), `cap` a multiplier (8, 16
+    ...) or none; the multiplier is min(2^n, cap)."""
+    multiplier = _share(total, cap)
+    return base * multiplier, multiplier
+
+
+def _marked(marked: Sequence[int], seat: int | None) -> bool:
+    return seat is not None and seat < len(marked) and bool(marked[seat])
+
+
+def shares_pay(total: int, ctx: WinContext, players: int, payers: Sequence[int] | None = None,
+               *, base: int, cap: int | str, marked: Sequence[int] = (),
+               marked_payer: str = "never", pays_for_others: bool = False,
+               pays_for_others_when_marked: bool = True) -> Payments:
+    """Self-draw: every payer pays one share; discard: the discarder alone pays one share. No
+    self-draw bonus. `marked` (by seat, e.g. a per-seat option; not 0 = marked) changes the
+    stakes: with `marked_payer` double, a marked payer pays a double share, doubled before
+    the cap, to a winner who is not marked; with `pays_for_others`, a discard won by a
+    marked winner is paid by the discarder for every payer (包胡: the share, capped, times
+    the number of payers), the others paying nothing, unless the discarder is marked too
+    and `pays_for_others_when_marked` is false."""
+    winner = ctx.winner
+    winner_marked = _marked(marked, winner)
+    doubles = marked_payer == "double" and not winner_marked
+
+    def share(seat: int) -> int:
+        return base * _share(total, cap, 2 if doubles and _marked(marked, seat) else 1)
+
+    transfers: list[Transfer] = []
+    others = _others(ctx, players, payers)
+    if ctx.self_drawn:
+        for seat in others:
+            transfers.append(Transfer(seat, winner, share(seat), "self_draw"))
+    else:
+        discarder = ctx.discarder
+        assert discarder is not None
+        if pays_for_others and winner_marked and (pays_for_others_when_marked
+                                                  or not _marked(marked, discarder)):
+            transfers.append(Transfer(discarder, winner,
+                                      base * _share(total, cap) * len(others),
+                                      "pays_for_others"))
+        else:
+            transfers.append(Transfer(discarder, winner, share(discarder), "discarder"))
+    return payments_of(players, transfers)
+
+
+def shares_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
+                   fan_ids: frozenset[str]) -> dict[str, Any]:
+    """The shares scheme's parameters: `cap` a multiplier of at least 1 or none (or an enum
+    option of those), `marked` a per_seat option (or a list of 0s and 1s), `marked_payer`
+    never or double (or an enum option of those)."""
+    def caps_ok(values: Sequence[Any]) -> bool:
+        return all(v == NO_CAP or (isinstance(v, int) and not isinstance(v, bool) and v >= 1)
+                   for v in values)
+
+    cap = _option_of(params, "cap", options)
+    if cap is not None:
+        if cap.type != "enum" or not caps_ok(cap.choices):
+            raise SchemeParamError("cap", f"option {cap.name!r} must be an enum of multipliers "
+                                   f"(integers of at least 1) and {NO_CAP!r}")
+    elif not caps_ok([params.get("cap")]):
+        raise SchemeParamError("cap", f"must be a multiplier of at least 1 or {NO_CAP!r}")
+    marked = _option_of(params, "marked", options)
+    if marked is not None and marked.type != "per_seat":
+        raise SchemeParamError("marked", f"option {marked.name!r} must be a per_seat option")
+    payer = _option_of(params, "marked_payer", options)
+    if payer is not None:
+        if payer.type != "enum" or any(c not in MARKED_PAYER for c in payer.choices):
+            raise SchemeParamError("marked_payer", f"option {payer.name!r} must be an enum of "
+                                   f"{', '.join(MARKED_PAYER)}")
+    elif params.get("marked_payer", "never") not in MARKED_PAYER:
+        raise SchemeParamError("marked_payer", f"must be one of {', '.join(MARKED_PAYER)}")
+    for name in ("pays_for_others", "pays_for_others_when_marked"):
+        chosen = _option_of(params, name, options)
+        if chosen is not None and chosen.type != "bool":
+            raise SchemeParamError(name, f"option {chosen.name!r} must be a bool option")
+    return params
+
+
 class SchemeParamError(Exception):
     """A scheme parameter the scheme refuses at load time: the parameter's name (or a dotted
     path under it) and why."""
@@ -304,6 +397,7 @@ SCHEMES: dict[str, Scheme] = {
     "doubling": Scheme(doubling_value, doubling_pay, paid_by=seats_paying),
     "points": Scheme(points_value, points_pay, by_fans=True, seat_factor=points_seat_factor,
                      prepare=points_prepare),
+    "shares": Scheme(shares_value, shares_pay, prepare=shares_prepare),
 }
 # Keyword parameters the engine passes itself; a rule set cannot set them.
 RESERVED_PARAMS = frozenset({"fans"})

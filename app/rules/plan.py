@@ -34,7 +34,14 @@ from weakref import WeakSet
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
 from app.rules.checks import CHECKS, DependsOn, positional
-from app.rules.definitions import BoundCheck, FanDef, Requirement, ShapeDef, WildDef
+from app.rules.definitions import (
+    BoundCheck,
+    FanDef,
+    OptionCondition,
+    Requirement,
+    ShapeDef,
+    WildDef,
+)
 from app.rules.policies import POLICIES, Policy
 from app.rules.view import FEATURES
 
@@ -273,6 +280,8 @@ class Plan:
     flower: FanStep | None
     # The bit of each fan a bool request option switches on or off: (bit, option name).
     gates: tuple[tuple[int, str], ...]
+    # The bit of each fan that counts only while conditions on request options hold.
+    conditions: tuple[tuple[int, tuple[OptionCondition, ...]], ...]
     wild: WildPlan | None
     # By position in evaluation order: each fan, its value and the bits of what it leaves out.
     fans: tuple[FanDef, ...] = ()
@@ -283,6 +292,8 @@ class Plan:
     toward_minimum: int = 0
     beside_minimum: int = 0
     ties: int = 0
+    # The bits of the fans that count only beside some other fan (`FanDef.needs_other_fan`).
+    needs_company: int = 0
 
 
 def _mask(needs: Sequence[str]) -> int:
@@ -337,6 +348,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         policy=POLICIES[combination_policy] if combination_policy else None,
         flower=step(by_id[flower_fan]) if flower_fan else None,
         gates=tuple((1 << position[f.id], f.enabled_by) for f in fans if f.enabled_by),
+        conditions=tuple((1 << position[f.id], f.when) for f in fans if f.when),
         wild=_wild_plan(fans, requirements, wild, tileset) if wild is not None else None,
         fans=tuple(fans),
         values=tuple(s.value for s in steps),
@@ -344,6 +356,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         toward_minimum=sum(s.bit for s in steps if s.toward_minimum),
         beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
         ties=sum(s.bit for s in steps if s.breaks_ties),
+        needs_company=sum(s.bit for s in steps if s.fan.needs_other_fan),
     )
     LIVE_PLANS.add(plan)
     return plan

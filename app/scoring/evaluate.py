@@ -11,9 +11,9 @@ each step looks for):
    reading fans when the hand reads one way only), and the reading fans whose checks can
    find something in it (answers the checks share by key are remembered, bounded: see
    `app.scoring.memory`), counted in evaluation order, each counted fan leaving out (不计)
-   what it excludes; then the shape's fixed extras and, when nothing else counts toward
-   the minimum, its 无番和-like fan. Fans an option switches off are left out from the
-   start.
+   what it excludes; a fan that needs another fan is left out when none counts beside it;
+   then the shape's fixed extras and, when nothing else counts toward the minimum, its
+   无番和-like fan. Fans an option switches off are left out from the start.
 4. The best reading: the highest total; under a payment scheme that prices the fans
    themselves (`by_fans`), the highest value first, then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower
@@ -89,6 +89,11 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
             disabled |= bit
+    for bit, conditions in plan.conditions:
+        for condition in conditions:
+            if not condition.holds(ctx.options):
+                disabled |= bit
+                break
     scheme = rs.payment_scheme
     fixed = rs.fixed_payment_params
     params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
@@ -152,7 +157,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if refused is None and rs.fan_requirements:
         counted_ids = _ids(plan, counted)
         for freq in rs.fan_requirements:
-            if freq.refuses((fid for fid, _ in counted_ids), ctx.options):
+            if freq.refuses((fid for fid, _ in counted_ids), ctx.options, ctx.win_type):
                 refused = Reason(freq.reason, freq.message)
                 break
     if refused is not None:

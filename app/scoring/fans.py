@@ -127,6 +127,11 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
         total += values[position] * hit[1]
         bits |= 1 << position
         excluded |= excludes[position]
+    lonely = plan.needs_company
+    if bits & lonely and not bits & ~lonely:
+        # Only fans that count beside another fan, and none other: none of them counts.
+        counted = []
+        total = bits = 0
     breaks_ties = bool(bits & plan.ties)
     if shape.extras:
         extras = shape.extras.get(shape.tileset.ranks[win_tile])

@@ -660,3 +660,26 @@ def test_waits_alone_of_complete_hands_with_melds(h: Hand) -> None:
     for win in sorted(set(h.concealed)):
         expected = completing_tiles(without(tiles, win, T), len(h.melds), ALL, T) == {win}
         assert waits_alone(tiles, win, len(h.melds), ALL, T) == expected, (h, win)
+
+
+def test_parts_of_two_tile_sets_at_the_same_kinds_are_kept_apart() -> None:
+    """The 84-tile set's 中发白 sit at the kinds of the standard set's 1p-3p: a part read in
+    one set is never handed to the other (their categories differ)."""
+    from app.domain.decompose import standing
+    from app.domain.tiles import DOTS_BAMBOO_DRAGONS as KWX
+
+    dragons = standing(parse_tiles("CCCFF", KWX), KWX)
+    dots = standing(parse_tiles("111p22p", STANDARD), STANDARD)
+    assert dragons.ordered == dots.ordered  # the same kinds, by index
+    assert dragons.categories == 1 << 4  # dragons
+    assert dots.categories == 1 << STANDARD.category[dots.ordered[0]]  # 筒
+    again = standing(parse_tiles("CCCFF", KWX), KWX)
+    assert again.categories == 1 << 4
+    # Its 条 sit where the standard set has 万: the same counts, but written otherwise.
+    bamboo = standing(parse_tiles("234s", KWX), KWX)
+    characters = standing(parse_tiles("234m", STANDARD), STANDARD)
+    assert bamboo.ordered == characters.ordered
+    assert bamboo.parts[0] is not characters.parts[0]
+    # The 108-tile set lays its suits out as the standard set does, and shares its parts.
+    from app.domain.tiles import SUITS
+    assert standing(parse_tiles("234m", SUITS), SUITS).parts[0] is characters.parts[0]

@@ -339,8 +339,14 @@ def test_other_tileset_uses_its_own_codes() -> None:
     small = TileSet("small", kinds, suits=("m",), aliases={"混儿": 9})
     assert parse_tiles("123mX混儿", small) == [0, 1, 2, 9, 9]
     assert format_tiles([9, 2, 0], small) == "13mX"
+    # A suit of the notation that the set lacks is an unknown tile; any other letter is
+    # not notation at all.
     with pytest.raises(NotationError) as exc:
         parse_tiles("1p", small)
+    assert exc.value.code == "unknown_tile"
+    assert "suit letters m" in exc.value.message
+    with pytest.raises(NotationError) as exc:
+        parse_tiles("1q", small)
     assert exc.value.code == "invalid_notation"
     assert "suit letter m" in exc.value.message
 

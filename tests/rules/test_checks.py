@@ -609,3 +609,53 @@ def test_hand_facts_count_the_whole_hand() -> None:
         assert d.concealed == sum(1 for m in h.melds if m.kind == KONG and m.concealed)
         assert d.numbered_pungs == sum(1 for m in h.melds
                                        if m.kind != CHOW and T.suit_no[m.tiles[0]] >= 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# The checks of 卡五星 (kawuxing), on its 84-tile set
+
+KWX: RuleSet = ALL_RULESETS["kawuxing"]
+
+
+def kwx_views(text: str, **ctx: Any) -> list[View]:
+    ctx.setdefault("win_type", "self_draw")
+    hand, context = build(text, ctx, KWX)
+    facts = HandFacts(hand, context, KWX.tileset, frozenset(KWX.shapes))
+    return [View(r, facts, None) for r in decompose(hand, frozenset(KWX.shapes), KWX.tileset)]
+
+
+def test_winner_flag_reads_the_winners_entry() -> None:
+    v = kwx_views("123p456p789s234s5s5s", winner=1, options={"revealed": [1, 0, 1]})[0]
+    assert call("winner_flag", v, option="revealed") == 0
+    v = kwx_views("123p456p789s234s5s5s", winner=2, options={"revealed": [1, 0, 1]})[0]
+    assert call("winner_flag", v, option="revealed") == 1
+    assert call("winner_flag", v, option="no_such_option") == 0
+
+
+def test_fourth_of_declared_pung_the_winning_tile_or_any() -> None:
+    [v] = kwx_views("[555s]123p789p99p46s5s")
+    assert call("fourth_of_declared_pung", v) == 1
+    [v] = kwx_views("[555s]123p789p456s9p9p")
+    assert call("fourth_of_declared_pung", v) == 0
+    assert call("fourth_of_declared_pung", v, any_kind=True) == 1
+    [v] = kwx_views("[5555p]123s789s456s9p9p")
+    assert call("fourth_of_declared_pung", v, any_kind=True) == 0  # a kong is no pung
+
+
+def test_fourth_of_standing_and_the_pung_reading() -> None:
+    # 333s + 3s: 333s 345s in one reading; 33s 345s 345s keeps no pung.
+    [v] = kwx_views("333s45s123p789p99p3s", win_type="discard", discarder=2)
+    assert call("fourth_of_standing", v) == 1 and call("fourth_of_standing_pung", v) == 1
+    [v] = kwx_views("333s4455s123p789p3s", win_type="discard", discarder=2)
+    assert call("fourth_of_standing", v) == 1 and call("fourth_of_standing_pung", v) == 0
+    assert not v.features & FEATURES["pungs"]  # the needs promise, on a reading without
+    [v] = kwx_views("7777p8p123s456s55s9p", win_type="discard", discarder=2)
+    assert call("fourth_of_standing", v) == 0
+    assert call("fourth_of_standing", v, any_kind=True) == 1
+
+
+def test_seven_pairs_fours_counts_exactly() -> None:
+    [v] = [r for r in kwx_views("3333s1111p77p88sCC") if r.shape == SEVEN_PAIRS]
+    assert [call("seven_pairs_fours", v, count=n) for n in (1, 2, 3)] == [0, 1, 0]
+    [v] = kwx_views("11s33s55s77p99p22pCC", win_type="discard", discarder=1)
+    assert call("seven_pairs_fours", v, count=1) == 0

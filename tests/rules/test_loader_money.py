@@ -93,8 +93,10 @@ def test_a_bad_per_seat_option_is_refused(tmp_path: Path, option: dict[str, Any]
 @pytest.mark.parametrize(("requirement", "field", "words"), [
     ({"some_fan_besides": ["zz"], "reason": "r", "message": "m"},
      "requires_fans[0].some_fan_besides", "fan ids of this rule set"),
-    ({"some_fan_besides": [], "reason": "r", "message": "m"},
-     "requires_fans[0].some_fan_besides", "non-empty list"),
+    ({"some_fan_besides": "a", "reason": "r", "message": "m"},
+     "requires_fans[0].some_fan_besides", "list of fan ids"),
+    ({"some_fan_besides": [], "reason": "r", "message": "m", "win_type": "ron"},
+     "requires_fans[0].win_type", "self_draw or discard"),
     ({"some_fan_besides": ["a"], "reason": "", "message": "m"}, "requires_fans[0].reason",
      "non-empty string"),
     ({"some_fan_besides": ["a"], "reason": "r", "message": "m", "if": 1},

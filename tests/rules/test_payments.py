@@ -310,3 +310,53 @@ def test_a_fixed_payment_remembers_what_pay_and_value_say() -> None:
                 assert paid.payments == base_plus_fan(total, ctx, 4, base=8)
                 assert (paid.value, paid.multiplier) == (8 + total, None)
     assert 0 < len(bound.memo) <= 3 * len(arrangements(4))
+
+
+# ---------------------------------------------------------------------------------------------
+# shares (卡五星): one share = base × min(2^fan, cap), cap a multiplier; per-seat marks
+
+
+def test_shares_value_caps_the_multiplier() -> None:
+    from app.rules.payments import shares_value
+    assert shares_value(4, base=1, cap=8) == (8, 8)
+    assert shares_value(4, base=2, cap="none") == (32, 16)
+    assert shares_value(0, base=3, cap=8) == (3, 1)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_shares_pay_sums_to_zero_and_marks_change_the_stakes(players: int) -> None:
+    from app.rules.payments import shares_pay
+    for winner, discarder in arrangements(players):
+        for marks in itertools.product((0, 1), repeat=players):
+            for total in range(6):
+                ctx = WinContext(win_type="discard" if discarder is not None else "self_draw",
+                                 winner=winner, discarder=discarder)
+                p = shares_pay(total, ctx, players, base=1, cap=8, marked=marks,
+                               marked_payer="double", pays_for_others=True,
+                               pays_for_others_when_marked=True)
+                assert len(p.net) == players and sum(p.net) == 0
+                share = min(2 ** total, 8)
+                if discarder is not None and marks[winner]:
+                    # 包胡: the discarder pays the share of every other seat.
+                    assert p.net[discarder] == -share * (players - 1)
+                elif discarder is not None:
+                    factor = 2 if marks[discarder] else 1
+                    assert p.net[discarder] == -min(2 ** total * factor, 8)
+                else:
+                    for seat in range(players):
+                        if seat != winner:
+                            factor = 2 if marks[seat] and not marks[winner] else 1
+                            assert p.net[seat] == -min(2 ** total * factor, 8)
+
+
+def test_shares_parameters_are_checked_at_load_time() -> None:
+    from app.rules.options import OptionDef
+    from app.rules.payments import SchemeParamError, shares_prepare
+    flags = OptionDef("flags", "bool", False, "")
+    with pytest.raises(SchemeParamError, match="marked"):
+        shares_prepare({"base": 1, "cap": 8, "marked": {"option": "flags"}}, {"flags": flags},
+                       frozenset())
+    with pytest.raises(SchemeParamError, match="cap"):
+        shares_prepare({"base": 1, "cap": 0}, {}, frozenset())
+    with pytest.raises(SchemeParamError, match="marked_payer"):
+        shares_prepare({"base": 1, "cap": 8, "marked_payer": "triple"}, {}, frozenset())

@@ -8,6 +8,7 @@ from app.rules.checks.registry import (
     DependsOn,
     EachKind,
     GroupKey,
+    PerSeatOption,
     TileGroup,
     check,
     group_tile_set,
@@ -15,5 +16,6 @@ from app.rules.checks.registry import (
     run,
 )
 
-__all__ = ["CHECKS", "CheckSpec", "DependsOn", "EachKind", "GroupKey", "TileGroup", "check",
-           "group_tile_set", "positional", "run", "sets", "special", "traits", "wild_use", "win"]
+__all__ = ["CHECKS", "CheckSpec", "DependsOn", "EachKind", "GroupKey", "PerSeatOption",
+           "TileGroup", "check", "group_tile_set", "positional", "run", "sets", "special",
+           "traits", "wild_use", "win"]

@@ -7,8 +7,9 @@ so a typo in a rule set stops the service before it serves a request.
 
 Parameter types a check may declare (the loader converts and validates YAML values):
 `int`, `bool`, `str`, a `Literal[...]` of strings, `TileGroup` (a tile notation string such as
-"23468sF", converted to a frozenset of tiles of the rule set's tile set), and optional
-(`X | None`) versions of these.
+"23468sF", converted to a frozenset of tiles of the rule set's tile set), `PerSeatOption` (the
+name of a per-seat option the rule set declares; the check reads it from `ctx.options`), and
+optional (`X | None`) versions of these.
 
 `scope="hand"` marks a check that looks only at the whole hand and the context, never at the
 reading: the engine computes it once per request instead of once per reading.
@@ -59,6 +60,8 @@ from app.rules.view import CONTEXT_FEATURES, FEATURES, View
 
 # A set of tile kinds, written in tile notation in the YAML ("19m19p19sESWNCFP").
 TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
+# The name of one of the rule set's per-seat options (the loader checks that it is one).
+PerSeatOption = NewType("PerSeatOption", str)
 
 CheckFn = Callable[..., int]
 # What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.

@@ -50,3 +50,12 @@ def knitted_straight(v: View, ctx: WinContext) -> int:
         kinds = v.facts.tileset.kinds
         return 1 if sum(1 for t in v.facts.kinds if kinds[t].is_number) == 9 else 0
     return 0
+
+
+@check()
+def seven_pairs_fours(v: View, ctx: WinContext, *, count: int) -> int:
+    """龙七对 / 双龙七对 / 三龙七对: a seven-pairs hand holding exactly `count` kinds four
+    times (each four counted as two pairs)."""
+    if v.shape != SEVEN_PAIRS:
+        return 0
+    return 1 if len(v.facts.fours) == count else 0

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Literal
 
-from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, WinContext
-from app.rules.checks.registry import check
+from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
+from app.rules.checks.registry import PerSeatOption, check
 from app.rules.view import View
 
 WinType = Literal["self_draw", "discard"]
@@ -115,3 +115,50 @@ def nothing_else(v: View, ctx: WinContext) -> int:
     """无番和: the hand wins with no other fan at all (flowers aside); the engine asks this only
     after every other fan of the reading came out empty."""
     return 1
+
+
+@check(scope="hand", tells_apart="nothing")
+def winner_flag(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
+    """亮倒 (and other per-seat states): the winner's entry of the per-seat request option
+    `option` is set (not 0), e.g. the winner had revealed his ready hand."""
+    flags = ctx.options.get(option)
+    if not flags or ctx.winner >= len(flags):
+        return 0
+    return 1 if flags[ctx.winner] else 0
+
+
+@check(scope="hand")
+def fourth_of_declared_pung(v: View, ctx: WinContext, *, any_kind: bool = False) -> int:
+    """明四归一: the winning tile is the fourth copy of a kind the winner declared as a pung;
+    with `any_kind`, once for every declared pung whose fourth copy is among the standing
+    tiles, whatever the winning tile."""
+    f = v.facts
+    hand = f.hand
+    pungs = [m.tiles[0] for m in hand.melds if m.kind == PUNG]
+    if not pungs:
+        return 0
+    if any_kind:
+        return sum(1 for t in pungs if t in hand.concealed)
+    return 1 if f.win_tile in pungs else 0
+
+
+@check(scope="hand")
+def fourth_of_standing(v: View, ctx: WinContext, *, any_kind: bool = False) -> int:
+    """暗四归一: the standing tiles held three of the winning tile, undeclared, and the win is
+    the fourth; with `any_kind`, once for every kind held four times standing (never a
+    declared kong), whatever the winning tile."""
+    concealed = v.facts.hand.concealed
+    if any_kind:
+        return sum(1 for t in set(concealed) if concealed.count(t) == 4)
+    return 1 if concealed.count(v.facts.win_tile) == 4 else 0
+
+
+@check(needs=("pungs",))
+def fourth_of_standing_pung(v: View, ctx: WinContext) -> int:
+    """暗四归一 (kept as a pung): the standing tiles held three of the winning tile and the
+    win is the fourth, and this reading keeps three of them as a pung (the fourth in a
+    chow or the pair)."""
+    win = v.facts.win_tile
+    if win not in v.pungs:
+        return 0
+    return 1 if v.facts.hand.concealed.count(win) == 4 else 0
