@@ -238,8 +238,11 @@ def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
         elif ctx.kong == KONG_AFTER_DISCARD and st.sd.kong_discard_refund:
             st.give_back(kong, KONG_REFUND, i)
     why_paid = WIN_SELF_DRAW if ctx.self_drawn else WIN_DISCARD
+    # Where a win ends the round nobody drops out before it: a second win on the same discard
+    # (一炮多响) is paid as if it were alone (包胡 counts the first winner among the others).
+    payers = list(range(rs.players)) if st.sd.win_ends_round else st.active
     payments = pay(rs.payment.scheme, rs.payment.params, result.fan_total, ctx,
-                   rs.players, payers=st.active,
+                   rs.players, payers=payers,
                    fans=tuple((f.id, f.count) for f in result.fans))
     for t in payments.transfers:
         st.move(t.payer, t.payee, t.amount, why_paid, i)

@@ -75,8 +75,8 @@ def test_the_drawn_game_with_revealed_players(client: FlaskClient, first: int, p
     """荒庄: seats 0 and 1 have revealed, seat 2 has not; each revealed player pays seat 2 one
     base, or only the first to reveal does (drawn_payers first_revealed)."""
     out = settled(client, events(
-        reveal(first), reveal(1 - first), kong(2, "concealed", "3s"),
-        draw((0, SEAT_0), (1, SEAT_1), (2, "{3333s}CCCFF246p")),
+        reveal(first), reveal(1 - first), kong(2, "concealed", "P"),
+        draw((0, SEAT_0), (1, SEAT_1), (2, "{PPPP}CCCFF2468p9s")),
         drawn_payers=payers))
     assert out["net"][:2] == [n - 2 for n in net[:2]] and out["net"][2] == net[2] + 4
     revealed = [m for m in moves(out) if m[3] == "revealed_draw"]
