@@ -89,3 +89,15 @@ def test_api_conforms_to_the_contract(case: Any) -> None:
           suppress_health_check=list(HealthCheck))
 def test_batch_operations_conform_to_the_contract(case: Any) -> None:
     _call(case)
+
+
+# 卡五星 is the first rule set of three players and the first whose settle reads reveal
+# events and chained kongs: every single operation on a rule set, fuzzed again with it (fewer
+# examples: the bodies are the ones fuzzed above, the seats and tiles are what differ; a
+# batch's items are the single operations').
+@schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
+@settings(max_examples=max(1, MAX_EXAMPLES // 4), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_kawuxing_operations_conform_to_the_contract(case: Any) -> None:
+    case.path_parameters = {"ruleset": "kawuxing"}
+    case.call_and_validate(checks=CHECKS)
