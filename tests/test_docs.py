@@ -27,10 +27,8 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +38,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from tests.api.helpers import validator_for
+from tests.api.test_serve import _running
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV_BIN = Path(sys.executable).parent
@@ -109,40 +108,13 @@ def parse(path: Path) -> Page:
 PAGES = [parse(p) for p in pages()]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextlib.contextmanager
-def serving(root: Path, log: Path) -> Iterator[int]:
-    """`./run serve` of the checkout at `root` on a free port (one worker)."""
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("MAHJONG_", "PROMETHEUS"))}
-    env.update(PORT=str(port), WEB_CONCURRENCY="1", RUN_NO_INSTALL="1", PYTHONPATH=str(root),
-               MAHJONG_ACCESS_LOG="off")
-    with log.open("wb") as out:
-        proc = subprocess.Popen([str(root / "run"), "serve"], cwd=root, env=env, stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text(errors="replace")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text(errors="replace")
-                time.sleep(0.2)
+def serving(root: Path, tmp: Path) -> Iterator[int]:
+    """`./run serve` of the scratch copy at `root`, as the page's reader would start it: no
+    rule-set directory, time limit or metrics directory of this process's environment."""
+    with _running(tmp, root, drop=("MAHJONG_", "PROMETHEUS"),
+                  MAHJONG_ACCESS_LOG="off") as (port, _log):
         yield port
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def _tracked() -> list[str]:
@@ -181,7 +153,7 @@ class Runner:
 
     def server(self) -> int:
         if self.port is None:
-            self.port = self.stack.enter_context(serving(self.scratch(), self.tmp / "serve.log"))
+            self.port = self.stack.enter_context(serving(self.scratch(), self.tmp))
         return self.port
 
     def run(self, block: Block) -> str:

@@ -93,12 +93,20 @@ def _serve_env(port: int, **extra: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _running(tmp: Path, **extra: str) -> Iterator[tuple[int, Path]]:
-    """`./run serve` on a free port (one worker), until the block ends."""
+def _running(tmp: Path, root: Path = REPO_ROOT, drop: tuple[str, ...] = (),
+             **extra: str) -> Iterator[tuple[int, Path]]:
+    """`./run serve` of the checkout at `root` on a free port (one worker), until the block
+    ends; a checkout other than this one is imported from its own files (PYTHONPATH).
+    Variables of this environment starting with a prefix in `drop` are left out."""
     port = _free_port()
     log = tmp / "stdout.log"
+    env = _serve_env(port, **extra)
+    for name in [k for k in env if drop and k.startswith(drop) and k not in extra]:
+        del env[name]
+    if root != REPO_ROOT:
+        env["PYTHONPATH"] = str(root)
     with log.open("wb") as out:
-        proc = subprocess.Popen([str(RUN), "serve"], cwd=REPO_ROOT, env=_serve_env(port, **extra),
+        proc = subprocess.Popen([str(root / "run"), "serve"], cwd=root, env=env,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         deadline = time.monotonic() + 120  # the first run may install dependencies
