@@ -317,6 +317,9 @@ REQUIREMENT_KEYS = frozenset({"check", "params", "reason", "message"})
 FAN_REQUIREMENT_KEYS = frozenset({"some_fan_besides", "when", "win_type", "reason",
                                   "message"})
 PAYMENT_KEYS = frozenset({"scheme", "params", "description"})
+# The fields of a rule set's shape (`app.rules.definitions.ShapeDef`) the Shapes section says.
+SHAPE_DEF_FIELDS = frozenset({"id", "only_fans", "extras_by_win_rank", "final", "priority",
+                              "enabled_by"})
 
 
 class _Page:
@@ -436,7 +439,10 @@ class _Page:
                 flowers += f", counted as {self.fan(rs.flower_fan)}"
         else:
             flowers = "none: a hand may set aside no flower"
-        shapes = ", ".join(link(code(s), f"{TO_CHECKS}#{shape_anchor(s)}") for s in rs.shapes)
+        shapes = ", ".join(
+            link(code(sid), f"{TO_CHECKS}#{shape_anchor(sid)}")
+            + (f" (while {code(s.enabled_by)} is true)" if s.enabled_by is not None else "")
+            for sid, s in rs.shapes.items())
         rows = [
             ["Id", code(d["id"])],
             ["Players", str(d["players"])],
@@ -566,7 +572,14 @@ class _Page:
                  "priority is preferred; when a final shape is found, no other reading is "
                  "compared.", ""]
         rows = []
+        switched = []
         for sid, s in self.rs.shapes.items():
+            _known((f.name for f in dataclasses.fields(s)), SHAPE_DEF_FIELDS, f"shapes.{sid}")
+            if s.enabled_by is not None:
+                switched.append(f"{code(sid)} is a winning shape only while "
+                                f"{self.option(s.enabled_by)} is true; otherwise a hand read "
+                                f"only in it is no win ({code('no_winning_shape')}), and "
+                                "waits leave out the tiles it alone completes.")
             only = "every fan" if s.only_fans is None else self.fans(s.only_fans)
             extras = "; ".join(f"{rank}: {self.fans(fans)}"
                                for rank, fans in sorted(s.extras_by_win_rank.items()))
@@ -574,6 +587,8 @@ class _Page:
                          str(s.priority), "yes" if s.final else "no", only, extras or "none"])
         lines += table(["Shape", "Priority", "Final", "Fans looked for",
                         "Fixed extras by the rank of the winning tile"], rows)
+        for text in switched:
+            lines += [text, ""]
         return lines
 
     def fan_notes(self, fid: str) -> str:
@@ -601,6 +616,12 @@ class _Page:
 
     def fan_table(self) -> list[str]:
         fans = self.doc["fans"]
+        if not fans:
+            return ["## Fans", "",
+                    "This rule set counts no fan: every winning hand scores 0 fan (an empty "
+                    f"{code('fans')} list and a {code('fan_total')} of 0 in every result). It "
+                    "decides whether a hand is a legal win, and its money is the payment "
+                    "below.", ""]
         lines = ["## Fans", "",
                  f"{len(fans)} fans, in the rule set's order as "
                  f"{code(f'GET /v1/rulesets/{self.rs.id}')} lists them, which is the order the "
@@ -629,6 +650,9 @@ class _Page:
             users.setdefault(f.check, []).append(self.fan(f.id))
         for r in self.doc["requirements"]:
             users.setdefault(r["check"], []).append(f"the requirement {code(r['reason'])}")
+        if not users:
+            return ["## Checks used", "", "None: this rule set has no fan and no requirement "
+                    "that names a check.", ""]
         rows = [[link(code(name), f"{TO_CHECKS}#{check_anchor(name)}"),
                  md(chinese_name(CHECKS[name])), ", ".join(users[name])]
                 for name in sorted(users)]

@@ -20,8 +20,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from app.domain.events import KONG_KINDS
+from app.rules.definitions import ShapeDef
 from app.rules.settlement import (
     GOLDEN,
     PAYERS,
@@ -289,3 +291,31 @@ def test_an_unknown_document_key_stops_the_generator() -> None:
     source = load_sources(ROOT / "rulesets", ROOT / "tests" / "cases")["mcr"]
     with pytest.raises(DocsError, match=r"the rule-set document: field 'dealer_bonus'"):
         render_ruleset_page(_with(source, dealer_bonus=True))
+
+
+def test_every_shape_field_has_words() -> None:
+    assert {f.name for f in dataclasses.fields(ShapeDef)} == ruleset_docs.SHAPE_DEF_FIELDS
+
+
+def test_a_rule_set_without_fans_and_with_a_switched_shape(tmp_path: Path) -> None:
+    """A rule set that counts no fan gets a page that says so (no empty fan table, no empty
+    list of checks), and a shape an option switches on is named with its option."""
+    rulesets, cases = tmp_path / "rulesets", tmp_path / "cases"
+    rulesets.mkdir()
+    cases.mkdir()
+    (rulesets / f"{NEW_ID}.yaml").write_text(yaml.safe_dump({
+        "id": NEW_ID, "name": "无番", "name_en": "No fans", "description": "Legality only.",
+        "players": 4, "tiles": "no_flowers", "fans": [],
+        "shapes": {"regular": {}, "seven_pairs": {"enabled_by": "pairs"}},
+        "options": [{"name": "pairs", "type": "bool", "default": False,
+                     "description": "seven pairs wins"}],
+        "payment": {"scheme": "base_plus_fan", "params": {"base": 1}},
+    }, allow_unicode=True), encoding="utf-8")
+    page = render_ruleset_page(load_sources(rulesets, cases)[NEW_ID])
+    assert "This rule set counts no fan" in page
+    assert "| 番种 |" not in page
+    assert "None: this rule set has no fan and no requirement" in page
+    assert "`seven_pairs`](../checks.md#shape-seven_pairs) (while `pairs` is true)" in page
+    assert ("`seven_pairs` is a winning shape only while the option `pairs` (default "
+            "`false`) is true") in page
+    assert "`no_flowers`: 34 kinds, 136 tiles |" in page

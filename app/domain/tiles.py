@@ -14,6 +14,10 @@ suits are runs of nine consecutive indices, which makes a chow `(i, i+1, i+2)` i
     31..33 C F P    dragons 中 发 白
     34..41 1f..8f   flowers 春夏秋冬梅兰竹菊 (bonus tiles, never part of a hand)
 
+Subsets of it keep its codes and order: `suits` (the 108 numbered tiles), `no_flowers` (the
+136 tiles of the 34 kinds at the same indices, for games without flowers, where a flower is no
+tile at all) and `dots_bamboo_dragons` (84 tiles).
+
 The suit order 万-条-筒 is the order in which decompositions are enumerated; it matches the
 reference MCR calculator so that equal-value readings are chosen the same way. Output is
 always written in the conventional m, p, s, honours order (`display_order`).
@@ -257,5 +261,9 @@ STANDARD = _standard()
 SUITS = _subset("suits", ("m", "s", "p"))
 # The 84 tiles of 卡五星 and other three-player games without 万 or winds: 条, 筒, 中发白.
 DOTS_BAMBOO_DRAGONS = _subset("dots_bamboo_dragons", ("s", "p", "dragons"))
+# The 136 tiles of games played without flowers: the standard set's 34 kinds at the same
+# indices, and no flower at all (a flower written in a request is not a tile of the set).
+NO_FLOWERS = _subset("no_flowers", ("m", "s", "p", "winds", "dragons"))
 
-TILESETS: dict[str, TileSet] = {t.name: t for t in (STANDARD, SUITS, DOTS_BAMBOO_DRAGONS)}
+TILESETS: dict[str, TileSet] = {t.name: t for t in (STANDARD, SUITS, DOTS_BAMBOO_DRAGONS,
+                                                    NO_FLOWERS)}

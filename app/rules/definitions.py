@@ -124,6 +124,9 @@ class ShapeDef:
     final: bool = False
     # Ties between equal totals go to the lower `priority`.
     priority: int = 0
+    # A bool request option that switches this shape on (a hand read only in it is then no
+    # win while the option is false); None: always a winning shape.
+    enabled_by: str | None = None
 
 
 # How a flipped indicator tile (`context.wild_indicator`) names the wild kinds.

@@ -80,7 +80,7 @@ FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "de
             "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan"}
 REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
-SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority"}
+SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}
 OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
                "dealer_entry"}
 FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "win_type", "reason", "message"}
@@ -198,8 +198,9 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     max_flowers = _int(data.get("max_flowers", 0), "max_flowers", err, minimum=0)
 
     fans_raw = data["fans"]
-    if not isinstance(fans_raw, list) or not fans_raw:
-        raise err("fans", "must be a non-empty list")
+    # An empty list is a rule set that counts no fan: it decides legality and money only.
+    if not isinstance(fans_raw, list):
+        raise err("fans", "must be a list of fans (empty: the rule set counts no fan)")
     ids: list[str] = []
     for i, f in enumerate(fans_raw):
         if not isinstance(f, dict) or not isinstance(f.get("id"), str):
@@ -210,7 +211,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     id_set = set(ids)
 
     options = _options(data.get("options"), err, players)
-    shapes = _shapes(data["shapes"], id_set, err)
+    shapes = _shapes(data["shapes"], id_set, err, options)
     fans = [_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
     # Conditions on options (`when`), checked once the options are read.
     raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
@@ -430,9 +431,14 @@ def _int(value: Any, field: str, err: Any, minimum: int | None = None,
     return value
 
 
-def _shapes(value: Any, fan_ids: set[str], err: Any) -> dict[str, ShapeDef]:
+def _shapes(value: Any, fan_ids: set[str], err: Any,
+            options: tuple[OptionDef, ...]) -> dict[str, ShapeDef]:
+    """`shapes:` the shapes a hand may be read in. `enabled_by` names a bool option that
+    switches a shape on (a house rule: 七对 wins only where the table plays it); at least
+    one shape must not depend on an option, so that some hand always wins."""
     if not isinstance(value, dict) or not value:
         raise err("shapes", f"must map shape names to settings (shapes: {', '.join(SHAPES)})")
+    bool_options = [o.name for o in options if o.type == "bool"]
     out = {}
     for name, conf in value.items():
         if name not in SHAPES:
@@ -464,11 +470,19 @@ def _shapes(value: Any, fan_ids: set[str], err: Any) -> dict[str, ShapeDef]:
         final = conf.get("final", False)
         if not isinstance(final, bool):
             raise err(f"shapes.{name}.final", "must be true or false")
+        enabled_by = conf.get("enabled_by")
+        if enabled_by is not None and enabled_by not in bool_options:
+            raise err(f"shapes.{name}.enabled_by", "must name a bool option of this rule set "
+                      f"(got {enabled_by!r}; bool options: {', '.join(bool_options) or 'none'})")
         out[name] = ShapeDef(
             id=name, only_fans=frozenset(only) if only is not None else None,
             extras_by_win_rank=MappingProxyType(extras), final=final,
             priority=_int(conf.get("priority", 0), f"shapes.{name}.priority", err),
+            enabled_by=enabled_by,
         )
+    if all(s.enabled_by is not None for s in out.values()):
+        raise err("shapes", "every shape is switched by an option (enabled_by): at least one "
+                  "must always be a winning shape")
     return out
 
 

@@ -133,7 +133,8 @@ class RuleSet:
         return compile_plan(
             self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
             combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
-            requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES))
+            requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES),
+            option_defaults=self.option_defaults)
 
     @cached_property
     def payment_scheme(self) -> Scheme:

@@ -294,6 +294,17 @@ class Plan:
     ties: int = 0
     # The bits of the fans that count only beside some other fan (`FanDef.needs_other_fan`).
     needs_company: int = 0
+    # The shapes a bool request option switches on: (shape, option, the option's default).
+    shape_gates: tuple[tuple[str, str, bool], ...] = ()
+
+    def shapes_for(self, options: Mapping[str, Any]) -> frozenset[str]:
+        """The shapes a hand is read in under a request's options: every shape of the rule
+        set but those whose option (`ShapeDef.enabled_by`) is false."""
+        names = self.shape_names
+        for shape, option, default in self.shape_gates:
+            if not options.get(option, default):
+                names = names - {shape}
+        return names
 
 
 def _mask(needs: Sequence[str]) -> int:
@@ -306,9 +317,11 @@ def _mask(needs: Sequence[str]) -> int:
 def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset: TileSet,
                  *, flower_fan: str | None, combination_policy: str | None,
                  tie_break_fans: Sequence[str], requirements: Sequence[Requirement],
-                 wild: WildDef | None, shape_order: Sequence[str]) -> Plan:
+                 wild: WildDef | None, shape_order: Sequence[str],
+                 option_defaults: Mapping[str, Any] | None = None) -> Plan:
     """Arrange a rule set's fans (in evaluation order) for scoring. `shape_order`: every
-    known shape, in the order readings are made."""
+    known shape, in the order readings are made; `option_defaults`: the rule set's options
+    with their defaults (for a shape an option switches on)."""
     position = {f.id: i for i, f in enumerate(fans)}
     ties = frozenset(tie_break_fans)
 
@@ -357,6 +370,10 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
         ties=sum(s.bit for s in steps if s.breaks_ties),
         needs_company=sum(s.bit for s in steps if s.fan.needs_other_fan),
+        shape_gates=tuple((name, sd.enabled_by,
+                           bool((option_defaults or {}).get(sd.enabled_by, False)))
+                          for name, sd in shapes.items()
+                          if sd.enabled_by is not None and name in plans),
     )
     LIVE_PLANS.add(plan)
     return plan

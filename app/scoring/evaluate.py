@@ -4,9 +4,10 @@ How a hand is scored, in seven steps (the rule set's plan, `app.rules.plan`, say
 each step looks for):
 
 1. Facts: what the whole hand holds, counted once (`app.rules.view.HandFacts`).
-2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`); with wild
-   tiles, every way they can fill it, alike readings once (`app.scoring.wild_readings`). When
-   a final shape is among them (MCR's special forms), only its readings are compared.
+2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`), but those
+   a request option switches off (`enabled_by`); with wild tiles, every way they can fill
+   it, alike readings once (`app.scoring.wild_readings`). When a final shape is among them
+   (MCR's special forms), only its readings are compared.
 3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand (with the
    reading fans when the hand reads one way only), and the reading fans whose checks can
    find something in it (answers the checks share by key are remembered, bounded: see
@@ -57,8 +58,9 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     deadline.check()
     plan = rs.plan
     tileset = rs.tileset
-    # 1. Facts.
-    facts = HandFacts(hand, ctx, tileset, plan.shape_names)
+    # 1. Facts. A shape an option switches off reads nothing (a house rule's 七对).
+    shape_names = plan.shapes_for(ctx.options) if plan.shape_gates else plan.shape_names
+    facts = HandFacts(hand, ctx, tileset, shape_names)
     wild_set = _NO_WILDS
     if ctx.wilds and rs.wild is not None:
         wild_set = frozenset(ctx.wilds)
@@ -70,7 +72,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     if wild_set and not wild_set.isdisjoint(hand.concealed):
         candidates = wild_views(hand, facts, wild_set, rs)
     else:
-        readings = decompose(hand, plan.shape_names, tileset, facts.standing,
+        readings = decompose(hand, shape_names, tileset, facts.standing,
                              facts.declared().groups)
         finals = plan.finals
         if finals:

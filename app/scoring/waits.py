@@ -53,7 +53,8 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
         # beside four sets waits on every tile).
         candidates: frozenset[int] | set[int] = set(tileset.playing)
     else:
-        candidates = completing_tiles(before, len(melds), frozenset(rs.shapes), tileset)
+        candidates = completing_tiles(before, len(melds), rs.plan.shapes_for(ctx.options),
+                                      tileset)
         # Drawing a wild completes a ready hand: it stands for any tile that would.
         if candidates and wild_kinds:
             candidates = candidates | wild_kinds

@@ -100,14 +100,14 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         entry = by_subs.get((subs, reading.win_as))
         if entry is None:
             as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
-            sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, plan.shape_names, hand,
+            sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, facts.shapes, hand,
                                          facts.wild_count, win_wild)
             entry = by_subs[(subs, reading.win_as)] = (sub_facts, HandFans())
         return View(reading, entry[0], plan.policy), entry[1]
 
     if reducer is None:
         for reading in wild_readings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                     plan.shape_names, tileset, free):
+                                     facts.shapes, tileset, free):
             exact: object = (reading.shape, tuple(sorted(reading.groups)),
                              reading.groups[reading.win], reading.win_as)
             if exact not in seen:
@@ -115,7 +115,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 yield view_of(reading)
         return
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                        plan.shape_names, tileset, free, reducer):
+                                        facts.shapes, tileset, free, reducer):
         plain = 0
         for g in groups:
             plain += described(g)[0]

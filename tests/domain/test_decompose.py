@@ -683,3 +683,23 @@ def test_parts_of_two_tile_sets_at_the_same_kinds_are_kept_apart() -> None:
     # The 108-tile set lays its suits out as the standard set does, and shares its parts.
     from app.domain.tiles import SUITS
     assert standing(parse_tiles("234m", SUITS), SUITS).parts[0] is characters.parts[0]
+
+
+def test_the_136_tile_set_is_the_standard_set_without_flowers() -> None:
+    """`no_flowers` keeps the standard set's 34 kinds at the same indices (so it shares its
+    parts), four of each, and has no flower: a flower written in it is no tile at all."""
+    from app.domain.decompose import standing
+    from app.domain.errors import NotationError
+    from app.domain.tiles import NO_FLOWERS
+
+    assert [k.code for k in NO_FLOWERS.kinds] == [STANDARD.kinds[t].code
+                                                  for t in STANDARD.playing]
+    assert sum(NO_FLOWERS.copies) == 136 and not NO_FLOWERS.flowers
+    assert parse_tiles("19m19p19sESWNCFP", NO_FLOWERS) == parse_tiles("19m19p19sESWNCFP",
+                                                                      STANDARD)
+    assert (standing(parse_tiles("234m", NO_FLOWERS), NO_FLOWERS).parts[0]
+            is standing(parse_tiles("234m", STANDARD), STANDARD).parts[0])
+    for flower in ("1f", "春"):
+        with pytest.raises(NotationError) as exc:
+            parse_tiles(flower, NO_FLOWERS)
+        assert exc.value.code == "unknown_tile"

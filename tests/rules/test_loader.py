@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.hand_requests import build, build_waiting
+from app.api.responses import ruleset_document
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
@@ -24,6 +26,8 @@ from app.rules.loader import RuleSetError, bind_check, build_ruleset, load_rules
 from app.rules.model import RuleSet
 from app.rules.policies import POLICIES
 from app.rules.view import HandFacts, View
+from app.scoring.evaluate import score
+from app.scoring.waits import waits
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,7 +206,7 @@ TOP_REJECTIONS = [
     ("missing payment", {k: v for k, v in mini().items() if k != "payment"}, "payment",
      ["missing"]),
     ("missing fans", {k: v for k, v in mini().items() if k != "fans"}, "fans", ["missing"]),
-    ("empty fans", mini(fans=[]), "fans", ["non-empty"]),
+    ("fans not a list", mini(fans={"a": 1}), "fans", ["must be a list"]),
     ("players", mini(players=5), "players", ["2 to 4"]),
     ("players bool", mini(players=True), "players", ["2 to 4"]),
     ("unknown tile set", mini(tiles="wordcards"), "tiles", ["unknown tile set"]),
@@ -214,6 +218,16 @@ TOP_REJECTIONS = [
      ["unknown key"]),
     ("shape final not bool", mini(shapes={"regular": {"final": "yes"}}), "shapes.regular.final",
      []),
+    ("shape switched by an unknown option",
+     mini(shapes={"regular": {}, "seven_pairs": {"enabled_by": "pairs"}}),
+     "shapes.seven_pairs.enabled_by", ["bool option", "'pairs'"]),
+    ("shape switched by an int option",
+     mini(shapes={"regular": {}, "seven_pairs": {"enabled_by": "cap"}}),
+     "shapes.seven_pairs.enabled_by", ["bool option", "'cap'"]),
+    ("every shape switched by an option",
+     mini(shapes={"regular": {"enabled_by": "pairs"}},
+          options=[{"name": "pairs", "type": "bool", "default": True, "description": "d"}]),
+     "shapes", ["at least one"]),
     ("shape only_fans unknown", mini(shapes={"regular": {"only_fans": ["a", "zz"]}}),
      "shapes.regular.only_fans", ["zz"]),
     ("shape extras unknown fan", mini(shapes={"regular": {"extras_by_win_rank": {1: ["zz"]}}}),
@@ -285,6 +299,67 @@ def test_top_level_rejections_name_file_and_field(
     assert_names(msg, "mini.yaml", field)
     for w in words:
         assert w in msg, f"{label}: {msg}"
+
+
+def _scored(rs: RuleSet, text: str, **context: Any) -> Any:
+    hand, ctx = build(text, {"win_type": "self_draw", **context}, rs)
+    return score(hand, ctx, rs)
+
+
+def test_a_rule_set_may_count_no_fan(tmp_path: Path) -> None:
+    """`fans: []`: a rule set that decides legality and money only. Every win counts no fan
+    and pays the scheme's value of 0 fan; its document lists no fan; waits still list every
+    completing tile."""
+    data = mini(fans=[], min_fan=0, shapes={"regular": {}})
+    rs = load_rulesets(write(tmp_path, data))["mini"]
+    assert rs.fans == () and rs.plan.fans == ()
+    r = _scored(rs, "123m456p789s234s55m")
+    assert (r.winning, r.fans, r.fan_total, r.value) == (True, (), 0, 8)
+    assert r.payments is not None and list(r.payments.net) == [24, -8, -8, -8]
+    assert _scored(rs, "123m456p789s234s56m").reason.code == "no_winning_shape"
+    assert ruleset_document(rs, {})["fans"] == []
+    standing, melds, ctx = build_waiting("123m456p789s234s5m", {"win_type": "self_draw"}, rs)
+    found = waits(standing, melds, ctx, rs)
+    assert [(w.tile, w.winning, w.fan_total, w.fans) for w in found.waits] == [
+        ("5m", True, 0, ())]
+
+
+def _switched(tmp_path: Path, default: bool) -> RuleSet:
+    data = mini(fans=[fan("b", "self_drawn")], min_fan=0,
+                shapes={"regular": {}, "seven_pairs": {"enabled_by": "pairs", "priority": 1}},
+                options=[{"name": "pairs", "type": "bool", "default": default,
+                          "description": "seven pairs wins"}])
+    rs = load_rulesets(write(tmp_path, data))["mini"]
+    assert rs.shapes["seven_pairs"].enabled_by == "pairs"
+    return rs
+
+
+@pytest.mark.parametrize("default", [False, True])
+def test_an_option_switches_a_shape_on(tmp_path: Path, default: bool) -> None:
+    """`enabled_by` on a shape: while the bool option is false, a hand read only in that
+    shape has no winning shape and waits leave out the tiles it alone completes; a hand
+    that also reads in another shape still wins in that one. The option's default holds
+    when a request leaves it out."""
+    rs = _switched(tmp_path, default)
+    pairs = "11m22m33p44p55s66sCC"
+    for chosen in (False, True, None):
+        options = {} if chosen is None else {"pairs": chosen}
+        on = default if chosen is None else chosen
+        r = _scored(rs, pairs, options=options)
+        assert r.winning is on, options
+        if on:
+            assert r.decomposition is not None and r.decomposition.shape == "seven_pairs"
+        else:
+            assert r.reason is not None and r.reason.code == "no_winning_shape"
+        both = _scored(rs, "112233m445566p77s", options=options)
+        assert both.winning and both.decomposition is not None
+        assert both.decomposition.shape == "regular"
+        standing, melds, ctx = build_waiting("11m22m33p44p55s66sC",
+                                             {"win_type": "self_draw", "options": options}, rs)
+        assert [w.tile for w in waits(standing, melds, ctx, rs).waits] == (["C"] if on else [])
+    # Scored with no options at all (not through a request), the default holds too.
+    hand, ctx = build(pairs, {"win_type": "self_draw"}, rs)
+    assert score(hand, ctx._replace(options={}), rs).winning is default
 
 
 def test_id_must_match_the_file_name(tmp_path: Path) -> None:
