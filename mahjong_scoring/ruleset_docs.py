@@ -534,7 +534,29 @@ class _Page:
                              code(r["reason"]),
                              md(r["message"])])
             lines += table(["Some fan besides", "While", "Reason", "Message"], rows)
+        lines += self.context_rules()
         return lines
+
+    def _while(self, conditions: Any) -> str:
+        parts = [f"{code(c.option)} is " + " or ".join(code(flow(v)) for v in c.values)
+                 for c in conditions]
+        return "While " + " and ".join(parts)
+
+    def context_rules(self) -> list[str]:
+        """The rule set's conditions on the context (refused as inconsistent_context)."""
+        rules = self.rs.context_rules
+        if not rules:
+            return []
+        lines = ["A request is refused (422 " + code("inconsistent_context") + ") when it "
+                 "breaks one of these conditions on the context:", ""]
+        for r in rules:
+            needs = []
+            if r.win_type is not None:
+                needs.append(f"the win is by {code(r.win_type)}")
+            if r.winner_set is not None:
+                needs.append(f"the winner's entry of {code(r.winner_set)} is set")
+            lines.append(f"- {self._while(r.when)}: {' and '.join(needs)} ({md(r.message)}).")
+        return [*lines, ""]
 
     WILD_SENTENCES: Mapping[str, Callable[[_Page, Any], str | None]] = {
         "indicator": lambda p, v: (
@@ -556,9 +578,18 @@ class _Page:
         w = self.doc["wild"]
         lines = ["## Wild tiles", ""]
         if w is None:
-            return [*lines, "This rule set plays without wild tiles: a request that names "
-                    f"them ({code('context.wild_indicator')}, {code('context.wilds')}) is "
-                    "refused.", ""]
+            lines += ["This rule set plays without wild tiles: a request that names "
+                      f"them ({code('context.wild_indicator')}, {code('context.wilds')}) is "
+                      "refused.", ""]
+            stand_in = self.rs.stand_in
+            if stand_in is not None:
+                lines += [self._while(stand_in.when) + ", the winning tile is a stand-in: "
+                          "it stands for the tile completing the rest of the hand that "
+                          "scores best (a win first, then the higher value, then the higher "
+                          "fan total), and the result's "
+                          f"{code('decomposition.wilds')} pairs it with that tile. "
+                          + md(stand_in.description), ""]
+            return lines
         _known(w, self.WILD_SENTENCES, "wild")
         for key, sentence in self.WILD_SENTENCES.items():
             text = sentence(self, w[key])
@@ -745,6 +776,12 @@ class _Page:
             f"亮倒: players reveal a ready hand by {code('reveal')} events; each win is scored "
             f"with the seats revealed by then as {p.option(v)} (a round's request does not set "
             "it)." if v is not None else None),
+        "kong_tiles": lambda p, v: (
+            f"A kong of {', '.join(code(t) for t in v['tiles'])} earns {v['factor']} times "
+            "its money" + (f" while {p.option(v['enabled']['option'])} is on"
+                           if isinstance(v["enabled"], Mapping) else "" if v["enabled"]
+                           else " (switched off)") + "."
+            if v is not None else None),
         "kong_chain_doubling": lambda p, v: (
             "杠上杠: a kong that follows a kong (a kong event's `follows`) is the next of a "
             "chain, and the n-th kong of a chain earns 2^(n-1) times its money."

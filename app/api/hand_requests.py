@@ -76,6 +76,7 @@ from app.domain.notation import (
     scan_tiles,
 )
 from app.domain.tiles import TileSet
+from app.rules.definitions import ContextRule
 from app.rules.model import RuleSet
 from app.rules.options import OptionDef
 
@@ -383,6 +384,8 @@ def _build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     first_turn = bool(get("first_turn"))
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
+    for rule in ruleset.context_rules:
+        _check_context_rule(rule, win_type, winner, options)
     melds = hand.melds if isinstance(hand, Hand) else hand
     if first_turn and any(not (m.kind == KONG and m.concealed) for m in melds):
         raise _inconsistent(
@@ -661,6 +664,24 @@ def _option_problem(od: OptionDef, v: object) -> str | None:
     if od.choices and not any(type(c) is type(v) and c == v for c in od.choices):
         return "must be one of " + ", ".join(_json(c) for c in od.choices)
     return None
+
+
+def _check_context_rule(rule: ContextRule, win_type: str, winner: int,
+                        options: Mapping[str, Any]) -> None:
+    """A rule set's condition on the context under some options (冲宝 and 摸宝: a
+    self-drawn win by a player who had declared ready)."""
+    if not all(c.holds(options) for c in rule.when):
+        return
+    chosen = ", ".join(f"options.{c.option} {options.get(c.option)!r}" for c in rule.when)
+    if rule.win_type is not None and win_type != rule.win_type:
+        raise _inconsistent(f"with {chosen}, context.win_type must be {rule.win_type} "
+                            f"(got {win_type}): {rule.message}", "/context/win_type")
+    if rule.winner_set is not None:
+        flags = options.get(rule.winner_set) or ()
+        if winner >= len(flags) or not flags[winner]:
+            raise _inconsistent(f"with {chosen}, the winner's entry of options."
+                                f"{rule.winner_set} must be set (seat {winner}): "
+                                f"{rule.message}", f"/context/options/{rule.winner_set}")
 
 
 def _check_consistency(win_type: str, kong: str | None, winner: int, discarder: int | None,

@@ -76,7 +76,8 @@ def _wait(w: WaitEntry) -> dict[str, Any]:
 
 
 def waits_response(r: WaitsResult) -> dict[str, Any]:
-    return {"ruleset": r.ruleset, "ready": r.ready, "waits": [_wait(w) for w in r.waits],
+    return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
+            "waits": [_wait(w) for w in r.waits],
             "best": _wait(r.best) if r.best is not None else None}
 
 

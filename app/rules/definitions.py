@@ -138,6 +138,32 @@ WILD_RULES = {
 
 
 @dataclass(frozen=True)
+class StandInDef:
+    """宝 (摸宝): while the options meet `when`, the winning tile is a stand-in: it stands for
+    whichever tile completing the rest of the hand scores best (never a copy beyond the tile
+    set's), and the result says what it stood for."""
+
+    when: tuple[OptionCondition, ...]
+    description: str = ""
+
+    def holds(self, options: Mapping[str, Any]) -> bool:
+        return all(c.holds(options) for c in self.when)
+
+
+@dataclass(frozen=True)
+class ContextRule:
+    """A condition on the win context while the options meet `when` (冲宝 and 摸宝 are won
+    by self-draw, by a player who had declared ready): the win must be of `win_type`, and
+    the winner's entry of the per-seat option `winner_set` must be set. A request breaking
+    it is refused (422 inconsistent_context) with `message`."""
+
+    when: tuple[OptionCondition, ...]
+    message: str
+    win_type: str | None = None
+    winner_set: str | None = None
+
+
+@dataclass(frozen=True)
 class WildDef:
     """混: how a request's wild tiles are given, for a rule set that plays with them."""
 

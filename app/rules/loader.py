@@ -28,15 +28,17 @@ from app.domain.hand import DISCARD, MELD_KINDS, SELF_DRAW
 from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
-from app.rules.checks import CHECKS, PerSeatOption, TileGroup
+from app.rules.checks import CHECKS, BoolOption, PerSeatOption, TileGroup
 from app.rules.definitions import (
     WILD_RULES,
+    ContextRule,
     FanDef,
     FanRequirement,
     OptionCondition,
     PaymentDef,
     Requirement,
     ShapeDef,
+    StandInDef,
     WildDef,
 )
 from app.rules.model import RuleSet
@@ -72,7 +74,7 @@ TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
     "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
-    "wild", "requires_fans",
+    "wild", "requires_fans", "stand_in", "context_rules",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
@@ -250,11 +252,17 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         for i, r in enumerate(_list(data.get("requires_fans"), "requires_fans", err)))
     payment = _payment(data["payment"], options, err, frozenset(id_set))
     wild = _wild(data.get("wild"), set(shapes), err)
+    stand_in = _stand_in(data.get("stand_in"), options, err)
+    if stand_in is not None and wild is not None:
+        raise err("stand_in", "a rule set with wild tiles cannot also have a stand-in "
+                  "winning tile")
+    context_rules = tuple(_context_rule(r, i, options, err) for i, r in enumerate(
+        _list(data.get("context_rules"), "context_rules", err)))
     if wild is not None:
         _check_wild_reading(wild, fans, requirements, err)
     settlement = (build_settlement(data["settlement"], options, payment.params, err,
                                    seat_factors=SCHEMES[payment.scheme].seat_factor is not None,
-                                   wilds=wild is not None)
+                                   wilds=wild is not None, tileset=tileset)
                   if data.get("settlement") is not None else None)
     ruleset = RuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
@@ -265,7 +273,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
         meld_kinds=tuple(meld_kinds), requirements=requirements,
         fan_requirements=fan_requirements, settlement=settlement,
-        wild=wild, source=source,
+        wild=wild, stand_in=stand_in, context_rules=context_rules, source=source,
     )
     _ = ruleset.plan  # compiled now, so that no request pays for it
     _ = ruleset.fixed_payment_params, ruleset.payment_scheme, ruleset.fixed_payment
@@ -328,6 +336,57 @@ def _check_wild_reading(wild: WildDef, fans: list[FanDef],
                   "(every reading, slow with many wilds)")
 
 
+def _stand_in(value: Any, options: tuple[OptionDef, ...], err: Any) -> StandInDef | None:
+    """`stand_in:` 宝: `{when: <conditions on options>, description}`."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or "when" not in value or set(value) - {"when",
+                                                                          "description"}:
+        raise err("stand_in", "must be a mapping with when (and description)")
+    description = value.get("description", "")
+    if not isinstance(description, str):
+        raise err("stand_in.description", "must be a string")
+    when = value["when"]
+    items = when if isinstance(when, list) else [when]
+    if not items:
+        raise err("stand_in.when", "must be {option, in} or a non-empty list of them")
+    return StandInDef(tuple(_condition(w, options, "stand_in.when", None, err)
+                            for w in items), " ".join(description.split()))
+
+
+CONTEXT_RULE_KEYS = {"when", "win_type", "winner_set", "message"}
+
+
+def _context_rule(r: Any, i: int, options: tuple[OptionDef, ...], err: Any) -> ContextRule:
+    """`context_rules:` an entry: while `when` holds, the win is of `win_type` and the
+    winner's entry of the per-seat option `winner_set` is set."""
+    field = f"context_rules[{i}]"
+    if not isinstance(r, dict) or "when" not in r:
+        raise err(field, "must be a mapping with when, message and win_type or winner_set")
+    bad = set(r) - CONTEXT_RULE_KEYS
+    if bad:
+        raise err(f"{field}.{sorted(map(str, bad))[0]}",
+                  f"unknown key (allowed: {', '.join(sorted(CONTEXT_RULE_KEYS))})")
+    if not isinstance(r.get("message"), str) or not r["message"].strip():
+        raise err(f"{field}.message", "must be a non-empty string")
+    win_type = r.get("win_type")
+    if win_type is not None and win_type not in (SELF_DRAW, DISCARD):
+        raise err(f"{field}.win_type", f"must be {SELF_DRAW} or {DISCARD} (got {win_type!r})")
+    winner_set = r.get("winner_set")
+    if winner_set is not None and winner_set not in {o.name for o in options
+                                                     if o.type == "per_seat"}:
+        raise err(f"{field}.winner_set", f"must name a per_seat option (got {winner_set!r})")
+    if win_type is None and winner_set is None:
+        raise err(field, "must give win_type or winner_set")
+    when = r["when"]
+    items = when if isinstance(when, list) else [when]
+    if not items:
+        raise err(f"{field}.when", "must be {option, in} or a non-empty list of them")
+    return ContextRule(tuple(_condition(w, options, f"{field}.when", None, err)
+                             for w in items), " ".join(r["message"].split()),
+                       win_type, winner_set)
+
+
 def _requirement(r: Any, i: int, tileset: TileSet, err: Any,
                  options: tuple[OptionDef, ...]) -> Requirement:
     field = f"requires[{i}]"
@@ -340,8 +399,10 @@ def _requirement(r: Any, i: int, tileset: TileSet, err: Any,
         if not isinstance(r.get(key), str) or not r[key].strip():
             raise err(f"{field}.{key}", "must be a non-empty string")
     spec = CHECKS.get(r["check"])
-    if spec is None or spec.scope != "hand":
-        raise err(f"{field}.check", f"must be a check on the whole hand (got {r['check']!r})")
+    # A check of one reading may be a requirement too: the engine then prefers the readings
+    # that meet every requirement (a hand wins when some reading does).
+    if spec is None or spec.last:
+        raise err(f"{field}.check", f"must name a check (got {r['check']!r})")
     params_raw = r.get("params") or {}
     if not isinstance(params_raw, dict):
         raise err(f"{field}.params", "must be a mapping")
@@ -590,6 +651,12 @@ def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: 
         if value is None:
             return None
         return _convert(args[0], value, tileset, field, fid, err, options)
+    if ann is BoolOption:
+        bools = [o.name for o in options if o.type == "bool"]
+        if value not in bools:
+            raise err(field, f"must name a bool option of this rule set (got {value!r}; "
+                      f"bool options: {', '.join(bools) or 'none'})", fid)
+        return value
     if ann is PerSeatOption:
         per_seat = [o.name for o in options if o.type == "per_seat"]
         if value not in per_seat:
@@ -799,7 +866,21 @@ def _payment(p: Any, options: tuple[OptionDef, ...], err: Any,
         if isinstance(value, dict) and _is_mapping(ann):
             continue  # a mapping parameter (points tables): the scheme's `prepare` checks it
         if isinstance(value, dict):
-            # A parameter the request chooses: {option: <name of a declared option>}.
+            # A parameter the request chooses: {option: <name of a declared option>}, or
+            # {option: <an enum or bool option>, values: {choice: value}}, the value each
+            # choice stands for.
+            if set(value) == {"option", "values"}:
+                od = next((o for o in options if o.name == value["option"]), None)
+                choices = (None if od is None else [True, False] if od.type == "bool"
+                           else od.choices if od.type == "enum" else None)
+                mapped = value["values"]
+                if (choices is None or not isinstance(mapped, dict)
+                        or set(mapped) != set(choices)):
+                    raise err(field, "{option, values}: option must name an enum or bool "
+                              "option and values map each of its choices to a value")
+                if not all(_accepts(ann, v) for v in mapped.values()):
+                    raise err(field, f"values must be {_type_words(ann)}")
+                continue
             if set(value) != {"option"} or value["option"] not in option_names:
                 raise err(field, "must be a value or {option: <a declared option>}")
         elif not _accepts(ann, value):

@@ -17,11 +17,13 @@ from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
 from app.rules.checks import positional
 from app.rules.definitions import (
+    ContextRule,
     FanDef,
     FanRequirement,
     PaymentDef,
     Requirement,
     ShapeDef,
+    StandInDef,
     WildDef,
 )
 from app.rules.options import OptionDef
@@ -124,6 +126,10 @@ class RuleSet:
     settlement: SettlementDef | None = None
     # Wild tiles (混); None: the rule set plays without them and refuses them in requests.
     wild: WildDef | None = None
+    # 宝: the winning tile stands for the best completing tile (None: never).
+    stand_in: StandInDef | None = None
+    # Conditions on the context under some options (refused as inconsistent_context).
+    context_rules: tuple[ContextRule, ...] = ()
     source: str = ""
 
     @cached_property

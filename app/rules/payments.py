@@ -303,6 +303,118 @@ def shares_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
     return params
 
 
+# ---- payer_fans: each payer's own 番, doubled -------------------------------------------
+
+DISCARD_PAYERS = ("discarder", "everyone")
+DEALER_BONUS = ("always", "not_on_discard")
+
+
+def payer_fans_value(total: int, *, base: int, cap: int | str, discard_payers: str = "discarder",
+                     dealer_fan: int = 0, dealer_bonus: str = "always", discarder_fan: int = 0,
+                     self_draw_fan: int = 0, declared: Sequence[int] = (),
+                     undeclared_discarder_pays_all: bool = False) -> tuple[int, int | None]:
+    """The hand's basic score: base × 2^min(n, cap) for n hand 番 (before any payer's own
+    番); the multiplier is 2^min(n, cap)."""
+    multiplier = 2 ** _capped(total, cap)
+    return base * multiplier, multiplier
+
+
+def payer_fan(total: int, ctx: WinContext, payer: int, *, dealer_fan: int = 0,
+              dealer_bonus: str = "always", discarder_fan: int = 0,
+              self_draw_fan: int = 0) -> int:
+    """One payer's 番 (uncapped): the hand's, + `self_draw_fan` on a self-draw, +
+    `discarder_fan` for the discarder, + `dealer_fan` when the dealer is the winner or the
+    payer (with `dealer_bonus` not_on_discard, not when the dealer wins on a discard)."""
+    fan = total
+    if ctx.self_drawn:
+        fan += self_draw_fan
+    elif payer == ctx.discarder:
+        fan += discarder_fan
+    dealer = ctx.dealer
+    if dealer == payer or (dealer == ctx.winner and (ctx.self_drawn
+                                                     or dealer_bonus != "not_on_discard")):
+        fan += dealer_fan
+    return fan
+
+
+def payer_fans_pay(total: int, ctx: WinContext, players: int,
+                   payers: Sequence[int] | None = None, *, base: int, cap: int | str,
+                   discard_payers: str = "discarder", dealer_fan: int = 0,
+                   dealer_bonus: str = "always", discarder_fan: int = 0,
+                   self_draw_fan: int = 0, declared: Sequence[int] = (),
+                   undeclared_discarder_pays_all: bool = False) -> Payments:
+    """Each payer pays base × 2^min(its own 番, cap) (`payer_fan`). Self-draw: every payer;
+    discard: the discarder alone, or with `discard_payers` everyone, every payer. With
+    `undeclared_discarder_pays_all`, a discarder whose entry of `declared` (by seat, e.g. a
+    per-seat option: had declared ready) is 0 pays every payer's amount himself (包庄), each
+    as it would have been."""
+    winner = ctx.winner
+
+    def amount(payer: int) -> int:
+        fan = payer_fan(total, ctx, payer, dealer_fan=dealer_fan, dealer_bonus=dealer_bonus,
+                        discarder_fan=discarder_fan, self_draw_fan=self_draw_fan)
+        return int(base * 2 ** _capped(fan, cap))
+
+    transfers: list[Transfer] = []
+    others = _others(ctx, players, payers)
+    if ctx.self_drawn:
+        for seat in others:
+            transfers.append(Transfer(seat, winner, amount(seat), "self_draw"))
+        return payments_of(players, transfers)
+    discarder = ctx.discarder
+    assert discarder is not None
+    transfers.append(Transfer(discarder, winner, amount(discarder), "discarder"))
+    if discard_payers == "everyone":
+        covers = undeclared_discarder_pays_all and not _marked(declared, discarder)
+        for seat in others:
+            if seat != discarder:
+                if covers:
+                    transfers.append(Transfer(discarder, winner, amount(seat),
+                                              "pays_for_others"))
+                else:
+                    transfers.append(Transfer(seat, winner, amount(seat), "base"))
+    return payments_of(players, transfers)
+
+
+def payer_fans_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
+                       fan_ids: frozenset[str]) -> dict[str, Any]:
+    """The payer_fans scheme's parameters: `cap` a number of 番 or none (or an enum option
+    of those), `discard_payers` discarder or everyone, `dealer_bonus` always or
+    not_on_discard (or enum options mapped onto those), `declared` a per_seat option."""
+    def caps_ok(values: Sequence[Any]) -> bool:
+        return all(v == NO_CAP or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
+                   for v in values)
+
+    cap = _option_of(params, "cap", options)
+    if cap is not None:
+        if cap.type != "enum" or not caps_ok(_chosen(params["cap"], cap)):
+            raise SchemeParamError("cap", f"option {cap.name!r} must be an enum of numbers "
+                                   f"of 番 (integers of at least 0) and {NO_CAP!r}")
+    elif not caps_ok([params.get("cap")]):
+        raise SchemeParamError("cap", f"must be a number of 番 or {NO_CAP!r}")
+    for name, allowed in (("discard_payers", DISCARD_PAYERS), ("dealer_bonus", DEALER_BONUS)):
+        chosen = _option_of(params, name, options)
+        values = (_chosen(params[name], chosen) if chosen is not None
+                  else [params.get(name, allowed[0])])
+        if (chosen is not None and chosen.type != "enum") or any(v not in allowed
+                                                                 for v in values):
+            raise SchemeParamError(name, f"must be one of {', '.join(allowed)} (or an enum "
+                                   "option of those, or mapped onto them)")
+    declared = _option_of(params, "declared", options)
+    if declared is not None and declared.type != "per_seat":
+        raise SchemeParamError("declared", f"option {declared.name!r} must be a per_seat "
+                               "option")
+    return params
+
+
+def _chosen(value: Mapping[str, Any], option: OptionDef) -> list[Any]:
+    """The values a parameter naming `option` can take: its choices, or what `values` maps
+    them onto."""
+    mapped = value.get("values")
+    choices = list(option.choices or ())
+    return [mapped[c] for c in choices] if isinstance(mapped, dict) else choices
+
+
 class SchemeParamError(Exception):
     """A scheme parameter the scheme refuses at load time: the parameter's name (or a dotted
     path under it) and why."""
@@ -398,14 +510,17 @@ SCHEMES: dict[str, Scheme] = {
     "points": Scheme(points_value, points_pay, by_fans=True, seat_factor=points_seat_factor,
                      prepare=points_prepare),
     "shares": Scheme(shares_value, shares_pay, prepare=shares_prepare),
+    "payer_fans": Scheme(payer_fans_value, payer_fans_pay, prepare=payer_fans_prepare),
 }
 # Keyword parameters the engine passes itself; a rule set cannot set them.
 RESERVED_PARAMS = frozenset({"fans"})
 
 
 def resolve_params(params: Mapping[str, Any], ctx: WinContext) -> dict[str, Any]:
-    """Fixed parameters as they are; `{option: name}` from the request's options."""
-    return {k: ctx.options[v["option"]] if isinstance(v, dict) else v
+    """Fixed parameters as they are; `{option: name}` from the request's options, and
+    `{option: name, values: {choice: value}}` the value its choice maps onto."""
+    return {k: (v if not isinstance(v, dict) else ctx.options[v["option"]] if len(v) == 1
+                else v["values"][ctx.options[v["option"]]])
             for k, v in params.items()}
 
 

@@ -21,6 +21,9 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `kong_chain_doubling`: a kong that follows a kong (a kong event's `follows`: on the discard
   right after it, or by its maker straight after the replacement draw) is the next of a chain,
   and the n-th kong of a chain earns 2^(n-1) times its money (杠上杠).
+- `kong_tiles`: {tiles, factor, enabled}: a kong of one of `tiles` (tile notation) earns
+  `factor` times its money (长春: 1筒, 1条 and the dragons double), while `enabled` (a switch
+  or a bool option, default true) is on.
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_refund`: a win on the discard after a kong (杠上炮) refunds that kong's money.
 - `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits is
@@ -51,7 +54,10 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from app.domain.errors import HandError
 from app.domain.events import CONCEALED, KONG_KINDS
+from app.domain.notation import parse_tiles
+from app.domain.tiles import TileSet
 from app.rules.options import OptionDef
 
 # 金杠: a concealed kong of four wild tiles, settled under its own entry when there is one.
@@ -72,7 +78,7 @@ READY_AS = ("discard", "self_draw")
 
 SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game",
                    "win_ends_round", "seat_factors", "follow_dealer", "reveal",
-                   "kong_chain_doubling"}
+                   "kong_chain_doubling", "kong_tiles"}
 KONG_KEYS = {"payer", "amount", "only_if_fresh"}
 DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
               "refund_kongs", "ready_as", "kongs_stand", "revealed_pay"}
@@ -127,6 +133,15 @@ class DrawnGameDef:
 
 
 @dataclass(frozen=True)
+class KongTiles:
+    """Kongs of some kinds of tile earn `factor` times their money while `enabled`."""
+
+    tiles: tuple[str, ...]  # tile codes, in the written order
+    factor: int
+    enabled: Flag = True
+
+
+@dataclass(frozen=True)
 class FollowDealer:
     """跟庄 (天津 铲): the dealer pays each other player `amount` (in bases)."""
 
@@ -145,6 +160,7 @@ class SettlementDef:
     # 亮倒: the per-seat option that each win reads who has revealed from (reveal events).
     reveal_option: str | None = None
     kong_chain_doubling: bool = False  # 杠上杠
+    kong_tiles: KongTiles | None = None  # kongs of these tiles earn more
 
 
 def resolve(value: Amount | Flag | str | OptionRef, options: Mapping[str, Any]) -> Any:
@@ -160,7 +176,7 @@ ErrorFactory = Callable[[str, str], Exception]
 
 def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: Mapping[str, Any],
                      err: ErrorFactory, *, seat_factors: bool = False,
-                     wilds: bool = False) -> SettlementDef:
+                     wilds: bool = False, tileset: TileSet | None = None) -> SettlementDef:
     """Validate the YAML `settlement:` mapping into a `SettlementDef`. `seat_factors`: the
     payment scheme has a seat factor; `wilds`: the rule set plays with wild tiles."""
     if not isinstance(raw, dict):
@@ -216,8 +232,12 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
             raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
                       "option with minimum 0 and maximum 1 (1: the seat has revealed)")
         reveal = od.name
+    kong_tiles: KongTiles | None = None
+    if raw.get("kong_tiles") is not None:
+        kong_tiles = _kong_tiles(raw["kong_tiles"], by_name, err, tileset)
     return SettlementDef(
         kongs=MappingProxyType(kongs),
+        kong_tiles=kong_tiles,
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
                                "settlement.robbed_kong_void", err),
         kong_discard_refund=_bool(raw.get("kong_discard_refund", False),
@@ -231,6 +251,27 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         kong_chain_doubling=_bool(raw.get("kong_chain_doubling", False),
                                   "settlement.kong_chain_doubling", err),
     )
+
+
+def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
+                tileset: TileSet | None) -> KongTiles:
+    field = "settlement.kong_tiles"
+    if not isinstance(conf, dict):
+        raise err(field, "must be a mapping with tiles, factor and enabled")
+    _known_keys(conf, {"tiles", "factor", "enabled"}, field, err)
+    tiles = conf.get("tiles")
+    if not isinstance(tiles, str) or tileset is None:
+        raise err(f"{field}.tiles", "must be a tile notation string such as '1p1sCFP'")
+    try:
+        kinds = set(parse_tiles(tiles, tileset))
+    except HandError as exc:
+        raise err(f"{field}.tiles", f"bad tile notation: {exc.message}") from exc
+    codes = tuple(tileset.code(t) for t in tileset.display_order if t in kinds)
+    factor = conf.get("factor")
+    if not isinstance(factor, int) or not _is_int(factor) or factor < 1:
+        raise err(f"{field}.factor", f"must be an integer of at least 1 (got {factor!r})")
+    enabled = _flag(conf.get("enabled", True), f"{field}.enabled", options, err)
+    return KongTiles(codes, factor, enabled)
 
 
 def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],

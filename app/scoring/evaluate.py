@@ -15,8 +15,10 @@ each step looks for):
    what it excludes; a fan that needs another fan is left out when none counts beside it;
    then the shape's fixed extras and, when nothing else counts toward the minimum, its
    无番和-like fan. Fans an option switches off are left out from the start.
-4. The best reading: the highest total; under a payment scheme that prices the fans
-   themselves (`by_fans`), the highest value first, then the highest total. Between equals
+4. The best reading: among the readings meeting the rule set's requirements if any does
+   (长春 有刻: a hand read with a pung rather than without), the highest total; under a
+   payment scheme that prices the fans themselves (`by_fans`), the highest value first,
+   then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower
    priority.
 5. Flowers are added to the best reading's fans.
@@ -24,6 +26,9 @@ each step looks for):
    they do not count toward it), then its requirements on the counted fans (天津 min_hand).
    A hand that does not win still says what it would have scored, and why not.
 7. Money: the payment scheme's transfers and the hand's value (`app.rules.payments`).
+
+A rule set with a stand-in winning tile (长春 摸宝, `stand_in`) scores the hand once for each
+tile completing the rest of it, and answers the best, saying what the tile stood for.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from typing import Any
 
 from app.domain import deadline
 from app.domain.hand import Hand, WinContext
-from app.domain.shapes import decompose
+from app.domain.shapes import completing_tiles, decompose
 from app.rules.model import RuleSet
 from app.rules.payments import resolve_params
 from app.rules.plan import Plan
@@ -53,6 +58,51 @@ _new = tuple.__new__
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+    stand_in = rs.stand_in
+    if stand_in is not None and stand_in.holds(ctx.options):
+        return _stood_in(hand, ctx, rs)
+    return _score(hand, ctx, rs)
+
+
+def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+    """宝 (摸宝): the winning tile stands for the completing tile of the rest of the hand
+    that scores best (a win first, then the highest value, then the highest fan total; the
+    first in tile order among equals), never a copy beyond the tile set's. The result's
+    decomposition pairs the tile held with the tile it stood for. With no completing tile,
+    the hand is scored as it is written."""
+    tileset = rs.tileset
+    win = hand.win_tile
+    standing = list(hand.concealed)
+    standing.remove(win)
+    before = [0] * tileset.size
+    for t in standing:
+        before[t] += 1
+    held = before[:]
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
+    candidates = completing_tiles(before, len(hand.melds), frozenset(rs.shapes), tileset)
+    kinds = tileset.kinds
+    best: ScoreResult | None = None
+    best_key = (False, -1, -1)
+    read_as = win
+    for t in tileset.display_order:
+        if t not in candidates or held[t] >= kinds[t].copies:
+            continue
+        result = _score(Hand((*standing, t), hand.melds, t), ctx, rs)
+        if result.decomposition is None:
+            continue
+        key = (result.winning, result.value if result.value is not None else -1,
+               result.fan_total)
+        if best is None or key > best_key:
+            best, best_key, read_as = result, key, t
+    if best is None or best.decomposition is None:
+        return _score(hand, ctx, rs)
+    shown = best.decomposition._replace(wilds=((tileset.code(win), tileset.code(read_as)),))
+    return best._replace(decomposition=shown)
+
+
+def _score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
     # checked here.
     deadline.check()
@@ -105,8 +155,22 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
     # may pay two readings of one fan total differently: the reading paying more is the best.
     priced = scheme.by_fans
+    # A rule set with requirements on the reading (长春 有刻) prefers a reading meeting every
+    # requirement to any reading that does not, whatever they score.
+    requirements = rs.requirements
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
+    best_meets = False
     for view, of_hand in candidates:
+        meets = True
+        if requirements:
+            for req in requirements:
+                if not req.bound(view, ctx):  # type: ignore[misc]
+                    meets = False
+                    break
+            if best is not None and meets != best_meets:
+                if not meets:
+                    continue
+                best = None
         shape = plan.shapes[view.shape]
         t = tally(view, ctx, plan, shape,
                   of_hand.hits(shape, view, ctx) if of_hand is not None else None,
@@ -117,6 +181,7 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                 t.total > best[1] or (t.total == best[1] and (
                     t.breaks_ties or shape.priority < best[2])))):
             best = (worth, t.total, shape.priority, view, t)
+            best_meets = meets
     if best is None:
         return ScoreResult(
             ruleset=rs.id, winning=False,

@@ -83,6 +83,12 @@ class WaitsResult(NamedTuple):
         """听牌: at least one tile completes a winning shape."""
         return bool(self.waits)
 
+    @property
+    def can_win(self) -> bool:
+        """Ready in the rule set's sense: at least one completing tile makes a legal win (its
+        requirements and minimum met)."""
+        return self.best is not None
+
 
 class SettleTransfer(NamedTuple):
     """One transfer of a round, with the index of the event that caused it."""

@@ -208,6 +208,10 @@ def _kong(st: _State, i: int, event: KongEvent) -> None:
     if event.kind == ADDED and resolve(money.only_if_fresh, st.options) and not event.fresh:
         return  # 及时雨: an added tile held earlier earns nothing
     amount = int(resolve(money.amount, st.options)) * st.base
+    special = st.sd.kong_tiles
+    if (special is not None and st.rs.tileset.code(event.tile) in special.tiles
+            and resolve(special.enabled, st.options)):
+        amount *= special.factor  # 长春: kongs of 1筒, 1条 and the dragons double
     if st.sd.kong_chain_doubling:
         amount <<= event.chain - 1  # 杠上杠: the n-th kong of a chain earns 2^(n-1) times
     if money.payer == DISCARDER:

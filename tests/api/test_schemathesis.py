@@ -101,3 +101,13 @@ def test_batch_operations_conform_to_the_contract(case: Any) -> None:
 def test_kawuxing_operations_conform_to_the_contract(case: Any) -> None:
     case.path_parameters = {"ruleset": "kawuxing"}
     case.call_and_validate(checks=CHECKS)
+
+
+# 长春麻将: requirements a hand must meet, a stand-in winning tile (摸宝), per-payer 番 and
+# 包庄, and its settle's doubled kong tiles: every single operation fuzzed again with it.
+@schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
+@settings(max_examples=max(1, MAX_EXAMPLES // 4), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_changchun_operations_conform_to_the_contract(case: Any) -> None:
+    case.path_parameters = {"ruleset": "changchun"}
+    case.call_and_validate(checks=CHECKS)

@@ -104,9 +104,10 @@ def test_concealed_kong_forms(client: FlaskClient, spec: dict[str, Any]) -> None
 
 def test_not_ready_and_below_minimum(client: FlaskClient, spec: dict[str, Any]) -> None:
     body = ok(client, spec, "1112345678m9pEE")
-    assert body == {"ruleset": "mcr", "ready": False, "waits": [], "best": None}
+    assert body == {"ruleset": "mcr", "ready": False, "can_win": False, "waits": [],
+                    "best": None}
     body = ok(client, spec, "123456m234p678s5s", {"win_type": "discard", "discarder": 1})
-    assert body["ready"] is True and body["best"] is None
+    assert body["ready"] is True and body["best"] is None and body["can_win"] is False
     assert [(w["tile"], w["winning"], w["reason"]["code"]) for w in body["waits"]] == [
         ("5s", False, "below_minimum"), ("8s", False, "below_minimum")]
 

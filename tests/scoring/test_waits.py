@@ -113,7 +113,8 @@ def test_not_ready() -> None:
     r = waits_of("1112345678m9pEE", win_type="self_draw")
     assert r == WaitsResult("mcr", (), None)
     assert not r.ready
-    assert waits_response(r) == {"ruleset": "mcr", "ready": False, "waits": [], "best": None}
+    assert waits_response(r) == {"ruleset": "mcr", "ready": False, "can_win": False,
+                                 "waits": [], "best": None}
 
 
 def test_thirteen_orphans_waits_on_all_thirteen_in_written_order() -> None:
@@ -178,7 +179,7 @@ def test_json_is_the_score_of_the_completed_hand() -> None:
     context = {"win_type": "discard", "discarder": 3}
     standing, melds, ctx = build_waiting("[123m][EEE]4567895m", context, MCR)
     d = waits_response(waits(standing, melds, ctx, MCR))
-    assert set(d) == {"ruleset", "ready", "waits", "best"}
+    assert set(d) == {"ruleset", "ready", "can_win", "waits", "best"}
     entry = d["waits"][0]
     five = T.by_code["5m"]
     scored = score_response(score(Hand((*standing, five), melds, five), ctx, MCR))

@@ -4,6 +4,7 @@ modules by what they look at. Importing this package registers every check."""
 from app.rules.checks import sets, special, traits, wild_use, win
 from app.rules.checks.registry import (
     CHECKS,
+    BoolOption,
     CheckSpec,
     DependsOn,
     EachKind,
@@ -16,6 +17,6 @@ from app.rules.checks.registry import (
     run,
 )
 
-__all__ = ["CHECKS", "CheckSpec", "DependsOn", "EachKind", "GroupKey", "PerSeatOption",
-           "TileGroup", "check", "group_tile_set", "positional", "run", "sets", "special",
-           "traits", "wild_use", "win"]
+__all__ = ["CHECKS", "BoolOption", "CheckSpec", "DependsOn", "EachKind", "GroupKey",
+           "PerSeatOption", "TileGroup", "check", "group_tile_set", "positional", "run",
+           "sets", "special", "traits", "wild_use", "win"]

@@ -8,7 +8,8 @@ so a typo in a rule set stops the service before it serves a request.
 Parameter types a check may declare (the loader converts and validates YAML values):
 `int`, `bool`, `str`, a `Literal[...]` of strings, `TileGroup` (a tile notation string such as
 "23468sF", converted to a frozenset of tiles of the rule set's tile set), `PerSeatOption` (the
-name of a per-seat option the rule set declares; the check reads it from `ctx.options`), and
+name of a per-seat option the rule set declares; the check reads it from `ctx.options`),
+`BoolOption` (likewise, a bool option), and
 optional (`X | None`) versions of these.
 
 `scope="hand"` marks a check that looks only at the whole hand and the context, never at the
@@ -62,6 +63,8 @@ from app.rules.view import CONTEXT_FEATURES, FEATURES, View
 TileGroup = NewType("TileGroup", frozenset)  # type: ignore[type-arg]
 # The name of one of the rule set's per-seat options (the loader checks that it is one).
 PerSeatOption = NewType("PerSeatOption", str)
+# The name of one of the rule set's bool options (the loader checks that it is one).
+BoolOption = NewType("BoolOption", str)
 
 CheckFn = Callable[..., int]
 # What a check tells apart in a group: (kind, tile, tileset, win, **params) -> a hashable key.

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from app.domain.decompose import KNIT, PAIR
 from app.domain.hand import CHOW, KONG, PUNG, WinContext
+from app.domain.shapes import SEVEN_PAIRS
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check, group_tile_set
 from app.rules.view import View
@@ -98,6 +99,21 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> i
     if within is not None and not v.facts.kinds <= within:
         return 0
     return 1
+
+
+def _pung_or_pair_key(kind: str, tile: int, tileset: TileSet, win: object, *,
+                      pairs: frozenset[int]) -> tuple[bool, bool]:
+    return kind in (PUNG, KONG), kind == PAIR and tile in pairs
+
+
+@check(tells_apart=_pung_or_pair_key)
+def pung_or_pair_among(v: View, ctx: WinContext, *, pairs: TileGroup) -> int:
+    """有刻 (刻子、杠牌或中发白将): this reading holds a pung or kong, declared or standing
+    (one the winning tile completes included), or its pair is one of `pairs`; a seven-pairs
+    reading always does (its pairs stand for the pungs of a 对碰 wait)."""
+    if v.pungs or v.shape == SEVEN_PAIRS:
+        return 1
+    return 1 if v.pair >= 0 and v.pair in pairs else 0
 
 
 @check(needs=("four_chows",))

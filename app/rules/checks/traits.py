@@ -59,6 +59,25 @@ def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
 
 
 @check(scope="hand", tells_apart=_category, depends_on=_categories_held)
+def suits_at_least(v: View, ctx: WinContext, *, count: int) -> int:
+    """三门齐 (缺门不和): the hand, melds included, holds tiles of at least `count` numbered
+    suits."""
+    return 1 if len(v.facts.suits) >= count else 0
+
+
+def _meets(kind: str, tile: int, tileset: TileSet, win: object, *,
+           tiles: frozenset[int]) -> bool:
+    return not group_tile_set(kind, tile).isdisjoint(tiles)
+
+
+@check(scope="hand", tells_apart=_meets)
+def holds_some(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+    """有幺九 (and other tiles a hand must hold): some tile of the hand, melds and the winning
+    tile included, is one of `tiles`."""
+    return 0 if v.facts.kinds.isdisjoint(tiles) else 1
+
+
+@check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def no_honors(v: View, ctx: WinContext) -> int:
     """无字: the hand holds no wind or dragon."""
     return 0 if v.facts.has_honors else 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
-from app.rules.checks.registry import PerSeatOption, check
+from app.rules.checks.registry import BoolOption, PerSeatOption, TileGroup, check
 from app.rules.view import View
 
 WinType = Literal["self_draw", "discard"]
@@ -108,6 +108,38 @@ def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "singl
     if v.wait != position:
         return 0
     return 1 if v.facts.unique_wait else 0
+
+
+@check()
+def wait_read_or_sole(v: View, ctx: WinContext, *, needed: TileGroup | None = None) -> int:
+    """夹 (夹 / 单吊 / 单和): this reading can place the winning tile at the edge of a chow
+    (12-3, 7-89), in its middle (4-6) or as the pair, whatever else it waited on; or the hand
+    waited on the winning tile alone; or, with `needed`, the hand held none of `needed`
+    before the win and the winning tile is the only wait among them (it could win on no
+    other tile: 缺幺九和幺九)."""
+    if v.wait is not None:
+        return 1
+    f = v.facts
+    if f.unique_wait:
+        return 1
+    if needed is None:
+        return 0
+    win = f.win_tile
+    counts = f.counts
+    if any(counts[t] for t in needed if t != win) or (win in needed and counts[win] > 1):
+        return 0
+    return 1 if f.waits & needed == {win} else 0
+
+
+@check(scope="hand")
+def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
+                           only_if: BoolOption | None = None) -> int:
+    """开门: at least `count` melds claimed from others (chows, pungs, exposed kongs; a
+    concealed kong is not claimed); with `only_if`, only while that bool request option is
+    on (off, every hand passes: a house rule as a requirement)."""
+    if only_if is not None and not ctx.options.get(only_if):
+        return 1
+    return 1 if v.facts.exposed_melds >= count else 0
 
 
 @check(last=True, tells_apart="nothing")
