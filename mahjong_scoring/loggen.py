@@ -841,7 +841,16 @@ class RequestGenerator:
         if not options or rng.random() >= 0.25:
             return {}
         chosen = rng.sample(options, min(len(options), rng.choice((1, 1, 2))))
-        return {od.name: _option_value(od, rng, self.players, dealer) for od in chosen}
+        picked = {od.name: _option_value(od, rng, self.players, dealer) for od in chosen}
+        # An option that brings a context rule into force (冲宝 and 摸宝: a ready player's
+        # self-draw) would make most contexts drawn here refused: such choices are left at
+        # their defaults, so the log stays a log of requests the service accepts.
+        full = {od.name: od.default for od in options} | picked
+        for rule in self.ruleset.context_rules:
+            if all(c.holds(full) for c in rule.when):
+                for c in rule.when:
+                    picked.pop(c.option, None)
+        return picked
 
     # -- writing the hand -------------------------------------------------------------------
 

@@ -91,23 +91,32 @@ def test_batch_operations_conform_to_the_contract(case: Any) -> None:
     _call(case)
 
 
-# 卡五星 is the first rule set of three players and the first whose settle reads reveal
-# events and chained kongs: every single operation on a rule set, fuzzed again with it (fewer
-# examples: the bodies are the ones fuzzed above, the seats and tiles are what differ; a
-# batch's items are the single operations').
+# The rule sets whose tables differ most from mcr and sichuan, each with every single operation
+# on a rule set fuzzed again (fewer examples: the bodies are the ones fuzzed above, the seats,
+# tiles and money are what differ; a batch's items are the single operations'): 卡五星, three
+# players, reveal events and chained kongs; 长春, requirements, a stand-in winning tile (摸宝),
+# per-payer 番 and 包庄; 河北, no fan at all and a shape switched by an option.
+def _on(case: Any, ruleset: str) -> None:
+    case.path_parameters = {"ruleset": ruleset}
+    case.call_and_validate(checks=CHECKS)
+
+
 @schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
 @settings(max_examples=max(1, MAX_EXAMPLES // 4), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 def test_kawuxing_operations_conform_to_the_contract(case: Any) -> None:
-    case.path_parameters = {"ruleset": "kawuxing"}
-    case.call_and_validate(checks=CHECKS)
+    _on(case, "kawuxing")
 
 
-# 长春麻将: requirements a hand must meet, a stand-in winning tile (摸宝), per-payer 番 and
-# 包庄, and its settle's doubled kong tiles: every single operation fuzzed again with it.
 @schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
 @settings(max_examples=max(1, MAX_EXAMPLES // 4), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 def test_changchun_operations_conform_to_the_contract(case: Any) -> None:
-    case.path_parameters = {"ruleset": "changchun"}
-    case.call_and_validate(checks=CHECKS)
+    _on(case, "changchun")
+
+
+@schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
+@settings(max_examples=max(1, MAX_EXAMPLES // 5), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_hebei_operations_conform_to_the_contract(case: Any) -> None:
+    _on(case, "hebei")
