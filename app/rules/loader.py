@@ -643,6 +643,10 @@ def _bind(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: st
     return out
 
 
+# Check parameters that name an option of the rule set, by the option type they need.
+_OPTION_PARAMS: dict[Any, str] = {BoolOption: "bool", PerSeatOption: "per_seat"}
+
+
 def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: Any,
              options: tuple[OptionDef, ...] = ()) -> Any:
     origin = typing.get_origin(ann)
@@ -651,17 +655,12 @@ def _convert(ann: Any, value: Any, tileset: TileSet, field: str, fid: str, err: 
         if value is None:
             return None
         return _convert(args[0], value, tileset, field, fid, err, options)
-    if ann is BoolOption:
-        bools = [o.name for o in options if o.type == "bool"]
-        if value not in bools:
-            raise err(field, f"must name a bool option of this rule set (got {value!r}; "
-                      f"bool options: {', '.join(bools) or 'none'})", fid)
-        return value
-    if ann is PerSeatOption:
-        per_seat = [o.name for o in options if o.type == "per_seat"]
-        if value not in per_seat:
-            raise err(field, f"must name a per_seat option of this rule set (got {value!r}; "
-                      f"per_seat options: {', '.join(per_seat) or 'none'})", fid)
+    kind = _OPTION_PARAMS.get(ann)
+    if kind is not None:
+        named = [o.name for o in options if o.type == kind]
+        if value not in named:
+            raise err(field, f"must name a {kind} option of this rule set (got {value!r}; "
+                      f"{kind} options: {', '.join(named) or 'none'})", fid)
         return value
     if ann is TileGroup:
         if not isinstance(value, str):
