@@ -483,9 +483,11 @@ class _Page:
         removed = [str(fid) for fid in raw.get("remove_fans") or []]
         text = (f"This rule set extends {link(code(parent.id), parent.id + '.md')}: it starts "
                 "from that rule set's definition, and each top-level key its file gives "
-                f"replaces the parent's (here: {', '.join(code(k) for k in keys) or 'none'}).")
+                "replaces the parent's, but shapes and options, which replace the parent's "
+                f"entry of the same name (here: {', '.join(code(k) for k in keys) or 'none'}).")
         if replaced:
-            text += f" Fans it replaces: {self.fans(replaced)}."
+            text += (f" Fans it changes (the keys it gives laid over the parent's entry): "
+                     f"{self.fans(replaced)}.")
         if added:
             text += f" Fans it adds: {self.fans(added)}."
         if removed:

@@ -5,8 +5,15 @@ the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a duplic
 stops start-up with a `RuleSetError` that names the file, the fan and the field.
 
 A rule set may `extends: <id>` another in the same directory: it starts from the parent's
-definition; top-level keys it gives replace the parent's, fans it lists replace the parent's
-fan of the same id (or are added), and `remove_fans: [...]` drops parent fans.
+definition, so that a variant holds only what differs. Top-level keys it gives replace the
+parent's, but for three lists and maps that merge entry by entry:
+
+- `fans`: an entry whose id the parent has is laid over the parent's fan key by key (a key
+  given replaces the parent's, a key given as null drops it); other entries are added.
+  `remove_fans: [...]` drops parent fans.
+- `shapes`: a shape given replaces the parent's entry for that shape; a shape given as null
+  is no longer admitted.
+- `options`: an option whose name the parent has replaces it; others are added.
 """
 
 from __future__ import annotations
@@ -146,6 +153,11 @@ def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
     base, origins = _resolve(parent, raw, (*chain, rid))
     merged = {k: v for k, v in base.items() if k not in ("fans", "remove_fans", "extends")}
     merged.update({k: v for k, v in data.items() if k not in ("fans", "remove_fans")})
+    if isinstance(base.get("shapes"), dict) and isinstance(data.get("shapes"), dict):
+        shapes = {**base["shapes"], **data["shapes"]}
+        merged["shapes"] = {k: v for k, v in shapes.items() if v is not None}
+    if isinstance(base.get("options"), list) and isinstance(data.get("options"), list):
+        merged["options"] = _merge_by(base["options"], data["options"], "name")
     fans = list(base.get("fans") or [])
     removed = data.get("remove_fans") or []
     if not isinstance(removed, list):
@@ -155,15 +167,28 @@ def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
         if not isinstance(fid, str) or fid not in known:
             raise RuleSetError(f"{path.name}: field 'remove_fans': unknown fan {fid!r}")
     fans = [f for f in fans if not (isinstance(f, dict) and f.get("id") in removed)]
-    index = {f.get("id"): i for i, f in enumerate(fans) if isinstance(f, dict)}
-    for fan in data.get("fans") or []:
-        fid = fan.get("id") if isinstance(fan, dict) else None
-        if fid in index:
-            fans[index[fid]] = fan
-        else:
-            fans.append(fan)
-    merged["fans"] = fans
+    merged["fans"] = _merge_by(fans, data.get("fans") or [], "id", key_by_key=True)
     return merged, {**origins, **own}
+
+
+def _merge_by(base: list[Any], given: list[Any], key: str,
+              key_by_key: bool = False) -> list[Any]:
+    """`base` with the entries of `given` in: an entry whose `key` an entry of `base` has
+    takes its place (laid over it `key_by_key`, a null value dropping the key), the others
+    are added at the end. Entries that are not mappings are kept for validation to refuse."""
+    out = list(base)
+    index = {e.get(key): i for i, e in enumerate(out) if isinstance(e, dict)}
+    for entry in given:
+        name = entry.get(key) if isinstance(entry, dict) else None
+        if name is not None and name in index:
+            old = out[index[name]]
+            if key_by_key:
+                laid = {**old, **entry}
+                entry = {k: v for k, v in laid.items() if v is not None}
+            out[index[name]] = entry
+        else:
+            out.append(entry)
+    return out
 
 
 def build_ruleset(data: Mapping[str, Any], source: str,

@@ -464,6 +464,37 @@ def test_extends_overrides_adds_and_removes_fans(tmp_path: Path) -> None:
     assert (parent.name, parent.min_fan) == ("迷你", 2)
 
 
+def test_extends_lays_a_fan_over_the_parents_key_by_key(tmp_path: Path) -> None:
+    parent = mini()
+    parent["fans"][1].update(excludes=["c"], shapes=["regular"])
+    # Only the keys that differ: a new name, no exclusions, the `shapes` key dropped (null).
+    child = {"id": "kid", "extends": "mini",
+             "fans": [{"id": "b", "name": "新名", "excludes": [], "shapes": None}]}
+    out = load_rulesets(write(tmp_path, parent, child))
+    kid, was = out["kid"].fan_by_id["b"], out["mini"].fan_by_id["b"]
+    assert (kid.name, kid.excludes, kid.shapes) == ("新名", (), None)
+    assert (kid.check, kid.value, kid.name_en, kid.description) == (
+        was.check, was.value, was.name_en, was.description)
+    assert (was.name, was.excludes, was.shapes) == ("番b", ("c",), frozenset({"regular"}))
+
+
+def test_extends_merges_shapes_and_options_by_name(tmp_path: Path) -> None:
+    child = {
+        "id": "kid", "extends": "mini",
+        # seven_pairs is no longer admitted; regular gets a setting.
+        "shapes": {"seven_pairs": None, "regular": {"only_fans": ["a", "b"]}},
+        "options": [{"name": "cap", "type": "int", "default": 5, "description": "new cap"},
+                    {"name": "extra", "type": "bool", "default": False, "description": "x"}],
+    }
+    out = load_rulesets(write(tmp_path, mini(), child))
+    kid, parent = out["kid"], out["mini"]
+    assert set(kid.shapes) == {"regular"}
+    assert kid.shapes["regular"].only_fans == frozenset({"a", "b"})
+    assert set(parent.shapes) == {"regular", "seven_pairs"}
+    assert [(o.name, o.default) for o in kid.options] == [("cap", 5), ("extra", False)]
+    assert [(o.name, o.default) for o in parent.options] == [("cap", 3)]
+
+
 def test_extends_chain_of_three(tmp_path: Path) -> None:
     mid = {"id": "mid", "extends": "mini", "fans": [fan("d", "no_honors")]}
     top = {"id": "top", "extends": "mid", "remove_fans": ["a"], "players": 3}
