@@ -150,8 +150,9 @@ def test_a_child_inherits_or_replaces_the_settlement(tmp_path: Path) -> None:
     assert rulesets["kid"].settlement == rulesets["mini"].settlement
     dropped = load_rulesets(write(tmp_path, with_settlement(), {**child, "settlement": None}))
     assert dropped["kid"].settlement is None
-    # The parent's section names an option the child no longer declares.
-    msg = load_error(tmp_path, with_settlement(), {**child, "options": []})
+    # The parent's section names an option the child declares again, of another type.
+    switch = {"name": "cap", "type": "bool", "default": True, "description": "now a switch"}
+    msg = load_error(tmp_path, with_settlement(), {**child, "options": [switch]})
     assert_names(msg, "kid.yaml", "settlement.kongs.concealed.amount")
 
 
