@@ -164,3 +164,10 @@ POLICIES: dict[str, Policy] = {
     "mcr_account_once": mcr_account_once,
     "count_every_combination": count_every_combination,
 }
+
+# For each policy, the counting without its limits: every combination its relations can form.
+# An explanation compares the two to say what account-once left out (`app.scoring.explain`).
+UNLIMITED: dict[str, Policy] = {
+    "mcr_account_once": count_every_combination,
+    "count_every_combination": count_every_combination,
+}
