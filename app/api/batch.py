@@ -37,8 +37,10 @@ from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
 from app.rules.model import RuleSet
 from app.scoring import evaluate, waits
+from app.scoring.explain import explained
 
 __all__ = [
+    "EXPLAINED_ITEM_FUNCTIONS",
     "ITEM_FUNCTIONS",
     "MAX_BATCH_ITEMS",
     "Item",
@@ -67,28 +69,42 @@ def _item(body: object, ruleset: RuleSet,
         return {"error": api_problem(exc)}
 
 
-def _score(body: dict[str, Any], ruleset: RuleSet) -> dict[str, Any]:
+def _score(body: dict[str, Any], ruleset: RuleSet, explain: bool) -> dict[str, Any]:
     hand, ctx = read_score_request(body, ruleset)
+    if explain:
+        return score_response(*explained(hand, ctx, ruleset))
     return score_response(evaluate.score(hand, ctx, ruleset))
 
 
-def _waits(body: dict[str, Any], ruleset: RuleSet) -> dict[str, Any]:
+def _waits(body: dict[str, Any], ruleset: RuleSet, explain: bool) -> dict[str, Any]:
     standing, melds, ctx = read_waits_request(body, ruleset)
-    return waits_response(waits.waits(standing, melds, ctx, ruleset))
+    return waits_response(waits.waits(standing, melds, ctx, ruleset, explain))
 
 
 def score_item(body: object, ruleset: RuleSet) -> Item:
     """One score request's item: its response, or the problem the single call would get."""
-    return _item(body, ruleset, _score)
+    return _item(body, ruleset, lambda b, rs: _score(b, rs, False))
 
 
 def waits_item(body: object, ruleset: RuleSet) -> Item:
     """One waits request's item: its response, or the problem the single call would get."""
-    return _item(body, ruleset, _waits)
+    return _item(body, ruleset, lambda b, rs: _waits(b, rs, False))
 
 
-# The item function of each endpoint that has a batch form.
+def explained_score_item(body: object, ruleset: RuleSet) -> Item:
+    """As `score_item`, the response explained (`?explain=true`)."""
+    return _item(body, ruleset, lambda b, rs: _score(b, rs, True))
+
+
+def explained_waits_item(body: object, ruleset: RuleSet) -> Item:
+    """As `waits_item`, each wait explained (`?explain=true`)."""
+    return _item(body, ruleset, lambda b, rs: _waits(b, rs, True))
+
+
+# The item function of each endpoint that has a batch form, and its explained form.
 ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {"score": score_item, "waits": waits_item}
+EXPLAINED_ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {
+    "score": explained_score_item, "waits": explained_waits_item}
 
 
 def read_batch(body: Mapping[str, Any]) -> list[Any]:

@@ -24,6 +24,7 @@ TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 # code; `detail` says what happened.
 REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "Malformed JSON body"),
+    "invalid_query": (400, "Invalid query parameter"),
     "not_found": (404, "Not found"),
     "unknown_ruleset": (404, "Unknown rule set"),
     "method_not_allowed": (405, "Method not allowed"),

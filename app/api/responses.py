@@ -17,6 +17,7 @@ from app.rules.options import OptionDef
 from app.scoring.result import (
     Decomposition,
     DrawPlayer,
+    Explanation,
     FanResult,
     Reason,
     ScoreResult,
@@ -67,12 +68,31 @@ def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
     }
 
 
-def score_response(r: ScoreResult) -> dict[str, Any]:
-    return {"ruleset": r.ruleset, **_scored(r), "payments": _payments(r.payments)}
+def _explanation(e: Explanation) -> dict[str, Any]:
+    return {
+        "not_counted": [{"id": n.id, "name": n.name, "name_en": n.name_en, "value": n.value,
+                         "count": n.count, "rule": n.rule, "by": n.by, "message": n.message}
+                        for n in e.not_counted],
+        "readings": [{**(_decomposition(r.decomposition) or {}),
+                      "fans": [{"id": fid, "count": n} for fid, n in r.fans],
+                      "fan_total": r.fan_total, "meets_requirements": r.meets_requirements,
+                      "chosen": r.chosen} for r in e.readings],
+        "readings_compared": e.readings_compared,
+    }
+
+
+def score_response(r: ScoreResult, explanation: Explanation | None = None) -> dict[str, Any]:
+    out = {"ruleset": r.ruleset, **_scored(r), "payments": _payments(r.payments)}
+    if explanation is not None:
+        out["explanation"] = _explanation(explanation)
+    return out
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:
-    return {"tile": w.tile, **_scored(w)}
+    out = {"tile": w.tile, **_scored(w)}
+    if w.explanation is not None:
+        out["explanation"] = _explanation(w.explanation)
+    return out
 
 
 def waits_response(r: WaitsResult) -> dict[str, Any]:

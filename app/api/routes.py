@@ -12,11 +12,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response, current_app, request
 
 from app.api.batch import (
     MAX_BATCH_ITEMS,
     ItemFunction,
+    explained_score_item,
+    explained_waits_item,
     read_batch,
     run_batch,
     score_item,
@@ -37,6 +39,7 @@ from app.api.settle_requests import read_settle_request
 from app.domain.deadline import time_limit
 from app.rules.model import RuleSet
 from app.scoring import evaluate, rounds, waits
+from app.scoring.explain import explained
 from app.version import __version__
 
 api = Blueprint("api", __name__)
@@ -97,34 +100,51 @@ def get_ruleset(ruleset: str) -> Response:
 # 422 with the code and pointer of the fault.
 
 
+def _explain() -> bool:
+    """The `explain` query parameter: true or false (absent: false)."""
+    given = request.args.getlist("explain")
+    if not given:
+        return False
+    if len(given) > 1 or given[0] not in ("true", "false"):
+        raise ApiError("invalid_query",
+                       f"Query parameter 'explain' must be given once, as true or false "
+                       f"(got {', '.join(repr(g[:40]) for g in given[:3])}).")
+    return given[0] == "true"
+
+
 @api.post("/v1/rulesets/<ruleset>/score")
 @_limited
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
+    explain = _explain()
     hand, ctx = read_score_request(json_object_body(), rs)
-    result = evaluate.score(hand, ctx, rs)
+    if explain:
+        body = score_response(*explained(hand, ctx, rs))
+    else:
+        body = score_response(evaluate.score(hand, ctx, rs))
     count_hands(rs.id, "score")
-    return _json(score_response(result))
+    return _json(body)
 
 
 @api.post("/v1/rulesets/<ruleset>/waits")
 @_limited
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
+    explain = _explain()
     standing, melds, ctx = read_waits_request(json_object_body(), rs)
-    result = waits.waits(standing, melds, ctx, rs)
+    result = waits.waits(standing, melds, ctx, rs, explain)
     count_hands(rs.id, "waits")
     return _json(waits_response(result))
 
 
 @api.post("/v1/rulesets/<ruleset>/score/batch")
 def score_batch(ruleset: str) -> Response:
-    return _batch(ruleset, score_item, "score_batch")
+    return _batch(ruleset, explained_score_item if _explain() else score_item, "score_batch")
 
 
 @api.post("/v1/rulesets/<ruleset>/waits/batch")
 def waits_batch(ruleset: str) -> Response:
-    return _batch(ruleset, waits_item, "waits_batch")
+    return _batch(ruleset, explained_waits_item if _explain() else waits_item, "waits_batch")
 
 
 def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:

@@ -307,7 +307,8 @@ class Plan:
         return names
 
 
-def _mask(needs: Sequence[str]) -> int:
+def needs_mask(needs: Sequence[str]) -> int:
+    """The bits of the features a check needs (`check(needs=...)`)."""
     mask = 0
     for n in needs:
         mask |= FEATURES[n]
@@ -331,7 +332,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         for x in f.excludes:
             excludes |= 1 << position[x]
         return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
-                       _mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties,
+                       needs_mask(CHECKS[f.check].needs), f.counts_toward_minimum,
+                       f.id in ties,
                        positional(f.bound))
 
     by_id = {f.id: f for f in fans}

@@ -57,14 +57,31 @@ _NO_WILDS: frozenset[int] = frozenset()
 _new = tuple.__new__
 
 
-def score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+class Trace:
+    """What an explanation needs of one scoring (`app.scoring.explain`): every reading
+    compared, with its tally and whether it met the rule set's requirements, the reading
+    chosen, the facts it was read on, and the fans the request's options switched off."""
+
+    __slots__ = ("best", "disabled", "hand", "readings", "wild_set")
+
+    def __init__(self) -> None:
+        self.readings: list[tuple[View, Tally, bool]] = []
+        self.best: tuple[View, Tally] | None = None
+        self.disabled = 0
+        self.hand: Hand | None = None
+        self.wild_set: frozenset[int] = _NO_WILDS
+
+
+def score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None) -> ScoreResult:
+    """The hand scored under the rule set; with `trace`, what the scoring compared is
+    recorded in it (the hand the stand-in winning tile was read as, for 摸宝)."""
     stand_in = rs.stand_in
     if stand_in is not None and stand_in.holds(ctx.options):
-        return _stood_in(hand, ctx, rs)
-    return _score(hand, ctx, rs)
+        return _stood_in(hand, ctx, rs, trace)
+    return _score(hand, ctx, rs, trace)
 
 
-def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> ScoreResult:
     """宝 (摸宝): the winning tile stands for the completing tile of the rest of the hand
     that scores best (a win first, then the highest value, then the highest fan total; the
     first in tile order among equals), never a copy beyond the tile set's. The result's
@@ -97,12 +114,14 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         if best is None or key > best_key:
             best, best_key, read_as = result, key, t
     if best is None or best.decomposition is None:
-        return _score(hand, ctx, rs)
+        return _score(hand, ctx, rs, trace)
+    if trace is not None:  # the hand read as it scored best, scored again to be traced
+        _score(Hand((*standing, read_as), hand.melds, read_as), ctx, rs, trace)
     shown = best.decomposition._replace(wilds=((tileset.code(win), tileset.code(read_as)),))
     return best._replace(decomposition=shown)
 
 
-def _score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
+def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None) -> ScoreResult:
     # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
     # checked here.
     deadline.check()
@@ -177,6 +196,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
                   disabled, win_tile)
         worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
                  else 0)
+        if trace is not None:
+            trace.readings.append((view, t, meets))
         if best is None or worth > best[0] or (worth == best[0] and (
                 t.total > best[1] or (t.total == best[1] and (
                     t.breaks_ties or shape.priority < best[2])))):
@@ -192,6 +213,9 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet) -> ScoreResult:
         )
     view = best[3]
     counted, fan_total, _, bits = best[4]
+    if trace is not None:
+        trace.best, trace.disabled, trace.hand, trace.wild_set = (
+            (view, best[4]), disabled, hand, wild_set)
     values = plan.values
     min_total = fan_total
     if bits & plan.beside_minimum:

@@ -52,6 +52,37 @@ class ScoreResult(NamedTuple):
     multiplier: int | None = None
 
 
+class NotCounted(NamedTuple):
+    """A fan the chosen reading had but did not count (`count` times more than it counts)."""
+
+    id: str
+    name: str
+    name_en: str
+    value: int
+    count: int  # type: ignore[assignment]
+    rule: str  # one of app.scoring.explain.RULES
+    # What left it out: the counted fan's id (`fan`), the option's name (`option`), the
+    # shape (`shape`), the combination policy (`account_once`); None for needs_other_fan.
+    by: str | None
+    message: str
+
+
+class ReadingTotal(NamedTuple):
+    """One reading the scoring compared."""
+
+    decomposition: Decomposition
+    fans: tuple[tuple[str, int], ...]  # (fan id, count), in evaluation order
+    fan_total: int
+    meets_requirements: bool
+    chosen: bool
+
+
+class Explanation(NamedTuple):
+    not_counted: tuple[NotCounted, ...]
+    readings: tuple[ReadingTotal, ...]
+    readings_compared: int
+
+
 class WaitEntry(NamedTuple):
     """One tile that completes the hand, and the score of the completed hand (the fields of
     `ScoreResult` but the rule set and the payments)."""
@@ -64,11 +95,13 @@ class WaitEntry(NamedTuple):
     value: int | None
     multiplier: int | None
     decomposition: Decomposition | None
+    explanation: Explanation | None = None  # asked for with explain
 
     @classmethod
-    def of(cls, tile: str, result: ScoreResult) -> WaitEntry:
+    def of(cls, tile: str, result: ScoreResult,
+           explanation: Explanation | None = None) -> WaitEntry:
         return cls(tile, result.winning, result.reason, result.fans, result.fan_total,
-                   result.value, result.multiplier, result.decomposition)
+                   result.value, result.multiplier, result.decomposition, explanation)
 
 
 class WaitsResult(NamedTuple):

@@ -27,13 +27,15 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.domain.shapes import completing_tiles
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
+from app.scoring.explain import explained
 from app.scoring.result import WaitEntry, WaitsResult
 
 
 def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
-          rs: RuleSet) -> WaitsResult:
+          rs: RuleSet, explain: bool = False) -> WaitsResult:
     """Every tile that completes ``standing`` + ``melds`` (one tile short of a win) into a
-    winning shape, each with the score of the completed hand won on it under ``ctx``."""
+    winning shape, each with the score of the completed hand won on it under ``ctx`` (and,
+    with `explain`, its explanation: `app.scoring.explain`)."""
     tileset = rs.tileset
     kinds = tileset.kinds
     held = [0] * len(kinds)
@@ -66,10 +68,15 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
     for t in tileset.display_order:
         if t not in candidates or held[t] >= kinds[t].copies:
             continue
-        result = score(Hand((*standing, t), melds, t), ctx, rs)
+        completed = Hand((*standing, t), melds, t)
+        why = None
+        if explain:
+            result, why = explained(completed, ctx, rs)
+        else:
+            result = score(completed, ctx, rs)
         if result.decomposition is None:
             continue
-        entry = WaitEntry.of(kinds[t].code, result)
+        entry = WaitEntry.of(kinds[t].code, result, why)
         entries.append(entry)
         if entry.winning and (best is None or _worth(entry) > _worth(best)):
             best = entry

@@ -178,7 +178,10 @@ def test_score_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> N
     path, method = SCORE_OPERATION
     paired = 0
     for name, body in requests.items():
-        response = client.post(f"/v1/rulesets/{_example_ruleset(name, 'mcr')}/score", json=body)
+        # Examples named `explained_...` are posted with ?explain=true.
+        query = "?explain=true" if name.startswith("explained") else ""
+        response = client.post(f"/v1/rulesets/{_example_ruleset(name, 'mcr')}/score{query}",
+                               json=body)
         validate_live(spec, path, method, response)
         if name == "notation":  # the same hand as with_melds, written as one string
             name = "with_melds"
@@ -192,6 +195,9 @@ def test_score_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> N
 
 @pytest.mark.parametrize("name,request_line", [
     ("malformed_json", ("POST", "/v1/rulesets/mcr/score", b"{", "application/json")),
+    ("invalid_query", ("POST", "/v1/rulesets/mcr/score?explain=maybe", json.dumps(
+        {"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}}).encode(),
+        "application/json")),
     ("unknown_ruleset", ("POST", "/v1/rulesets/riichi/score", b"{}", "application/json")),
     ("unsupported_media_type", ("POST", "/v1/rulesets/mcr/score", b"a=1",
                                 "application/x-www-form-urlencoded")),
