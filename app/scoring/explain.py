@@ -147,10 +147,7 @@ def _option_of(plan: Plan, bit: int) -> str:
 
 
 def _positions(shape: ShapePlan) -> frozenset[int]:
-    """The fans a reading of this shape may count."""
-    found = {s.position for s in shape.hand + shape.reading}
-    for extras in shape.extras.values():
-        found.update(s.position for s in extras)
-    return frozenset(found)
-
-
+    """The fans a reading of this shape finds by their checks (its fixed extras, 九莲宝灯's,
+    are counted once whatever the checks find: a fan among them found more is left out by
+    the shape too)."""
+    return frozenset(s.position for s in shape.hand + shape.reading)
