@@ -84,6 +84,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--waits", action="store_true",
                    help="the lines are waits requests (a hand one tile short): list every "
                         "winning tile with its score")
+    p.add_argument("--explain", action="store_true",
+                   help="explain each result as ?explain=true does: the fans the hand had but "
+                        "did not count, and why, and the readings compared")
     p.add_argument("-j", "--jobs", type=int, default=0,
                    help="worker processes (default 0: one per core this process may use, "
                         f"{cores()} here); 1 scores in this process")
@@ -118,11 +121,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"mahjong-score: the rule sets cannot be loaded: {exc}", file=sys.stderr)
         return 1
     try:
-        LineScorer(rulesets, args.ruleset, endpoint, args.time_limit)
+        LineScorer(rulesets, args.ruleset, endpoint, args.time_limit, args.explain)
     except ValueError as exc:
         p.error(str(exc))
     show = sys.stderr.isatty() if args.progress is None else args.progress
-    settings = (args.rulesets_dir, args.ruleset, endpoint, args.time_limit)
+    settings = (args.rulesets_dir, args.ruleset, endpoint, args.time_limit, args.explain)
     with contextlib.ExitStack() as files:
         # Standard input and output stay open: only files opened here are closed.
         source = _open(files, args.input, "rb", sys.stdin.buffer)
@@ -232,8 +235,8 @@ def _score_chunk(scorer: LineScorer, first: int, lines: list[bytes]) -> Scored:
 
 def _start_worker(settings: tuple[Any, ...]) -> None:
     global _scorer
-    directory, default, endpoint, seconds = settings
-    _scorer = LineScorer(served_rulesets(directory), default, endpoint, seconds)
+    directory, default, endpoint, seconds, explain = settings
+    _scorer = LineScorer(served_rulesets(directory), default, endpoint, seconds, explain)
 
 
 def _worker_chunk(first: int, lines: list[bytes]) -> Scored:

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from app import MAX_CONTENT_LENGTH, rulesets_dir
-from app.api.batch import ITEM_FUNCTIONS, Item, internal_error_item
+from app.api.batch import EXPLAINED_ITEM_FUNCTIONS, ITEM_FUNCTIONS, Item, internal_error_item
 from app.api.body import json_document, not_an_object
 from app.api.problems import ApiError, api_problem, problem_body
 from app.domain.deadline import TimeLimitExceeded, time_limit
@@ -57,11 +57,12 @@ class LineScorer:
 
     `default`: the rule set of lines that do not name one (None: each line must). `seconds`:
     the most one line may take (None: no limit); a line past it is a time_limit_exceeded
-    error item.
+    error item. `explain`: each result explained, as `?explain=true` does.
     """
 
     def __init__(self, rulesets: Mapping[str, RuleSet], default: str | None = None,
-                 endpoint: str = "score", seconds: float | None = None) -> None:
+                 endpoint: str = "score", seconds: float | None = None,
+                 explain: bool = False) -> None:
         if endpoint not in ITEM_FUNCTIONS:
             raise ValueError(f"no endpoint {endpoint!r}; known: {', '.join(ENDPOINTS)}")
         if default is not None and default not in rulesets:
@@ -70,7 +71,7 @@ class LineScorer:
         self.default = default
         self.endpoint = endpoint
         self.seconds = seconds
-        self._item = ITEM_FUNCTIONS[endpoint]
+        self._item = (EXPLAINED_ITEM_FUNCTIONS if explain else ITEM_FUNCTIONS)[endpoint]
         # What a line's result says when the hand wins (score) or is ready (waits).
         self._won = "winning" if endpoint == "score" else "ready"
 

@@ -97,6 +97,26 @@ def test_items_are_the_batch_endpoints(app: Flask, mixed_log: Path, tmp_path: Pa
     assert compared > 1300
 
 
+def test_explain_gives_the_explained_batch_items(app: Flask, tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    lines = [{"ruleset": "mcr", "hand": "[CCC][FFF]PPP123m5p5p",
+              "context": {"win_type": "discard", "discarder": 1}},
+             {"ruleset": "tianjin", "hand": "123m456m789m11p55p5p",
+              "context": {"win_type": "self_draw", "wild_indicator": "4p"}}]
+    log = tmp_path / "log.jsonl"
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "out.jsonl"
+    assert run(str(log), "-o", str(out), "--explain", "-j", "1", capsys=capsys)[0] == 0
+    client = app.test_client()
+    for line, answer in zip(lines, out.read_bytes().splitlines(), strict=True):
+        request = dict(line)
+        ruleset = request.pop("ruleset")
+        response = client.post(f"/v1/rulesets/{ruleset}/score/batch?explain=true",
+                               json={"requests": [request]})
+        assert response.get_json()["results"] == [json.loads(answer)]
+        assert "explanation" in json.loads(answer)["result"]
+
+
 def test_the_library_call_gives_the_same_bytes(mixed_log: Path, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "out.jsonl"
