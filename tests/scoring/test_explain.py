@@ -31,8 +31,14 @@ from app.rules.model import RuleSet
 from app.rules.policies import UNLIMITED
 from app.rules.view import View
 from app.scoring.evaluate import Trace, score
-from app.scoring.explain import ACCOUNT_ONCE, BY_FAN, BY_OPTION, BY_SHAPE, NEEDS_OTHER_FAN
-from app.scoring.explain import explained
+from app.scoring.explain import (
+    ACCOUNT_ONCE,
+    BY_FAN,
+    BY_OPTION,
+    BY_SHAPE,
+    NEEDS_OTHER_FAN,
+    explained,
+)
 from app.scoring.result import Explanation, ScoreResult
 from tests.mcr_reference.generator import random_hands
 from tests.scoring.test_wild_brute_force import random_cases
