@@ -914,7 +914,10 @@ class _Page:
     # worked examples
 
     SCORE_EXPECT = frozenset({"winning", "reason", "shape", "fans", "fan_total", "value", "net",
-                              "error"})
+                              "error", "not_counted"})
+    # The rules an explanation may name besides a counted fan, in words.
+    LEFT_OUT_BY = {"shape": "the shape", "option": "an option", "account_once": "套算一次",
+                   "needs_other_fan": "no other fan"}
     WAITS_EXPECT = frozenset({"waits", "not_winning", "fans", "best"})
 
     def counted(self, fans: Mapping[str, int], where: str) -> str:
@@ -947,6 +950,12 @@ class _Page:
             parts.append(f"value {flow(exp['value'])}")
         if "net" in exp:
             parts.append(f"net {code(flow(exp['net']))}")
+        if "not_counted" in exp:
+            left = [f"{self.fan(self.fan_key(name, where))} (by "
+                    + (self.LEFT_OUT_BY[by] if by in self.LEFT_OUT_BY
+                       else self.fan(self.fan_key(by, where))) + ")"
+                    for name, by in exp["not_counted"].items()]
+            parts.append("not counted: " + (", ".join(left) or "none"))
         return "; ".join(parts)
 
     def waits_expect(self, exp: Mapping[str, Any], where: str) -> str:

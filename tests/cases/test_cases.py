@@ -13,6 +13,10 @@ A case file holds `cases:`, a list of
       value: what the hand is worth under its payment scheme (null when not winning)
       net: [money per seat]
       error: a 422 code, for a request that is not a real hand (nothing else is checked)
+      not_counted: {fan id or Chinese name: what left it out, ...}: the fans the explanation
+        (`?explain=true`) lists as had but not counted, exactly, each with the counted fan
+        that excludes it (its id or Chinese name) or the rule (`shape`, `option`,
+        `account_once`, `needs_other_fan`)
 `fans` lists the whole fan list unless a count is 0, which asserts only that the fan is
 absent (then the other fans are not checked, so a case can pin down one point). Cases of the
 `mcr` rule set are also scored by the reference calculator, which must agree.
@@ -31,12 +35,14 @@ from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
+from app.scoring.explain import RULES, explained
 from tests.mcr_reference.generator import call_oracle, oracle_args
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = Path(__file__).resolve().parent
 RULESETS = load_rulesets(ROOT / "rulesets")
-EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "value", "net", "error"}
+EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "value", "net", "error",
+               "not_counted"}
 
 
 def _collect() -> list[Any]:
@@ -105,6 +111,13 @@ def test_case(ruleset: str, case: dict[str, Any]) -> None:
         assert list(result.payments.net) == exp["net"], label
     if result.payments is not None:
         assert sum(result.payments.net) == 0
+    if "not_counted" in exp:
+        explained_result, why = explained(hand, ctx, rs)
+        assert explained_result == result
+        listed = {n.id: (n.by if n.rule == "fan" else n.rule) for n in why.not_counted}
+        want_left = {_fan_key(rs, k): (_fan_key(rs, v) if v not in RULES else v)
+                     for k, v in exp["not_counted"].items()}
+        assert listed == want_left, f"{case['name']}: not counted {listed}"
     if ruleset == "mcr" and result.decomposition is not None:
         ref = call_oracle(oracle_args(hand, ctx))
         ours = sorted((f.name, f.value, f.count) for f in result.fans)
