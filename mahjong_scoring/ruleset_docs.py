@@ -916,8 +916,9 @@ class _Page:
     SCORE_EXPECT = frozenset({"winning", "reason", "shape", "fans", "fan_total", "value", "net",
                               "error", "not_counted"})
     # The rules an explanation may name besides a counted fan, in words.
-    LEFT_OUT_BY: ClassVar[Mapping[str, str]] = {"shape": "the shape", "option": "an option", "account_once": "套算一次",
-                                                 "needs_other_fan": "no other fan"}
+    LEFT_OUT_BY: ClassVar[Mapping[str, str]] = {
+        "shape": "the shape", "option": "an option", "account_once": "套算一次",
+        "needs_other_fan": "no other fan"}
     WAITS_EXPECT = frozenset({"waits", "not_winning", "fans", "best"})
 
     def counted(self, fans: Mapping[str, int], where: str) -> str:
