@@ -62,7 +62,7 @@ class Trace:
     compared, with its tally and whether it met the rule set's requirements, the reading
     chosen, the facts it was read on, and the fans the request's options switched off."""
 
-    __slots__ = ("best", "disabled", "hand", "readings", "wild_set")
+    __slots__ = ("best", "disabled", "hand", "readings", "stood_for", "wild_set")
 
     def __init__(self) -> None:
         self.readings: list[tuple[View, Tally, bool]] = []
@@ -70,6 +70,8 @@ class Trace:
         self.disabled = 0
         self.hand: Hand | None = None
         self.wild_set: frozenset[int] = _NO_WILDS
+        # 摸宝: (the tile held, the tile it stood for), as the result's decomposition shows.
+        self.stood_for: tuple[tuple[str, str], ...] = ()
 
 
 def score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None) -> ScoreResult:
@@ -115,9 +117,11 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> 
             best, best_key, read_as = result, key, t
     if best is None or best.decomposition is None:
         return _score(hand, ctx, rs, trace)
+    stood_for = ((tileset.code(win), tileset.code(read_as)),)
     if trace is not None:  # the hand read as it scored best, scored again to be traced
         _score(Hand((*standing, read_as), hand.melds, read_as), ctx, rs, trace)
-    shown = best.decomposition._replace(wilds=((tileset.code(win), tileset.code(read_as)),))
+        trace.stood_for = stood_for
+    shown = best.decomposition._replace(wilds=stood_for)
     return best._replace(decomposition=shown)
 
 

@@ -35,7 +35,13 @@ from app.rules.view import View
 from app.scoring.describe import describe
 from app.scoring.evaluate import Trace, score
 from app.scoring.fans import Tally
-from app.scoring.result import Explanation, NotCounted, ReadingTotal, ScoreResult
+from app.scoring.result import (
+    Decomposition,
+    Explanation,
+    NotCounted,
+    ReadingTotal,
+    ScoreResult,
+)
 
 MAX_READINGS = 5
 
@@ -70,12 +76,18 @@ def _explanation(trace: Trace, ctx: WinContext, rs: RuleSet,
     compared = [(v, t, meets, v is view) for v, t, meets in trace.readings]
     compared.sort(key=lambda r: (not r[3], not r[2], -r[1].total))
     readings = tuple(
-        ReadingTotal(describe(v.reading, trace.hand, rs.tileset, trace.wild_set),
+        ReadingTotal(_described(v, trace, rs),
                      tuple((plan.fans[p].id, n) for p, n in t.counted), t.total + flowers,
                      meets, chosen)
         for v, t, meets, chosen in compared[:MAX_READINGS])
     return Explanation(tuple(_not_counted(view, tally, trace.disabled, ctx, rs)), readings,
                        len(compared))
+
+
+def _described(view: View, trace: Trace, rs: RuleSet) -> Decomposition:
+    assert trace.hand is not None
+    shown = describe(view.reading, trace.hand, rs.tileset, trace.wild_set)
+    return shown._replace(wilds=trace.stood_for) if trace.stood_for else shown
 
 
 def _not_counted(view: View, tally: Tally, disabled: int, ctx: WinContext,

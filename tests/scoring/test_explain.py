@@ -24,6 +24,8 @@ import os
 from collections import Counter
 from pathlib import Path
 
+import yaml
+
 from app.api.hand_requests import build
 from app.domain.hand import Hand, WinContext
 from app.rules.loader import load_rulesets
@@ -46,7 +48,9 @@ from tests.scoring.test_wild_brute_force import random_cases
 MCR_HANDS = int(os.environ.get("EXPLAIN_MCR_HANDS", "10000"))
 TIANJIN_HANDS = int(os.environ.get("EXPLAIN_TIANJIN_HANDS", "2000"))
 SEED = int(os.environ.get("EXPLAIN_SEED", "20261201"))
-RULESETS = load_rulesets(Path(__file__).resolve().parents[2] / "rulesets")
+ROOT = Path(__file__).resolve().parents[2]
+RULESETS = load_rulesets(ROOT / "rulesets")
+CASES = ROOT / "tests" / "cases"
 
 
 def _option_off(rs: RuleSet, fan_id: str, ctx: WinContext) -> bool:
@@ -115,8 +119,7 @@ def verify(rs: RuleSet, hand: Hand, ctx: WinContext, seen: Counter[str]) -> None
     assert chosen.chosen and not any(r.chosen for r in why.readings[1:])
     assert chosen.fan_total == result.fan_total
     assert dict(chosen.fans) == {f.id: f.count for f in result.fans if f.id != rs.flower_fan}
-    if rs.stand_in is None:
-        assert chosen.decomposition == result.decomposition
+    assert chosen.decomposition == result.decomposition
     assert why.readings_compared >= len(why.readings)
     if not rs.payment_scheme.by_fans:
         assert all(r.fan_total <= chosen.fan_total for r in why.readings
@@ -178,3 +181,19 @@ def test_an_option_and_a_lonely_fan_are_named() -> None:
     assert NEEDS_OTHER_FAN in {n.rule for n in why.not_counted}
     verify(kawuxing, hand, ctx, seen)
     assert seen[NEEDS_OTHER_FAN] >= 1
+
+
+def test_explanations_of_every_case_of_every_rule_set() -> None:
+    """Every hand case of every rule set (tests/cases/): stand-in tiles (长春 摸宝), payment
+    schemes pricing fans, rule sets without fans, 2 and 3 players."""
+    seen: Counter[str] = Counter()
+    by_ruleset: Counter[str] = Counter()
+    for path in sorted(CASES.glob("*/*.yaml")):
+        rs = RULESETS[path.parent.name]
+        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+            if "error" in case["expect"]:
+                continue
+            hand, ctx = build(case["hand"], case["context"], rs)
+            verify(rs, hand, ctx, seen)
+            by_ruleset[rs.id] += 1
+    assert set(by_ruleset) == set(RULESETS), set(RULESETS) - set(by_ruleset)
