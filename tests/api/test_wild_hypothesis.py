@@ -221,3 +221,30 @@ def test_explicit_variant_with_many_wilds(request: tuple[Any, dict[str, Any]]) -
     # With every standing tile wild, any hand of the right size wins.
     if all(t in ctx.wilds for t in hand.concealed):
         assert result.winning, request
+
+
+@settings(max_examples=60, deadline=None, database=None,
+          suppress_health_check=SUPPRESS)
+@given(request=tianjin_requests(waiting=False))
+def test_tianjin_explained_with_many_wilds(app: Flask, spec: dict[str, Any],
+                                           request: tuple[dict[str, Any], int]) -> None:
+    """With up to seven wilds, an explanation answers in time, matches the schema and leaves
+    the score as it is; each reading listed shows what every wild stood for."""
+    body, n_wilds = request
+    with app.test_client() as client:
+        started = time.perf_counter()
+        response = client.post("/v1/rulesets/tianjin/score?explain=true", json=body)
+        elapsed = time.perf_counter() - started
+        plain = client.post("/v1/rulesets/tianjin/score", json=body).get_json()
+    assert elapsed < 3 * LIMIT["score"], f"explained score took {elapsed:.2f} s: {body}"
+    assert response.status_code in (200, 422), (body, response.get_data(as_text=True))
+    validate_live(spec, "/v1/rulesets/{ruleset}/score", "post", response)
+    payload = response.get_json()
+    event(f"wilds: {n_wilds}")
+    if response.status_code == 422:
+        assert payload == {**plain, "request_id": payload["request_id"]}
+        return
+    why = payload.pop("explanation")
+    assert payload == plain
+    for reading in why["readings"]:
+        assert len(reading["wilds"]) == n_wilds
