@@ -175,6 +175,14 @@ def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None)
     return 1 if sum(1 for _, c in v.kongs if c) == concealed else 0
 
 
+@check(needs=("kongs",), depends_on=_kongs_held)
+def kongs_of_kind(v: View, ctx: WinContext, *, concealed: bool, exactly: int) -> int:
+    """暗杠 / 明杠: exactly `exactly` (one or more) concealed kongs, or melded ones, whatever
+    kongs of the other kind the hand holds beside them (a table without 明暗杠)."""
+    n = sum(1 for _, c in v.kongs if c == concealed)
+    return 1 if n and n == exactly else 0
+
+
 def _concealed(v: View, ctx: WinContext) -> int:
     return v.concealed_pungs
 

@@ -10,6 +10,8 @@ from app.rules.checks.registry import check
 from app.rules.view import View
 
 Shape = Literal["seven_pairs", "thirteen_orphans", "honors_and_knitted", "nine_gates"]
+# The counts of ranks 1 to 9 of the nine-gates pattern, 1112345678999.
+_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 @check()
@@ -59,3 +61,21 @@ def seven_pairs_fours(v: View, ctx: WinContext, *, count: int) -> int:
     if v.shape != SEVEN_PAIRS:
         return 0
     return 1 if len(v.facts.fours) == count else 0
+
+
+@check(scope="hand")
+def nine_gates_held(v: View, ctx: WinContext) -> int:
+    """九莲宝灯 (as a fan of the hand, beside the fans of how it is read): nothing declared,
+    and the thirteen standing tiles before the win are 1112345678999 of the winning tile's
+    suit, so that any tile of that suit completes them."""
+    f = v.facts
+    if f.hand.melds or f.standing.size != 14:
+        return 0
+    ts = f.tileset
+    kind = ts.kinds[f.win_tile]
+    if not kind.is_number:
+        return 0
+    start = ts.suit_starts[kind.suit]
+    before = list(f.standing_counts[start:start + 9])
+    before[f.win_tile - start] -= 1
+    return 1 if tuple(before) == _NINE_GATES else 0
