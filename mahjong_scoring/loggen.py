@@ -25,10 +25,12 @@ other copy is held). Every request is then read and scored through the service's
 dropped and drawn again (`RequestGenerator.refused` counts them; expected: none), and the
 engine's answer decides whether a hand wins, so that the share of hands that do not win (a
 minimum not reached, a rule set's requirement) is the one asked for (``non_winning``, 0.1 by
-default). Themes favour hands with a value (one or two suits, pungs, honours, runs), so a
-minimum such as 8 fan is reached often; a win type the engine never lets win (a self-draw-
-only game) is learned from its answers and no longer drawn for hands meant to win. Options
-keep their defaults mostly; now and then one or two get a valid value of their declaration.
+default); where every hand built wins (no minimum, no requirement), a hand meant not to win
+has one standing tile swapped, so that it has no winning shape. Themes favour hands with a
+value (one or two suits, pungs, honours, runs), so a minimum such as 8 fan is reached often;
+a win type the engine never lets win (a self-draw-only game) is learned from its answers and
+no longer drawn for hands meant to win. Options keep their defaults mostly; now and then one
+or two get a valid value of their declaration.
 
 The determinism promise. The output depends only on the arguments and the rule-set files:
 all randomness comes from `random.Random` objects seeded from the seed (and the rule set's
@@ -334,6 +336,9 @@ class RequestGenerator:
         self.not_winning = 0
         self._stash: dict[bool, deque[Body]] = {True: deque(), False: deque()}
         self._tries = {True: _TRIES, False: _TRIES}
+        # Set once no hand built has failed to win in many (a rule set with no minimum and no
+        # requirement): a hand meant not to win then has a standing tile swapped (`_broken`).
+        self._break_hands = False
         # Per win type, [hands scored, hands that won]: a win type that never wins in this
         # rule set (self-draw only games) is not drawn for a request that wants a win.
         self._by_type = {SELF_DRAW: [0, 0], DISCARD: [0, 0]}
@@ -344,6 +349,10 @@ class RequestGenerator:
         """The next request body (a waits body when the generator makes waits)."""
         want = self.rng.random() >= self.non_winning  # True: a winning hand
         body = self._of_kind(want)
+        if body is None and not want and not self._break_hands:
+            # Every hand built wins here: from now on one meant not to win is broken.
+            self._break_hands = True
+            body = self._of_kind(want)
         if body is None:
             # The wanted kind did not turn up: take the other one.
             self._tries[want] = _TRIES_RARE
@@ -387,6 +396,8 @@ class RequestGenerator:
         while hand is None:  # None: the supply ran out while building; build another
             draw = self._new_draw()
             hand = self._hand(draw)
+        if not winning and self._break_hands:
+            self._broken(hand, draw)
         self.drawn += 1
         context = self._context(hand, draw, self._never_wins() if winning else None)
         score_hand, waits_hand = self._forms(hand)
@@ -407,6 +418,24 @@ class RequestGenerator:
             self._refusal(exc.code)
             return None
         return body, won
+
+    def _broken(self, hand: _Hand, draw: _Draw) -> None:
+        """A hand meant not to win where every hand built wins: one standing tile other than
+        the winning tile (written last) swapped for another kind the supply still has, so
+        that (most likely) it no longer has a winning shape. Never a wild tile."""
+        rng = self.rng
+        standing = hand.standing
+        pos = rng.randrange(len(standing) - 1)
+        old = standing[pos]
+        counts, limit = draw.counts, draw.limit
+        choices = [t for t in self.t.playing
+                   if t != old and counts[t] < limit[t] and t not in draw.wilds]
+        if not choices or old in draw.wilds:
+            return
+        new = rng.choice(choices)
+        counts[old] -= 1
+        counts[new] += 1
+        standing[pos] = new
 
     def _never_wins(self) -> str | None:
         """A win type that has not won once in many hands (the engine's answers), or None."""

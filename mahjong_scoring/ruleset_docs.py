@@ -670,7 +670,9 @@ class _Page:
             check = link(code(fd.check), f"{TO_CHECKS}#{check_anchor(fd.check)}")
             if fd.params:
                 check += " " + code(flow_items(fd.params))
-            rows.append([md(f["name"]), md(f["name_en"]), code(f["id"]), str(f["value"]),
+            value = (str(f["value"]) if fd.value_option is None
+                     else self.option(fd.value_option))
+            rows.append([md(f["name"]), md(f["name_en"]), code(f["id"]), value,
                          self.fans(f["excludes"]) or "none", md(f["description"]), check,
                          self.fan_notes(f["id"])])
         lines += table(["番种", "Fan", "Id", "Value", "Excludes", "Description", "Check",

@@ -56,6 +56,9 @@ class FanDef:
     # Counted only when some other fan counts too: on a hand with no other fan it is left
     # out (卡五星 last_tile_plain false: no 海底 on a bare 屁胡).
     needs_other_fan: bool = False
+    # An int request option whose value is this fan's value (`value: {option: name}`); then
+    # `value` holds the option's default, and the engine takes each request's choice.
+    value_option: str | None = None
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
 
 

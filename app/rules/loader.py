@@ -247,6 +247,13 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     flower_fan = data.get("flower_fan")
     if flower_fan is not None and (not isinstance(flower_fan, str) or flower_fan not in id_set):
         raise err("flower_fan", f"must be a fan id of this rule set (got {flower_fan!r})")
+    # The flower fan and a shape's fixed extras are counted at their loaded values.
+    fixed = {flower_fan} | {fid for s in shapes.values()
+                            for ids in s.extras_by_win_rank.values() for fid in ids}
+    for f in fans:
+        if f.value_option is not None and f.id in fixed:
+            raise err("value", "the flower fan and a shape's fixed extras have a fixed value",
+                      f.id)
     policy = data.get("combination_policy")
     if policy is not None and (not isinstance(policy, str) or policy not in POLICIES):
         raise err("combination_policy",
@@ -584,11 +591,13 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
     for key in ("name", "name_en", "description", "check"):
         if not isinstance(f[key], str) or not f[key].strip():
             raise err(key, "must be a non-empty string", fid)
-    value = _int(f["value"], "value", err, minimum=0, fan=fid)
+    value, value_option = _fan_value(f["value"], fid, err, options)
     spec = CHECKS.get(f["check"])
     if spec is None:
         raise err("check", f"unknown check {f['check']!r} (known: {', '.join(sorted(CHECKS))})",
                   fid)
+    if value_option is not None and spec.last:
+        raise err("value", "a fan decided only when nothing else counts has a fixed value", fid)
     params_raw = f.get("params") or {}
     if not isinstance(params_raw, dict):
         raise err("params", "must be a mapping", fid)
@@ -628,8 +637,24 @@ def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[
         description=" ".join(f["description"].split()),
         shapes=frozenset(shapes) if shapes is not None else None,
         when_nothing_else=spec.last, counts_toward_minimum=ctm, enabled_by=enabled_by,
-        needs_other_fan=needs_other, bound=bound,
+        needs_other_fan=needs_other, value_option=value_option, bound=bound,
     )
+
+
+def _fan_value(value: Any, fid: str, err: Any,
+               options: tuple[OptionDef, ...]) -> tuple[int, str | None]:
+    """A fan's `value`: an integer of at least 0, or `{option: <an int option>}` whose
+    minimum is at least 0 (the value each request chooses; its default stands for it)."""
+    if not isinstance(value, dict):
+        return _int(value, "value", err, minimum=0, fan=fid), None
+    od = next((o for o in options if o.name == value.get("option")), None)
+    if (set(value) != {"option"} or od is None or od.type != "int" or od.minimum is None
+            or od.minimum < 0):
+        named = [o.name for o in options if o.type == "int"]
+        raise err("value", "must be an integer or {option: <an int option with a minimum of "
+                  f"at least 0>}} (got {value!r}; int options: {', '.join(named) or 'none'})",
+                  fid)
+    return od.default, od.name
 
 
 def bind_check(func: Any, params: dict[str, Any]) -> Any:

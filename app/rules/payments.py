@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, NewType
 
-from app.domain.hand import SELF_DRAW, WinContext
+from app.domain.hand import KONG_ROBBED, SELF_DRAW, WinContext
 from app.domain.money import Payments, Transfer, payments_of
 from app.rules.options import OptionDef
 
@@ -130,6 +130,60 @@ def doubling_pay(total: int, ctx: WinContext, players: int,
         transfers.append(Transfer(ctx.discarder, ctx.winner, base * 2 ** _capped(total, cap),
                                   "discarder"))
     return payments_of(players, transfers)
+
+
+# ---- per_fan: base × fan, capped ----------------------------------------------------------
+
+def _per_fan_amount(total: int, ctx: WinContext, base: int, cap: int | str,
+                    self_draw_fan: int, robbed_as_self_draw: bool) -> int:
+    as_self_draw = ctx.self_drawn or (robbed_as_self_draw and ctx.kong == KONG_ROBBED)
+    return base * _capped(total + self_draw_fan if as_self_draw else total, cap)
+
+
+def per_fan_value(total: int, *, base: int, cap: int | str, self_draw_fan: int = 0,
+                  robbed_as_self_draw: bool = False) -> tuple[int, int | None]:
+    """按番计分: a hand of n fan is worth base × min(n, cap); the multiplier is min(n, cap)."""
+    multiplier = _capped(total, cap)
+    return base * multiplier, multiplier
+
+
+def per_fan_pay(total: int, ctx: WinContext, players: int, payers: Sequence[int] | None = None,
+                *, base: int, cap: int | str, self_draw_fan: int = 0,
+                robbed_as_self_draw: bool = False) -> Payments:
+    """按番计分: discard, the discarder alone pays base × min(fan, cap); self-draw, every payer
+    pays base × min(fan + `self_draw_fan`, cap). With `robbed_as_self_draw`, a win robbing a
+    kong (抢杠) is priced as a self-draw, still paid by the kong's maker alone."""
+    amount = _per_fan_amount(total, ctx, base, cap, self_draw_fan, robbed_as_self_draw)
+    if ctx.self_drawn:
+        transfers = [Transfer(seat, ctx.winner, amount, "self_draw")
+                     for seat in _others(ctx, players, payers)]
+    else:
+        assert ctx.discarder is not None
+        transfers = [Transfer(ctx.discarder, ctx.winner, amount, "discarder")]
+    return payments_of(players, transfers)
+
+
+def per_fan_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
+                    fan_ids: frozenset[str]) -> dict[str, Any]:
+    """The per_fan scheme's parameters: `cap` a number of fan of at least 1 or none,
+    `self_draw_fan` at least 0 (or an int option whose minimum is)."""
+    cap = params.get("cap")
+    if not (cap == NO_CAP or (isinstance(cap, int) and not isinstance(cap, bool) and cap >= 1)):
+        raise SchemeParamError("cap", f"must be a number of fan of at least 1 or {NO_CAP!r}")
+    bonus = _option_of(params, "self_draw_fan", options)
+    if bonus is not None:
+        if bonus.type != "int" or bonus.minimum is None or bonus.minimum < 0:
+            raise SchemeParamError("self_draw_fan", f"option {bonus.name!r} must be an int "
+                                   "option with a minimum of at least 0")
+    elif params.get("self_draw_fan", 0) < 0:
+        raise SchemeParamError("self_draw_fan", "must be at least 0")
+    return params
+
+
+def per_fan_paid_by(ctx: WinContext) -> tuple[str, int, int | None, bool]:
+    """What `per_fan_pay` reads of the context: the seats paying and whether a kong was
+    robbed (`Scheme.paid_by`)."""
+    return ctx.win_type, ctx.winner, ctx.discarder, ctx.kong == KONG_ROBBED
 
 
 # ---- points: a table of the counted fans, and the dealer's stakes -----------------------
@@ -511,6 +565,8 @@ SCHEMES: dict[str, Scheme] = {
                      prepare=points_prepare),
     "shares": Scheme(shares_value, shares_pay, prepare=shares_prepare),
     "payer_fans": Scheme(payer_fans_value, payer_fans_pay, prepare=payer_fans_prepare),
+    "per_fan": Scheme(per_fan_value, per_fan_pay, prepare=per_fan_prepare,
+                      paid_by=per_fan_paid_by),
 }
 # Keyword parameters the engine passes itself; a rule set cannot set them.
 RESERVED_PARAMS = frozenset({"fans"})

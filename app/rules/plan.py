@@ -25,6 +25,7 @@ their checks tell apart (`WildPlan`), with the memos of the wild readings.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -75,6 +76,10 @@ SHARED_LIMIT = 16_384
 # before it forgets them (and the searches' memos made from them): 448 keys and 32 numbers
 # on 5,000 tianjin hands.
 KEYS_LIMIT = 4096
+# The largest number of plans under other fan values a plan keeps (`Plan.valued`), emptied
+# when full: one per combination of the values requests choose (a rule set with one such
+# option of 13 values needs 12).
+VALUED_LIMIT = 64
 # Every plan compiled and still in use (`app.scoring.memory` reports their memos).
 LIVE_PLANS: WeakSet[Plan] = WeakSet()
 
@@ -296,6 +301,31 @@ class Plan:
     needs_company: int = 0
     # The shapes a bool request option switches on: (shape, option, the option's default).
     shape_gates: tuple[tuple[str, str, bool], ...] = ()
+    # The fans whose value an int request option gives (`FanDef.value_option`): (position,
+    # option name); and this plan under other values of them, by the values (`valued`).
+    value_options: tuple[tuple[int, str], ...] = ()
+    _valued: dict[tuple[int, ...], Plan] = field(default_factory=dict)
+
+    def valued(self, options: Mapping[str, Any]) -> Plan:
+        """The plan under a request's options: the fans whose value an option gives are
+        worth the value chosen. This plan when every such option is at its default; others
+        are made once and remembered (at most `VALUED_LIMIT`), sharing everything but the
+        fans' values."""
+        values = list(self.values)
+        for position, option in self.value_options:
+            values[position] = options.get(option, values[position])
+        key = tuple(values)
+        if key == self.values:
+            return self
+        found = self._valued.get(key)
+        if found is None:
+            if len(self._valued) >= VALUED_LIMIT:
+                self._valued.clear()
+            fans = tuple(f if f.value == v else dataclasses.replace(f, value=v)
+                         for f, v in zip(self.fans, key, strict=True))
+            found = self._valued[key] = dataclasses.replace(self, fans=fans, values=key,
+                                                            _valued={})
+        return found
 
     def shapes_for(self, options: Mapping[str, Any]) -> frozenset[str]:
         """The shapes a hand is read in under a request's options: every shape of the rule
@@ -376,6 +406,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
                            bool((option_defaults or {}).get(sd.enabled_by, False)))
                           for name, sd in shapes.items()
                           if sd.enabled_by is not None and name in plans),
+        value_options=tuple((position[f.id], f.value_option) for f in fans
+                            if f.value_option is not None),
     )
     LIVE_PLANS.add(plan)
     return plan

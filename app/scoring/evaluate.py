@@ -130,6 +130,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
     # checked here.
     deadline.check()
     plan = rs.plan
+    if plan.value_options:
+        plan = plan.valued(ctx.options)  # fan values a request option gives
     tileset = rs.tileset
     # 1. Facts. A shape an option switches off reads nothing (a house rule's 七对).
     shape_names = plan.shapes_for(ctx.options) if plan.shape_gates else plan.shape_names

@@ -109,6 +109,8 @@ def memory_bounds() -> dict[str, MemoBound]:
     paid = list(model.PAID_MEMOS)
     out["rules.payments"] = MemoBound(model.PAYMENTS_LIMIT * len(paid),
                                       sum(len(m) for m in paid))
+    out["plan.valued"] = MemoBound(plans.VALUED_LIMIT * len(live),
+                                   sum(len(p._valued) for p in live))
     out["plan.probe_sets"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, probe_sets)
     out["plan.shared_answers"] = MemoBound(shared_bound, shared)
     out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
@@ -132,6 +134,7 @@ def forget_everything() -> None:
     for paid in list(model.PAID_MEMOS):
         paid.clear()
     for p in list(plans.LIVE_PLANS):
+        p._valued.clear()
         for sp in p.shapes.values():
             for memo in sp._memos.values():
                 memo.clear()

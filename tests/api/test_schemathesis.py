@@ -95,7 +95,8 @@ def test_batch_operations_conform_to_the_contract(case: Any) -> None:
 # on a rule set fuzzed again (fewer examples: the bodies are the ones fuzzed above, the seats,
 # tiles and money are what differ; a batch's items are the single operations'): 卡五星, three
 # players, reveal events and chained kongs; 长春, requirements, a stand-in winning tile (摸宝),
-# per-payer 番 and 包庄; 河北, no fan at all and a shape switched by an option.
+# per-payer 番 and 包庄; 河北, no fan at all and a shape switched by an option; 二人麻将, two
+# players, fan values chosen by options and a capped per-fan payment.
 def _on(case: Any, ruleset: str) -> None:
     case.path_parameters = {"ruleset": ruleset}
     case.call_and_validate(checks=CHECKS)
@@ -120,3 +121,10 @@ def test_changchun_operations_conform_to_the_contract(case: Any) -> None:
           suppress_health_check=list(HealthCheck))
 def test_hebei_operations_conform_to_the_contract(case: Any) -> None:
     _on(case, "hebei")
+
+
+@schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/batch$").parametrize()
+@settings(max_examples=max(1, MAX_EXAMPLES // 10), deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_erren_operations_conform_to_the_contract(case: Any) -> None:
+    _on(case, "erren")

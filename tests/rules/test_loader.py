@@ -717,3 +717,92 @@ def test_bind_check_leaves_the_check_itself_alone() -> None:
     assert two.__kwdefaults__ == {"concealed": 0, "total": 2}
     assert one.__doc__ == func.__doc__ and one.__name__ == func.__name__
     assert bind_check(func, {}) is func
+
+
+# ---------------------------------------------------------------------------------------------
+# A fan's value given by an int option (`value: {option: name}`)
+
+
+def _valued(tmp_path: Path, **top: Any) -> RuleSet:
+    data = mini(min_fan=0, fans=[fan("b", "self_drawn", value={"option": "worth"}),
+                                 fan("c", "tiles_within", params={"tiles": "19m19p19s"}),
+                                 fan("plain", "nothing_else")],
+                options=[{"name": "worth", "type": "int", "default": 3, "minimum": 0,
+                          "maximum": 9, "description": "b's value"}], **top)
+    return load_rulesets(write(tmp_path, data))["mini"]
+
+
+def test_a_fan_value_from_an_int_option_is_chosen_per_request(tmp_path: Path) -> None:
+    rs = _valued(tmp_path)
+    b = rs.fan_by_id["b"]
+    assert (b.value, b.value_option) == (3, "worth")  # the default stands for it
+    r = _scored(rs, "123m456p789s234s55m")
+    assert [(f.id, f.value) for f in r.fans] == [("b", 3)] and r.fan_total == 3
+    assert r.value == 11
+    for worth in (0, 5, 9, 5):
+        r = _scored(rs, "123m456p789s234s55m", options={"worth": worth})
+        assert [(f.id, f.value) for f in r.fans] == [("b", worth)], worth
+        assert (r.fan_total, r.value) == (worth, 8 + worth)
+    # Not self-drawn: b is not counted, whatever its value; the last fan stays fixed.
+    r = _scored(rs, "123m456p789s234s55m", options={"worth": 5}, win_type="discard",
+                discarder=1)
+    assert [(f.id, f.value) for f in r.fans] == [("plain", 1)]
+    # The plan at the default is the rule set's own; another value's is remembered.
+    assert rs.plan.valued({"worth": 3}) is rs.plan
+    five = rs.plan.valued({"worth": 5})
+    assert rs.plan.valued({"worth": 5}) is five and five.values != rs.plan.values
+    assert rs.plan.fans[0].value == 3 and five.shapes is rs.plan.shapes
+    assert ruleset_document(rs, {})["fans"][0]["value"] == 3
+
+
+def test_a_fan_value_can_decide_the_best_reading(tmp_path: Path) -> None:
+    """Readings are compared at the request's values: the option's value decides between
+    the seven-pairs reading and the regular one."""
+    data = mini(min_fan=0, fans=[
+        fan("pairs", "shape_is", params={"shape": "seven_pairs"}, shapes=["seven_pairs"],
+            value={"option": "worth"}),
+        fan("chows", "all_chows", value=2)],
+        options=[{"name": "worth", "type": "int", "default": 1, "minimum": 0,
+                  "description": "seven pairs' value"}])
+    rs = load_rulesets(write(tmp_path, data))["mini"]
+    hand = "112233m445566p77s"
+    assert _scored(rs, hand).decomposition.shape == "regular"
+    assert _scored(rs, hand, options={"worth": 3}).decomposition.shape == "seven_pairs"
+
+
+@pytest.mark.parametrize(("value", "options", "words"), [
+    ({"option": "nope"}, None, ["int option", "nope"]),
+    ({"option": "worth", "x": 1}, None, ["int option"]),
+    ({"option": "flag"}, None, ["int option"]),
+    ({"option": "worth"}, [{"name": "worth", "type": "int", "default": 1,
+                            "description": "no minimum"}], ["minimum of at least 0"]),
+    ({"option": "worth"}, [{"name": "worth", "type": "int", "default": 1, "minimum": -1,
+                            "description": "negative"}], ["minimum of at least 0"]),
+])
+def test_a_fan_value_option_must_be_an_int_option_of_no_negative_value(
+        tmp_path: Path, value: Any, options: list[dict[str, Any]] | None,
+        words: list[str]) -> None:
+    opts = options or [{"name": "worth", "type": "int", "default": 1, "minimum": 0,
+                        "description": "a value"},
+                       {"name": "flag", "type": "bool", "default": False,
+                        "description": "a flag"}]
+    msg = load_error(tmp_path, mini(options=opts, fans=[fan("b", value=value)]))
+    assert_names(msg, "mini.yaml", "value", "b")
+    for w in words:
+        assert w in msg, msg
+
+
+@pytest.mark.parametrize("where", ["last", "flower", "extras"])
+def test_fans_counted_at_fixed_values_refuse_a_value_option(tmp_path: Path, where: str) -> None:
+    worth = {"value": {"option": "worth"}}
+    fans = [fan("b", "nothing_else" if where == "last" else "flowers" if where == "flower"
+                else "self_drawn", **worth), fan("c")]
+    top: dict[str, Any] = {"options": [{"name": "worth", "type": "int", "default": 1,
+                                        "minimum": 0, "description": "a value"}]}
+    if where == "flower":
+        top["flower_fan"] = "b"
+    if where == "extras":
+        top["shapes"] = {"regular": {"extras_by_win_rank": {5: ["b"]}}}
+    msg = load_error(tmp_path, mini(fans=fans, **top))
+    assert_names(msg, "mini.yaml", "value", "b")
+    assert "fixed value" in msg, msg

@@ -12,6 +12,7 @@ from app.api.hand_requests import build
 from app.domain.hand import WinContext
 from app.domain.money import Transfer, payments_of
 from app.rules.loader import load_rulesets
+from app.rules.options import OptionDef
 from app.rules.payments import (
     SCHEMES,
     dealer_factor,
@@ -290,7 +291,10 @@ def test_paid_by_keys_what_pay_reads_of_the_context(name: str, players: int) -> 
     assert scheme.paid_by is not None
     params = {"base_plus_fan": [{"base": 8}, {"base": 1}],
               "doubling": [{"base": 1, "cap": 3}, {"base": 5, "cap": "none",
-                                                   "self_draw": "add_fan"}]}[name]
+                                                   "self_draw": "add_fan"}],
+              "per_fan": [{"base": 1, "cap": 13},
+                          {"base": 3, "cap": "none", "self_draw_fan": 1,
+                           "robbed_as_self_draw": True}]}[name]
     for p in params:
         for total in (0, 1, 8, 91):
             by_key: dict[object, object] = {}
@@ -360,3 +364,65 @@ def test_shares_parameters_are_checked_at_load_time() -> None:
         shares_prepare({"base": 1, "cap": 0}, {}, frozenset())
     with pytest.raises(SchemeParamError, match="marked_payer"):
         shares_prepare({"base": 1, "cap": 8, "marked_payer": "triple"}, {}, frozenset())
+
+
+# ---------------------------------------------------------------------------------------------
+# per_fan (二人麻将): base × min(fan, cap), the self-draw bonus under the cap
+
+
+def test_per_fan_value_caps_the_fan() -> None:
+    from app.rules.payments import per_fan_value
+    assert per_fan_value(6, base=1, cap=13) == (6, 6)
+    assert per_fan_value(32, base=5, cap=13) == (65, 13)
+    assert per_fan_value(32, base=2, cap="none") == (64, 32)
+    # The value is a discard's: the self-draw bonus is not in it.
+    assert per_fan_value(2, base=1, cap=13, self_draw_fan=1) == (2, 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_per_fan_pay_who_pays_what(players: int) -> None:
+    from app.domain.money import net_of
+    from app.rules.payments import per_fan_pay
+    for winner, discarder in arrangements(players):
+        for kong in (None, "robbed"):
+            if discarder is None and kong is not None:
+                continue
+            ctx = WinContext("self_draw" if discarder is None else "discard", kong=kong,
+                             winner=winner, discarder=discarder)
+            for total in (1, 12, 13, 20):
+                for bonus, robbed in ((0, False), (1, False), (1, True)):
+                    p = per_fan_pay(total, ctx, players, base=2, cap=13,
+                                    self_draw_fan=bonus, robbed_as_self_draw=robbed)
+                    as_self_draw = discarder is None or (robbed and kong == "robbed")
+                    amount = 2 * min(total + (bonus if as_self_draw else 0), 13)
+                    payers = ([s for s in range(players) if s != winner]
+                              if discarder is None else [discarder])
+                    assert sorted((t.payer, t.amount) for t in p.transfers) == [
+                        (s, amount) for s in payers]
+                    assert all(t.payee == winner for t in p.transfers)
+                    assert p.net == net_of(players, p.transfers) and sum(p.net) == 0
+
+
+def test_per_fan_pays_only_the_payers_still_in() -> None:
+    from app.rules.payments import per_fan_pay
+    ctx = WinContext("self_draw", winner=0)
+    p = per_fan_pay(3, ctx, 4, [0, 2, 3], base=1, cap=13)
+    assert p.net == (6, 0, -3, -3)
+
+
+def test_per_fan_parameters_are_checked_at_load() -> None:
+    from app.rules.payments import SchemeParamError, per_fan_prepare
+    int_option = OptionDef("bonus", "int", 0, "", minimum=0, maximum=1)
+    negative = OptionDef("neg", "int", 0, "", minimum=-1, maximum=1)
+    flag = OptionDef("flag", "bool", False, "")
+    options = {o.name: o for o in (int_option, negative, flag)}
+    assert per_fan_prepare({"base": 1, "cap": 13}, options, frozenset()) == {"base": 1,
+                                                                             "cap": 13}
+    per_fan_prepare({"base": 1, "cap": "none", "self_draw_fan": {"option": "bonus"}},
+                    options, frozenset())
+    for bad in ({"base": 1, "cap": 0}, {"base": 1, "cap": "ten"},
+                {"base": 1, "cap": 13, "self_draw_fan": -1},
+                {"base": 1, "cap": 13, "self_draw_fan": {"option": "neg"}},
+                {"base": 1, "cap": 13, "self_draw_fan": {"option": "flag"}}):
+        with pytest.raises(SchemeParamError):
+            per_fan_prepare(dict(bad), options, frozenset())

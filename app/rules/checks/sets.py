@@ -9,7 +9,7 @@ from app.domain.decompose import KNIT, PAIR
 from app.domain.hand import CHOW, KONG, PUNG, WinContext
 from app.domain.shapes import SEVEN_PAIRS
 from app.domain.tiles import TileSet
-from app.rules.checks.registry import TileGroup, check, group_tile_set
+from app.rules.checks.registry import BoolOption, TileGroup, check, group_tile_set
 from app.rules.view import View
 
 ChowKind = Literal[
@@ -52,7 +52,7 @@ def _winds(tileset: TileSet, **params: Any) -> frozenset[int]:
     return frozenset(tileset.winds)
 
 
-def _terminals_and_winds(tileset: TileSet) -> frozenset[int]:
+def _terminals_and_winds(tileset: TileSet, **params: Any) -> frozenset[int]:
     return tileset.terminals | frozenset(tileset.winds)
 
 
@@ -65,12 +65,13 @@ def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> in
 
 
 @check(needs=("pungs",), pungs_of=_terminals_and_winds)
-def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
+def terminal_and_wind_pungs(v: View, ctx: WinContext, *, wind_fans: bool = True) -> int:
     """幺九刻: pungs of terminals, and of winds that score no wind fan of their own.
 
     A wind pung of the seat or round wind is already 门风刻/圈风刻, and with three or four wind
     pungs every one of them is part of 三风刻/小四喜/大四喜: those are not 幺九刻 again.
-    Dragon pungs are 箭刻, never 幺九刻.
+    Dragon pungs are 箭刻, never 幺九刻. Without `wind_fans` (a game with no seat or round
+    wind) no wind pung is the seat's or the round's.
     """
     ts = v.facts.tileset
     terminal, winds = ts.terminals, ts.winds
@@ -83,20 +84,29 @@ def terminal_and_wind_pungs(v: View, ctx: WinContext) -> int:
             held.append(winds.index(t))
     if not held or len(held) >= 3:
         return terminals
+    if not wind_fans:
+        return terminals + len(held)
     return terminals + sum(1 for w in held if w != ctx.seat_wind and w != ctx.round_wind)
 
 
 def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
-                   within: frozenset[int] | None = None) -> tuple[str, bool]:
-    return kind, within is None or group_tile_set(kind, tile) <= within
+                   within: frozenset[int] | None = None,
+                   mixed: bool = False) -> tuple[str, bool, bool]:
+    return (kind, within is None or group_tile_set(kind, tile) <= within,
+            mixed and tileset.kinds[tile].is_honor)
 
 
 @check(needs=("four_pungs",), tells_apart=_all_pungs_key)
-def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None) -> int:
-    """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻)."""
+def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None,
+              mixed: bool = False) -> int:
+    """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻);
+    with `mixed`, the hand holds both honours and numbered tiles (混老头: neither 字一色 nor
+    清老头)."""
     if len(v.pungs) != 4 or v.pair < 0:
         return 0
     if within is not None and not v.facts.kinds <= within:
+        return 0
+    if mixed and not (v.facts.has_honors and v.facts.suits):
         return 0
     return 1
 
@@ -117,24 +127,45 @@ def pung_or_pair_among(v: View, ctx: WinContext, *, pairs: TileGroup) -> int:
 
 
 @check(needs=("four_chows",))
-def all_chows(v: View, ctx: WinContext) -> int:
-    """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles."""
+def all_chows(v: View, ctx: WinContext, *, two_sided: bool = False) -> int:
+    """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles;
+    with `two_sided`, this reading also places the winning tile at an open end of a standing
+    chow (a two-sided wait, 两面: 23 waiting on 1 and 4; never 12-3 or 7-89)."""
     if len(v.chows) + len(v.knits) != 4 or v.pair < 0:
         return 0
-    return 1 if v.facts.tileset.kinds[v.pair].is_number else 0
+    ts = v.facts.tileset
+    if not ts.kinds[v.pair].is_number:
+        return 0
+    if not two_sided:
+        return 1
+    win = v.facts.win_tile
+    rank = ts.ranks
+    placed = v.win_group
+    for g in v.groups if placed is None else (placed,):
+        if g.kind == CHOW and not g.declared and (
+                (win == g.tile and rank[g.tile] != 7)
+                or (win == g.tile + 2 and rank[g.tile] != 1)):
+            return 1
+    return 0
 
 
-def _pair_among(tileset: TileSet, *, tiles: frozenset[int]) -> frozenset[int]:
+def _pair_among(tileset: TileSet, *, tiles: frozenset[int], **params: Any) -> frozenset[int]:
     # The pair is a group of its own: it must hold one of `tiles`.
     return tiles
 
 
 @check(pair_of=_pair_among)
-def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup, honors: bool = False,
+                    chow_if: BoolOption | None = None) -> int:
     """全带幺 / 全带五: every set and the pair contain one of `tiles` (terminals or honours;
-    fives)."""
+    fives); with `honors`, the hand holds an honour (混全带幺); with `chow_if`, the reading
+    holds a chow while that bool request option is on (an all-pung hand is not 全带幺)."""
     groups = v.groups
     if not groups:
+        return 0
+    if honors and not v.facts.has_honors:
+        return 0
+    if chow_if is not None and ctx.options.get(chow_if) and not (v.chows or v.knits):
         return 0
     pair = v.pair
     if pair >= 0 and pair not in tiles:

@@ -46,6 +46,19 @@ def one_suit(v: View, ctx: WinContext, *, honors: bool) -> int:
     return 1 if len(f.suits) == 1 and f.has_honors == honors else 0
 
 
+def _suit_within(kind: str, tile: int, tileset: TileSet, win: object, *,
+                 tiles: frozenset[int]) -> tuple[int, bool]:
+    return tileset.category[tile], group_tile_set(kind, tile) <= tiles
+
+
+@check(scope="hand", tells_apart=_suit_within)
+def one_suit_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+    """清一色限定牌 (大车轮: 清一色 and 断幺九): one numbered suit only, no honours, and every
+    tile of the hand, melds included, one of `tiles`."""
+    f = v.facts
+    return 1 if len(f.suits) == 1 and not f.has_honors and f.kinds <= tiles else 0
+
+
 @check(scope="hand", tells_apart=_category, depends_on=_categories_held)
 def voided_suit(v: View, ctx: WinContext) -> int:
     """缺一门: at least one of the numbered suits is missing from the hand."""

@@ -72,13 +72,18 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
 
 
 @check(scope="hand", tells_apart="nothing")
-def first_turn(v: View, ctx: WinContext, *, winner: Literal["dealer", "other"]) -> int:
-    """天胡 / 地胡: won on the winner's first turn, before any claim; 天胡 is the dealer's
-    self-draw on the deal (`dealer`), 地胡 another player's first-turn win (`other`)."""
+def first_turn(v: View, ctx: WinContext, *, winner: Literal["dealer", "other"],
+               win_type: WinType | None = None) -> int:
+    """天胡 / 地胡 / 人和: won on the winner's first turn, before any claim; 天胡 is the
+    dealer's self-draw on the deal (`dealer`), 地胡 another player's first-turn win
+    (`other`), with `win_type` only a self-drawn one (地和 of a two-player table: on the
+    first tile drawn) or only one on a discard (人和: on the dealer's first discard)."""
     if not ctx.first_turn:
         return 0
     if winner == "dealer":
         return 1 if ctx.winner == ctx.dealer and ctx.self_drawn else 0
+    if win_type is not None and ctx.win_type != win_type:
+        return 0
     return 1 if ctx.winner != ctx.dealer else 0
 
 
