@@ -62,13 +62,14 @@ class Trace:
     compared, with its tally and whether it met the rule set's requirements, the reading
     chosen, the facts it was read on, and the fans the request's options switched off."""
 
-    __slots__ = ("best", "disabled", "hand", "readings", "stood_for", "wild_set")
+    __slots__ = ("best", "disabled", "hand", "plan", "readings", "stood_for", "wild_set")
 
     def __init__(self) -> None:
         self.readings: list[tuple[View, Tally, bool]] = []
         self.best: tuple[View, Tally] | None = None
         self.disabled = 0
         self.hand: Hand | None = None
+        self.plan: Plan | None = None  # the plan scored by (fan values a request option gives)
         self.wild_set: frozenset[int] = _NO_WILDS
         # 摸宝: (the tile held, the tile it stood for), as the result's decomposition shows.
         self.stood_for: tuple[tuple[str, str], ...] = ()
@@ -220,8 +221,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
     view = best[3]
     counted, fan_total, _, bits = best[4]
     if trace is not None:
-        trace.best, trace.disabled, trace.hand, trace.wild_set = (
-            (view, best[4]), disabled, hand, wild_set)
+        trace.best, trace.disabled, trace.hand, trace.wild_set, trace.plan = (
+            (view, best[4]), disabled, hand, wild_set, plan)
     values = plan.values
     min_total = fan_total
     if bits & plan.beside_minimum:

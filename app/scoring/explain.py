@@ -61,15 +61,16 @@ def explained(hand: Hand, ctx: WinContext, rs: RuleSet) -> tuple[ScoreResult, Ex
     """The hand scored as `score` scores it, and its explanation."""
     trace = Trace()
     result = score(hand, ctx, rs, trace)
-    if trace.best is None or trace.hand is None:  # no winning shape: nothing was compared
+    if trace.best is None or trace.hand is None or trace.plan is None:
+        # No winning shape: nothing was compared.
         return result, NO_EXPLANATION
     return result, _explanation(trace, ctx, rs, result)
 
 
 def _explanation(trace: Trace, ctx: WinContext, rs: RuleSet,
                  result: ScoreResult) -> Explanation:
-    assert trace.best is not None and trace.hand is not None
-    plan = rs.plan
+    assert trace.best is not None and trace.hand is not None and trace.plan is not None
+    plan = trace.plan
     view, tally = trace.best
     # Flowers count the same on every reading: added to each, as to the response's total.
     flowers = result.fan_total - tally.total
@@ -80,7 +81,7 @@ def _explanation(trace: Trace, ctx: WinContext, rs: RuleSet,
                      tuple((plan.fans[p].id, n) for p, n in t.counted), t.total + flowers,
                      meets, chosen)
         for v, t, meets, chosen in compared[:MAX_READINGS])
-    return Explanation(tuple(_not_counted(view, tally, trace.disabled, ctx, rs)), readings,
+    return Explanation(tuple(_not_counted(view, tally, trace.disabled, ctx, rs, plan)), readings,
                        len(compared))
 
 
@@ -91,8 +92,7 @@ def _described(view: View, trace: Trace, rs: RuleSet) -> Decomposition:
 
 
 def _not_counted(view: View, tally: Tally, disabled: int, ctx: WinContext,
-                 rs: RuleSet) -> list[NotCounted]:
-    plan = rs.plan
+                 rs: RuleSet, plan: Plan) -> list[NotCounted]:
     shape = plan.shapes[view.shape]
     policy_name = rs.combination_policy
     unlimited = (View(view.reading, view.facts, UNLIMITED[policy_name])
@@ -112,13 +112,13 @@ def _not_counted(view: View, tally: Tally, disabled: int, ctx: WinContext,
         if missing <= 0:
             continue
         limited = unlimited is not view and fan.bound(view, ctx) < found
-        out.append(_why(position, missing, limited, disabled, in_shape, tally, view.shape, rs))
+        out.append(_why(position, missing, limited, disabled, in_shape, tally, view.shape, rs,
+                        plan))
     return out
 
 
 def _why(position: int, missing: int, limited: bool, disabled: int, in_shape: frozenset[int],
-         tally: Tally, shape: str, rs: RuleSet) -> NotCounted:
-    plan = rs.plan
+         tally: Tally, shape: str, rs: RuleSet, plan: Plan) -> NotCounted:
     fan = plan.fans[position]
     bit = 1 << position
     rule: str
