@@ -9,7 +9,9 @@ Relation kinds (the names fan checks ask for with `chow_combination(kind=...)`):
 - pairs: `identical` 一般高, `mixed_same` 喜相逢, `shift_3` 连六, `terminal_pair` 老少副;
 - triples: `mixed_shifted` 三色三步高, `mixed_triple` 三色三同顺, `mixed_straight` 花龙,
   `pure_straight` 清龙, `pure_shifted` 一色三步高, `pure_triple` 一色三同顺;
-- quadruples: `pure_quadruple` 一色四同顺, `pure_four_shifted` 一色四步高.
+- quadruples: `pure_quadruple` 一色四同顺, `pure_four_shifted` 一色四步高;
+- two-suit shifts, which only `account_once_with_mixed_shifts` counts: `two_suit_shifted`
+  混三步 (a triple), `four_mixed_shifted` 混四步 (a quadruple).
 """
 
 from __future__ import annotations
@@ -79,6 +81,22 @@ def quad_relation(chows: tuple[int, ...], suit: tuple[int, ...],
     return None
 
 
+def two_suit_shifted_relation(a: int, b: int, c: int, suit: tuple[int, ...],
+                              rank: tuple[int, ...]) -> bool:
+    """混三步: three chows (given by first tiles) whose ranks step up by one, in exactly two
+    suits (one suit is 一色三步高, three are 三色三步高)."""
+    ra, rb, rc = sorted((rank[a], rank[b], rank[c]))
+    return rb - ra == 1 and rc - rb == 1 and len({suit[a], suit[b], suit[c]}) == 2
+
+
+def four_mixed_shifted_relation(chows: tuple[int, ...], suit: tuple[int, ...],
+                                rank: tuple[int, ...]) -> bool:
+    """混四步: four chows one rank apart each, in two or three suits."""
+    rs = sorted(rank[c] for c in chows)
+    return (len(chows) == 4 and all(rs[i + 1] - rs[i] == 1 for i in range(3))
+            and len({suit[c] for c in chows}) > 1)
+
+
 def mcr_account_once(view: View) -> dict[str, int]:
     """套算一次: each chow combines with the others at most once (MCR as scored today).
 
@@ -137,6 +155,48 @@ def mcr_account_once(view: View) -> dict[str, int]:
     return counts
 
 
+# The three- and four-chow kinds of `mcr_account_once`: when it counts one of them, the
+# two-suit shifts yield to it.
+_TRIPLE_AND_QUAD_KINDS = ("pure_quadruple", "pure_four_shifted", "mixed_shifted", "mixed_triple",
+                          "mixed_straight", "pure_straight", "pure_shifted", "pure_triple")
+
+
+def account_once_with_mixed_shifts(view: View) -> dict[str, int]:
+    """套算一次 (with 混三步 and 混四步): `mcr_account_once`, and the two-suit shifts as its
+    lowest-priority combinations.
+
+    When `mcr_account_once` counts a three- or four-chow fan, that is the answer (就高不就低:
+    the two-suit shifts never stand beside or above 一色三步高, 三色三步高 or any other).
+    Otherwise, four chows one rank apart in two or three suits are 混四步 and stand alone (as
+    the other four-chow fans do); else the first triple (of the chows in tile order) that is
+    混三步 scores it, and the fourth chow adds at most one pair fan with the triple (一般高 >
+    喜相逢 > 连六 > 老少副); else the pair fans of `mcr_account_once`.
+    """
+    base = mcr_account_once(view)
+    if any(base.get(k) for k in _TRIPLE_AND_QUAD_KINDS):
+        return base
+    chows = view.chows
+    n = len(chows)
+    if n < 3:
+        return base
+    ts = view.facts.tileset
+    suit, rank = ts.suit_no, ts.ranks
+    if n == 4 and four_mixed_shifted_relation(chows, suit, rank):
+        return {"four_mixed_shifted": 1}
+    for i, j, k in (TRIPLES if n == 4 else ((0, 1, 2),)):
+        if two_suit_shifted_relation(chows[i], chows[j], chows[k], suit, rank):
+            out = {"two_suit_shifted": 1}
+            if n == 4:
+                (fourth,) = {0, 1, 2, 3} - {i, j, k}
+                found = {pair_relation(chows[fourth], chows[m], suit, rank) for m in (i, j, k)}
+                for kind in PAIR_PRIORITY:
+                    if kind in found:
+                        out[kind] = 1
+                        break
+            return out
+    return base
+
+
 def count_every_combination(view: View) -> dict[str, int]:
     """Every pair and triple of chows counts on its own (no account-once limit)."""
     chows = view.chows
@@ -160,9 +220,28 @@ def count_every_combination(view: View) -> dict[str, int]:
     return out
 
 
+def every_combination_with_mixed_shifts(view: View) -> dict[str, int]:
+    """Every combination `count_every_combination` counts, and every triple of chows that is
+    混三步 and a four-chow run that is 混四步, each on its own (no account-once limit)."""
+    out = count_every_combination(view)
+    chows = view.chows
+    ts = view.facts.tileset
+    suit, rank = ts.suit_no, ts.ranks
+    n = len(chows)
+    for i in range(n):
+        for j in range(i + 1, n):
+            for k in range(j + 1, n):
+                if two_suit_shifted_relation(chows[i], chows[j], chows[k], suit, rank):
+                    out["two_suit_shifted"] = out.get("two_suit_shifted", 0) + 1
+    if n == 4 and four_mixed_shifted_relation(chows, suit, rank):
+        out["four_mixed_shifted"] = 1
+    return out
+
+
 POLICIES: dict[str, Policy] = {
     "mcr_account_once": mcr_account_once,
     "count_every_combination": count_every_combination,
+    "account_once_with_mixed_shifts": account_once_with_mixed_shifts,
 }
 
 # For each policy, the counting without its limits: every combination its relations can form.
@@ -170,4 +249,5 @@ POLICIES: dict[str, Policy] = {
 UNLIMITED: dict[str, Policy] = {
     "mcr_account_once": count_every_combination,
     "count_every_combination": count_every_combination,
+    "account_once_with_mixed_shifts": every_combination_with_mixed_shifts,
 }

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 from typing import Any, Literal
 
 from app.domain.decompose import KNIT, PAIR
@@ -16,12 +16,15 @@ ChowKind = Literal[
     "identical", "mixed_same", "shift_3", "terminal_pair",
     "mixed_shifted", "mixed_triple", "mixed_straight", "pure_straight", "pure_shifted",
     "pure_triple", "pure_quadruple", "pure_four_shifted",
+    "two_suit_shifted", "four_mixed_shifted",
 ]
 
 
 def _pungs_among_key(kind: str, tile: int, tileset: TileSet, win: object, *,
-                     tiles: frozenset[int], **params: Any) -> tuple[bool, bool]:
-    return kind in (PUNG, KONG) and tile in tiles, kind == PAIR and tile in tiles
+                     tiles: frozenset[int], pair: frozenset[int] | None = None,
+                     **params: Any) -> tuple[bool, bool, bool]:
+    return (kind in (PUNG, KONG) and tile in tiles, kind == PAIR and tile in tiles,
+            kind == PAIR and pair is not None and tile in pair)
 
 
 def _among(tileset: TileSet, *, tiles: frozenset[int], exactly: int | None = None,
@@ -32,9 +35,10 @@ def _among(tileset: TileSet, *, tiles: frozenset[int], exactly: int | None = Non
 
 @check(needs=("pungs",), tells_apart=_pungs_among_key, pungs_of=_among)
 def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
-                pair_among: bool = False) -> int:
+                pair_among: bool = False, pair: TileGroup | None = None) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
-    (and, with `pair_among`, the pair is one of `tiles` too: 小四喜, 小三元)."""
+    (and, with `pair_among`, the pair is one of `tiles` too: 小四喜, 小三元; with `pair`, the
+    pair is one of `pair`: 四方大发, the four winds and a pair of 发)."""
     pungs = v.pungs
     n = 0
     if not tiles.isdisjoint(pungs):
@@ -44,6 +48,8 @@ def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | No
     if exactly is None:
         return n
     if n != exactly:
+        return 0
+    if pair is not None and v.pair not in pair:
         return 0
     return 1 if not pair_among or v.pair in tiles else 0
 
@@ -184,6 +190,17 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup, honors: bool 
     return 1
 
 
+def _pair_key(kind: str, tile: int, tileset: TileSet, win: object, *,
+              tiles: frozenset[int]) -> bool:
+    return kind == PAIR and tile in tiles
+
+
+@check(tells_apart=_pair_key, pair_of=_pair_among)
+def pair_is(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+    """将 (258将 / 幺九头): the reading's one pair is one of `tiles`."""
+    return 1 if v.pair >= 0 and v.pair in tiles else 0
+
+
 def _kongs_held(v: View, ctx: WinContext) -> tuple[int, int]:
     # How many kongs, and how many of them concealed.
     kongs = v.kongs
@@ -225,6 +242,24 @@ def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
     return 1 if v.concealed_pungs == exactly else 0
 
 
+def _pungs_of(tileset: TileSet, *, among: frozenset[int], count: int,
+              **params: Any) -> frozenset[int] | None:
+    return among if count > 0 else None
+
+
+@check(needs=("four_pungs",), pungs_of=_pungs_of)
+def concealed_pungs_within(v: View, ctx: WinContext, *, within: TileGroup, among: TileGroup,
+                           count: int) -> int:
+    """暗刻成牌 (全家福): four concealed pungs or kongs and a pair, every tile of the hand one
+    of `within`, and exactly `count` of the pungs of `among` (全家福: honours only, the three
+    dragons: 大三元 + 四暗刻 + 字一色 together)."""
+    if len(v.pungs) != 4 or v.pair < 0 or v.concealed_pungs != 4:
+        return 0
+    if not v.facts.kinds <= within:
+        return 0
+    return 1 if sum(1 for t in v.pungs if t in among) == count else 0
+
+
 def _chows(v: View, ctx: WinContext) -> tuple[int, ...]:
     # The chows: what the rule set's combination policy reads (`View.combos`).
     return v.chows
@@ -243,12 +278,17 @@ def _suit_pungs_held(v: View, ctx: WinContext) -> tuple[int, ...]:
 
 
 @check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)
-def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same", "mixed"]) -> int:
-    """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高) or each
-    in a different suit (三色三节高)."""
+def shifted_pungs(v: View, ctx: WinContext, *, count: int,
+                  suits: Literal["same", "mixed", "some"]) -> int:
+    """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高), each
+    in a different suit (三色三节高), or (`some`) in more than one suit with no three of them
+    in a row all of one suit or each of a different suit (混三节: three pungs in exactly two
+    suits; 混四节: four, which contain no 一色三节高 or 三色三节高)."""
     masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
     if count <= 1:
         return 1 if any(masks) else 0
+    if suits == "some":
+        return 1 if _mixed_run(masks, count) else 0
     if suits == "same":
         for m in masks:
             run = m & m >> 1
@@ -269,6 +309,21 @@ def shifted_pungs(v: View, ctx: WinContext, *, count: int, suits: Literal["same"
         if run:
             return 1
     return 0
+
+
+def _mixed_run(masks: tuple[int, ...], count: int) -> bool:
+    # A run of `count` ranks, one pung of each in some suit, no three in a row of one suit or
+    # of three suits (the suits of a run may be chosen among the pungs held).
+    held = [[s for s, m in enumerate(masks) if m >> r & 1] for r in range(11)]
+    for start in range(1, 11 - count):
+        choices = held[start:start + count]
+        if not all(choices):
+            continue
+        for chosen in product(*choices):
+            if len(set(chosen)) > 1 and all(len(set(chosen[i:i + 3])) == 2
+                                            for i in range(count - 2)):
+                return True
+    return False
 
 
 @check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)

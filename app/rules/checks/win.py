@@ -72,19 +72,30 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
 
 
 @check(scope="hand", tells_apart="nothing")
-def first_turn(v: View, ctx: WinContext, *, winner: Literal["dealer", "other"],
-               win_type: WinType | None = None) -> int:
-    """天胡 / 地胡 / 人和: won on the winner's first turn, before any claim; 天胡 is the
-    dealer's self-draw on the deal (`dealer`), 地胡 another player's first-turn win
-    (`other`), with `win_type` only a self-drawn one (地和 of a two-player table: on the
-    first tile drawn) or only one on a discard (人和: on the dealer's first discard)."""
+def first_turn(v: View, ctx: WinContext, *,
+               winner: Literal["dealer", "other", "after_dealer", "rest"],
+               win_type: WinType | None = None, players: int = 4) -> int:
+    """天胡 / 地胡 / 人和: won on the winner's first turn, before any claim.
+
+    `dealer`: the dealer's self-draw on the deal (天胡). `other`: any other player's first-turn
+    win (地胡), with `win_type` only a self-drawn one (地和 of a two-player table: on the first
+    tile drawn) or only one on a discard (人和: on the dealer's first discard). Where three
+    seats' wins are told apart: `after_dealer`, the self-draw of the seat after the dealer
+    (seat dealer + 1 of `players`) on its first draw (地和); `rest`, every other first-turn
+    win (人和: on a discard, or another seat's first self-draw)."""
     if not ctx.first_turn:
         return 0
+    dealer_draw = ctx.winner == ctx.dealer and ctx.self_drawn
     if winner == "dealer":
-        return 1 if ctx.winner == ctx.dealer and ctx.self_drawn else 0
+        return 1 if dealer_draw else 0
     if win_type is not None and ctx.win_type != win_type:
         return 0
-    return 1 if ctx.winner != ctx.dealer else 0
+    if winner == "other":
+        return 1 if ctx.winner != ctx.dealer else 0
+    next_draw = ctx.winner == (ctx.dealer + 1) % players and ctx.self_drawn
+    if winner == "after_dealer":
+        return 1 if next_draw else 0
+    return 0 if dealer_draw or next_draw else 1
 
 
 @check(scope="hand")
@@ -162,6 +173,13 @@ def winner_flag(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
     if not flags or ctx.winner >= len(flags):
         return 0
     return 1 if flags[ctx.winner] else 0
+
+
+@check(scope="hand", tells_apart="nothing")
+def option_on(v: View, ctx: WinContext, *, option: BoolOption) -> int:
+    """宣告 (天听 ...): the bool request option `option` is on: a state of the game the
+    request declares and the tiles cannot show (ready on the deal and declared)."""
+    return 1 if ctx.options.get(option) is True else 0
 
 
 @check(scope="hand")
