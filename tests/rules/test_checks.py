@@ -659,3 +659,92 @@ def test_seven_pairs_fours_counts_exactly() -> None:
     assert [call("seven_pairs_fours", v, count=n) for n in (1, 2, 3)] == [0, 1, 0]
     [v] = kwx_views("11s33s55s77p99p22pCC", win_type="discard", discarder=1)
     assert call("seven_pairs_fours", v, count=1) == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The checks of the extended 国标 table (lianzhong)
+
+LZ = ALL_RULESETS["lianzhong"]
+
+
+def lz_views(text: str, **ctx: Any) -> list[View]:
+    ctx.setdefault("win_type", "self_draw")
+    hand, context = build(text, ctx, LZ)
+    facts = HandFacts(hand, context, LZ.tileset, frozenset(LZ.shapes))
+    return [View(r, facts, None) for r in decompose(hand, frozenset(LZ.shapes), LZ.tileset)]
+
+
+def test_pungs_among_with_a_pair_of_other_tiles() -> None:
+    winds, green = tg("ESWN"), tg("F")
+    v = view("EEESSSWWWNNNFF", win_type="self_draw")
+    assert call("pungs_among", v, tiles=winds, exactly=4, pair=green) == 1
+    v = view("EEESSSWWWNNNPP", win_type="self_draw")
+    assert call("pungs_among", v, tiles=winds, exactly=4, pair=green) == 0
+    assert call("pungs_among", v, tiles=winds, exactly=4) == 1
+
+
+def test_pair_is() -> None:
+    v = view("123m456p789s234s5m5m", win_type="self_draw")
+    assert call("pair_is", v, tiles=tg("258m258p258s")) == 1
+    assert call("pair_is", v, tiles=tg("19m19p19s")) == 0
+    # Seven pairs have no one pair.
+    v = view("1122m3344p5566s7s7s", is_shape(SEVEN_PAIRS), win_type="self_draw")
+    assert call("pair_is", v, tiles=tg("123456789m123456789p123456789s")) == 0
+
+
+def test_concealed_pungs_within() -> None:
+    params = {"within": tg("ESWNCFP"), "among": tg("CFP"), "count": 3}
+    assert call("concealed_pungs_within", view("CCCFFFPPPEEESS", win_type="self_draw"),
+                **params) == 1
+    # The last pung completed by a discard is not concealed.
+    assert call("concealed_pungs_within", view("CCCFFFPPPSSEEE"), **params) == 0
+    # A claimed pung, or a numbered tile, or two dragon pungs only: no.
+    assert call("concealed_pungs_within", view("[CCC]FFFPPPEEESS", win_type="self_draw"),
+                **params) == 0
+    assert call("concealed_pungs_within", view("CCCFFFPPP111mSS", win_type="self_draw"),
+                **params) == 0
+    assert call("concealed_pungs_within", view("CCCFFFWWWEEESS", win_type="self_draw"),
+                **params) == 0
+
+
+def test_shifted_pungs_in_some_suits() -> None:
+    def some(text: str, count: int) -> int:
+        return call("shifted_pungs", view(text, lambda r: sum(
+            g.kind == "pung" for g in r.groups) == 4, win_type="self_draw"), count=count,
+            suits="some")
+
+    assert some("222m333p444m555p9s9s", 4) == 1  # 混四节, two suits
+    assert some("222m333p444p555s9s9s", 4) == 1  # three suits, no three in a row of three
+    assert some("222m333p444s555m9s9s", 4) == 0  # holds 三色三节高
+    assert some("222m333m444m555p9s9s", 4) == 0  # holds 一色三节高
+    assert some("222m333p444m666p9s9s", 3) == 1  # 混三节
+    assert some("222m333p444s666p9s9s", 3) == 0  # three suits: 三色三节高 only
+    assert some("222m333m444m666p9s9s", 3) == 0  # one suit: 一色三节高 only
+    assert some("222m333p444m666p9s9s", 4) == 0
+
+
+@pytest.mark.parametrize(
+    ("ctx", "expected"),
+    [
+        ({"win_type": "self_draw", "winner": 0, "dealer": 0}, "dealer"),
+        ({"win_type": "self_draw", "winner": 1, "dealer": 0}, "after_dealer"),
+        ({"win_type": "self_draw", "winner": 0, "dealer": 3}, "after_dealer"),  # wraps round
+        ({"win_type": "self_draw", "winner": 2, "dealer": 0}, "rest"),
+        ({"win_type": "discard", "winner": 1, "discarder": 0, "dealer": 0}, "rest"),
+        ({"win_type": "discard", "winner": 0, "discarder": 1, "dealer": 0}, "rest"),
+    ],
+)
+def test_first_turn_three_ways(ctx: dict[str, Any], expected: str) -> None:
+    [v] = lz_views("123m456p789s234s5m5m", first_turn=True, **ctx)
+    got = {w for w in ("dealer", "after_dealer", "rest") if call("first_turn", v, winner=w)}
+    assert got == {expected}
+    assert call("first_turn", v, winner="other") == (ctx["winner"] != ctx["dealer"])
+    [v] = lz_views("123m456p789s234s5m5m", **ctx)
+    assert not any(call("first_turn", v, winner=w) for w in ("dealer", "after_dealer", "rest"))
+
+
+def test_option_on() -> None:
+    [v] = lz_views("123m456p789s234s5m5m", options={"tian_ting": True})
+    assert call("option_on", v, option="tian_ting") == 1
+    [v] = lz_views("123m456p789s234s5m5m")
+    assert call("option_on", v, option="tian_ting") == 0

@@ -17,11 +17,16 @@ from app.domain.shapes import REGULAR, decompose
 from app.domain.tiles import STANDARD
 from app.rules.policies import (
     POLICIES,
+    UNLIMITED,
+    account_once_with_mixed_shifts,
     count_every_combination,
+    every_combination_with_mixed_shifts,
+    four_mixed_shifted_relation,
     mcr_account_once,
     pair_relation,
     quad_relation,
     triple_relation,
+    two_suit_shifted_relation,
 )
 from app.rules.view import HandFacts, View
 
@@ -268,4 +273,113 @@ def test_count_every_combination(chows: tuple[str, ...], expected: dict[str, int
 
 def test_policies_are_registered_by_name() -> None:
     assert POLICIES == {"mcr_account_once": mcr_account_once,
-                        "count_every_combination": count_every_combination}
+                        "count_every_combination": count_every_combination,
+                        "account_once_with_mixed_shifts": account_once_with_mixed_shifts}
+    assert set(UNLIMITED) == set(POLICIES)
+    assert UNLIMITED["account_once_with_mixed_shifts"] is every_combination_with_mixed_shifts
+
+
+# ---------------------------------------------------------------------------------------------
+# Two-suit shifted chows (混三步, 混四步) and the account-once policy that counts them last
+
+
+@pytest.mark.parametrize(
+    ("chows", "expected"),
+    [
+        (("2m", "3p", "4m"), True),
+        (("4s", "2s", "3p"), True),
+        (("1m", "2m", "3m"), False),  # one suit: 一色三步高
+        (("1m", "2p", "3s"), False),  # three suits: 三色三步高
+        (("1m", "3p", "5m"), False),  # steps of two are no 混三步
+        (("1m", "2p", "4m"), False),
+        (("2m", "2p", "3m"), False),
+    ],
+)
+def test_two_suit_shifted_relation(chows: tuple[str, str, str], expected: bool) -> None:
+    a, b, c = sorted(chow(x) for x in chows)
+    assert two_suit_shifted_relation(a, b, c, SUIT, RANK) is expected
+
+
+@pytest.mark.parametrize(
+    ("chows", "expected"),
+    [
+        (("1m", "2p", "3m", "4p"), True),
+        (("1m", "2p", "3p", "4s"), True),
+        (("1m", "2m", "3m", "4m"), False),  # one suit: 一色四步高
+        (("1m", "3p", "5m", "7p"), False),  # steps of two
+        (("1m", "2p", "3m", "5p"), False),
+        (("1m", "1p", "2m", "3p"), False),
+    ],
+)
+def test_four_mixed_shifted_relation(chows: tuple[str, ...], expected: bool) -> None:
+    assert four_mixed_shifted_relation(tuple(sorted(chow(c) for c in chows)), SUIT,
+                                       RANK) is expected
+
+
+@pytest.mark.parametrize(
+    ("chows", "expected"),
+    [
+        # 混三步, and with four chows the fourth's best pair fan with the triple.
+        (("2m", "3p", "4m"), {"two_suit_shifted": 1}),
+        (("2m", "3p", "4m", "6p"), {"two_suit_shifted": 1, "shift_3": 1}),
+        (("2m", "3p", "4m", "2m"), {"two_suit_shifted": 1, "identical": 1}),
+        (("2m", "3p", "4m", "7s"), {"two_suit_shifted": 1}),
+        # 混四步 stands alone (no 混三步, no 连六 of 2m and 5m).
+        (("2m", "3p", "4m", "5m"), {"four_mixed_shifted": 1}),
+        (("1m", "2p", "3p", "4s"), {"four_mixed_shifted": 1}),
+        # 就高不就低: any three-chow fan of mcr wins, 混三步 and 混四步 yield.
+        (("1m", "2p", "3s", "2m"), {"mixed_shifted": 1, "mixed_same": 1}),
+        (("1m", "2p", "3s", "4s"), {"mixed_shifted": 1}),
+        (("1m", "2m", "3m", "2p"), {"pure_shifted": 1, "mixed_same": 1}),
+        (("1m", "2m", "3m", "4m"), {"pure_four_shifted": 1}),
+        (("1m", "4m", "7m", "2p"), {"pure_straight": 1}),
+        # No two-suit shift: mcr's pair fans.
+        (("2m", "5m", "2p"), {"shift_3": 1, "mixed_same": 1}),
+        (("2m", "2m"), {"identical": 1}),
+    ],
+)
+def test_account_once_with_mixed_shifts(chows: tuple[str, ...],
+                                        expected: dict[str, int]) -> None:
+    assert nonzero(account_once_with_mixed_shifts(fake_view(*chows))) == expected
+
+
+def test_account_once_with_mixed_shifts_is_mcr_without_them() -> None:
+    """Over every multiset of two to four chows: mcr's count whenever neither two-suit shift
+    is counted, and otherwise one of them (at most one pair fan beside 混三步, none beside
+    混四步), never worth less than mcr's pair fans."""
+    from itertools import combinations_with_replacement
+
+    values = {"identical": 1, "mixed_same": 1, "shift_3": 1, "terminal_pair": 1,
+              "two_suit_shifted": 2, "four_mixed_shifted": 4}
+    starts = sorted(T.chow_starts)
+    shifted = 0
+    for n in (2, 3, 4):
+        for chows in combinations_with_replacement(starts, n):
+            v = SimpleNamespace(chows=chows, facts=SimpleNamespace(tileset=T))
+            got, mcr = nonzero(account_once_with_mixed_shifts(v)), nonzero(mcr_account_once(v))
+            new = {"two_suit_shifted", "four_mixed_shifted"} & set(got)
+            if not new:
+                assert got == mcr, chows
+                continue
+            shifted += 1
+            assert len(new) == 1 and all(k in values for k in mcr), (chows, got, mcr)
+            pairs = sum(n for k, n in got.items() if k not in new)
+            assert pairs <= (1 if "two_suit_shifted" in new else 0), (chows, got)
+            assert (sum(values[k] * n for k, n in got.items())
+                    > sum(values[k] * n for k, n in mcr.items())), (chows, got, mcr)
+    assert shifted > 100
+
+
+@pytest.mark.parametrize(
+    ("chows", "expected"),
+    [
+        (("2m", "3p", "4m", "5m"),
+         {"two_suit_shifted": 2, "four_mixed_shifted": 1, "shift_3": 1}),
+        (("1m", "2p", "3s", "2m"), {"mixed_shifted": 1, "two_suit_shifted": 1,
+                                    "mixed_same": 1}),
+        (("2m", "5m", "2p"), {"shift_3": 1, "mixed_same": 1}),
+    ],
+)
+def test_every_combination_with_mixed_shifts(chows: tuple[str, ...],
+                                             expected: dict[str, int]) -> None:
+    assert nonzero(every_combination_with_mixed_shifts(fake_view(*chows))) == expected
