@@ -13,6 +13,10 @@ parent's, but for three lists and maps that merge entry by entry:
   `remove_fans: [...]` drops parent fans.
 - `shapes`: a shape given replaces the parent's entry for that shape; a shape given as null
   is no longer admitted.
+
+A fan given `every_shape: true` is looked for in every shape, a shape that lists the fans it
+admits (`only_fans`) included: the loader adds it to each such list (天和, a fan about how the
+game went rather than the tiles, in a variant that adds it beside special forms).
 - `options`: an option whose name the parent has replaces it; others are added.
 """
 
@@ -86,7 +90,8 @@ TOP_KEYS = {
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
 FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
-            "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan"}
+            "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan",
+            "every_shape"}
 REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}
@@ -240,6 +245,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     options = _options(data.get("options"), err, players)
     shapes = _shapes(data["shapes"], id_set, err, options)
     fans = [_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
+    shapes = _every_shape(fans_raw, shapes, err)
     # Conditions on options (`when`), checked once the options are read.
     raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
     fans = _order(fans, err)
@@ -577,6 +583,25 @@ def _shapes(value: Any, fan_ids: set[str], err: Any,
         raise err("shapes", "every shape is switched by an option (enabled_by): at least one "
                   "must always be a winning shape")
     return out
+
+
+def _every_shape(fans_raw: list[dict[str, Any]], shapes: dict[str, ShapeDef],
+                 err: Any) -> dict[str, ShapeDef]:
+    """`every_shape: true` on a fan: the fan joins every shape's `only_fans`."""
+    every = set()
+    for f in fans_raw:
+        flag = f.get("every_shape", False)
+        if not isinstance(flag, bool):
+            raise err("every_shape", "must be true or false", f["id"])
+        if flag and f.get("shapes") is not None:
+            raise err("every_shape", "a fan looked for in every shape lists no shapes", f["id"])
+        if flag:
+            every.add(f["id"])
+    if not every:
+        return shapes
+    return {name: sd if sd.only_fans is None
+            else dataclasses.replace(sd, only_fans=sd.only_fans | every)
+            for name, sd in shapes.items()}
 
 
 def _fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],

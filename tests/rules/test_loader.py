@@ -806,3 +806,19 @@ def test_fans_counted_at_fixed_values_refuse_a_value_option(tmp_path: Path, wher
     msg = load_error(tmp_path, mini(fans=fans, **top))
     assert_names(msg, "mini.yaml", "value", "b")
     assert "fixed value" in msg, msg
+
+
+def test_a_fan_for_every_shape_joins_each_only_fans(tmp_path: Path) -> None:
+    shapes = {"regular": {}, "seven_pairs": {"priority": 1, "only_fans": ["c"]}}
+    data = mini(shapes=shapes)
+    data["fans"][1]["every_shape"] = True
+    write(tmp_path, data)
+    rs = load_rulesets(tmp_path)["mini"]
+    assert rs.shapes["seven_pairs"].only_fans == {"b", "c"}
+    assert rs.shapes["regular"].only_fans is None
+    # Self-drawn seven pairs: b counts beside c's absence, a is not looked for.
+    assert [f.id for f in _scored(rs, "1122m3344p5566s7s7s", win_type="self_draw").fans] == ["b"]
+    data["fans"][1]["every_shape"] = "yes"
+    assert_names(load_error(tmp_path, data), "mini.yaml", "every_shape", "b")
+    data["fans"][1].update(every_shape=True, shapes=["regular"])
+    assert_names(load_error(tmp_path, data), "mini.yaml", "every_shape", "b")
