@@ -5,9 +5,11 @@ They run the same tools a developer runs, from the project's own virtualenv."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tokenize
 from pathlib import Path
 
 import grimp
@@ -89,3 +91,25 @@ def test_no_import_cycles_anywhere() -> None:
         if module not in state:
             cycle = visit(module)
             assert cycle is None, " -> ".join(cycle)
+
+
+def test_no_rule_set_is_named_in_the_engine_code() -> None:
+    """The engine is generic: no rule-set id in a name or a string of `app/` (comments and
+    docstrings may name the rule sets a measurement was made on)."""
+    ids = {p.stem for p in (ROOT / "rulesets").glob("*.yaml")}
+    assert ids
+    found = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        with path.open("rb") as fh:
+            tokens = list(tokenize.tokenize(fh.readline))
+        for i, tok in enumerate(tokens):
+            if tok.type not in (tokenize.NAME, tokenize.STRING):
+                continue
+            if tok.type == tokenize.STRING and (i == 0 or tokens[i - 1].type in (
+                    tokenize.INDENT, tokenize.NEWLINE, tokenize.NL, tokenize.ENCODING)):
+                continue  # a docstring
+            words = set(re.findall(r"[a-z0-9][a-z0-9_-]*", tok.string.lower()))
+            hits = words & ids
+            if hits:
+                found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: {sorted(hits)}")
+    assert not found, "\n".join(found)
