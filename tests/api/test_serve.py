@@ -375,6 +375,25 @@ def test_run_test_fails_when_nothing_is_collected(tmp_path: Path) -> None:
     assert b"collected no tests" in done.stderr
 
 
+def test_run_test_runs_on_workers_unless_told_not_to(tmp_path: Path) -> None:
+    # pytest-xdist workers by default (`./run test` passes -n); ARGS given after it win, and
+    # `-p no:xdist` leaves xdist out. The test says where it ran.
+    (tmp_path / "test_where.py").write_text(
+        "import os\n\n\ndef test_where() -> None:\n"
+        "    print('ran in', os.environ.get('PYTEST_XDIST_WORKER', 'the main process'))\n",
+        encoding="utf-8")
+    # This test may run in a worker itself: none of its xdist variables go to the new run.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    for args, where in [((), "ran in gw"), (("-n", "0"), "ran in the main process"),
+                        (("-p", "no:xdist"), "ran in the main process")]:
+        done = subprocess.run([str(RUN), "test", str(tmp_path), "-p", "no:cacheprovider",
+                               "-rP", *args], cwd=REPO_ROOT, capture_output=True, text=True,
+                              timeout=120, env={**env, "RUN_NO_INSTALL": "1"})
+        assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+        assert where in done.stdout, (args, done.stdout)
+        assert ("created:" in done.stdout) == (not args), (args, done.stdout)
+
+
 def test_served_request_past_the_time_limit_is_a_problem(tmp_path: Path) -> None:
     # A time limit of 0 s has passed before the first hand is scored: the engine stops and
     # the service, under gunicorn, answers the problem document (not a worker's HTML page).
