@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import select
 import shutil
 import signal
@@ -87,9 +88,58 @@ def _free_port() -> int:
 
 def _serve_env(port: int, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k != RULESETS_ENV}
-    # Installed already (this suite runs under it): `./run` skips its install step.
-    env.update({"PORT": str(port), "WEB_CONCURRENCY": "1", "RUN_NO_INSTALL": "1", **extra})
+    # Installed already (this suite runs under it): `./run` skips its install step. gunicorn
+    # logs at info, where it says the address it listens at (`_start`).
+    env.update({"PORT": str(port), "WEB_CONCURRENCY": "1", "RUN_NO_INSTALL": "1",
+                "LOG_LEVEL": "info", **extra})
     return env
+
+
+# The port `_free_port` found is free only until gunicorn binds it: another process (a test
+# on another pytest-xdist worker, any program on the machine) may take it in between. gunicorn
+# then says so and retries, and the server found listening there would be that other one: the
+# server is ours once its own log says it listens at the port; if the port was taken, it is
+# stopped and started again on another.
+START_TRIES = 5
+PORT_TAKEN = "Connection in use"
+
+
+def _listening_at(port: int) -> re.Pattern[str]:
+    return re.compile(rf"Listening at: \S+:{port} \(")
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=15)
+    except subprocess.TimeoutExpired:  # pragma: no cover
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def _start(root: Path, env: dict[str, str], port: int,
+           log: Path) -> subprocess.Popen[bytes] | None:
+    """`./run serve` of `root` with `env` (PORT=`port`), its output in `log`, once gunicorn
+    listens at `port`; None (and stopped) if that port was taken first."""
+    with log.open("wb") as out:
+        proc = subprocess.Popen([str(root / "run"), "serve"], cwd=root, env=env,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    listening = _listening_at(port)
+    deadline = time.monotonic() + 120
+    try:
+        while True:
+            said = log.read_text(errors="replace")
+            if listening.search(said):
+                return proc
+            if PORT_TAKEN in said:
+                _stop(proc)
+                return None
+            assert proc.poll() is None, said
+            assert time.monotonic() < deadline, f"not listening at {port} yet:\n{said}"
+            time.sleep(0.1)
+    except BaseException:
+        _stop(proc)
+        raise
 
 
 @contextlib.contextmanager
@@ -98,34 +148,23 @@ def _running(tmp: Path, root: Path = REPO_ROOT, drop: tuple[str, ...] = (),
     """`./run serve` of the checkout at `root` on a free port (one worker), until the block
     ends; a checkout other than this one is imported from its own files (PYTHONPATH).
     Variables of this environment starting with a prefix in `drop` are left out."""
-    port = _free_port()
     log = tmp / "stdout.log"
-    env = _serve_env(port, **extra)
-    for name in [k for k in env if drop and k.startswith(drop) and k not in extra]:
-        del env[name]
-    if root != REPO_ROOT:
-        env["PYTHONPATH"] = str(root)
-    with log.open("wb") as out:
-        proc = subprocess.Popen([str(root / "run"), "serve"], cwd=root, env=env,
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    for _ in range(START_TRIES):
+        port = _free_port()
+        env = _serve_env(port, **extra)
+        for name in [k for k in env if drop and k.startswith(drop) and k not in extra]:
+            del env[name]
+        if root != REPO_ROOT:
+            env["PYTHONPATH"] = str(root)
+        proc = _start(root, env, port, log)
+        if proc is not None:
+            break
+    else:  # pragma: no cover
+        pytest.fail(f"every port tried was taken before gunicorn bound it ({START_TRIES} tries)")
     try:
-        deadline = time.monotonic() + 120  # the first run may install dependencies
-        while True:
-            assert proc.poll() is None, log.read_text(errors="replace")
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text(errors="replace")
-                time.sleep(0.2)
         yield port, log
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
+        _stop(proc)
 
 
 @pytest.fixture(scope="module")
@@ -295,6 +334,28 @@ def test_served_health_while_idle_connections_hold_partial_headers(
             sock.close()
 
 
+def test_a_port_taken_before_gunicorn_binds_it_is_left_for_another(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first port found free is taken (listened at) before the server starts: the server
+    # found at that port is not ours, so `_running` starts ours again on another port.
+    found = _free_port
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        held = int(taken.getsockname()[1])
+        tried: list[int] = []
+
+        def first_the_taken_one() -> int:
+            tried.append(held if not tried else found())
+            return tried[-1]
+
+        monkeypatch.setattr(f"{__name__}._free_port", first_the_taken_one)
+        with _running(tmp_path) as (port, log):
+            assert len(tried) == 2 and port == tried[1] != held
+            assert _listening_at(port).search(log.read_text(errors="replace"))
+            assert _request(port, "GET", "/healthz")[0] == 200
+
+
 def test_serve_refuses_to_start_on_a_broken_ruleset(tmp_path: Path) -> None:
     env = _serve_env(_free_port(), **{RULESETS_ENV: str(_broken_rulesets(tmp_path))})
     done = subprocess.run([str(RUN), "serve"], cwd=REPO_ROOT, env=env, capture_output=True,
@@ -312,6 +373,25 @@ def test_run_test_fails_when_nothing_is_collected(tmp_path: Path) -> None:
                           env={**os.environ, "RUN_NO_INSTALL": "1"})  # installed already
     assert done.returncode == 1, done.stdout.decode() + done.stderr.decode()
     assert b"collected no tests" in done.stderr
+
+
+def test_run_test_runs_on_workers_unless_told_not_to(tmp_path: Path) -> None:
+    # pytest-xdist workers by default (`./run test` passes -n); ARGS given after it win, and
+    # `-p no:xdist` leaves xdist out. The test says where it ran.
+    (tmp_path / "test_where.py").write_text(
+        "import os\n\n\ndef test_where() -> None:\n"
+        "    print('ran in', os.environ.get('PYTEST_XDIST_WORKER', 'the main process'))\n",
+        encoding="utf-8")
+    # This test may run in a worker itself: none of its xdist variables go to the new run.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
+    for args, where in [((), "ran in gw"), (("-n", "0"), "ran in the main process"),
+                        (("-p", "no:xdist"), "ran in the main process")]:
+        done = subprocess.run([str(RUN), "test", str(tmp_path), "-p", "no:cacheprovider",
+                               "-rP", *args], cwd=REPO_ROOT, capture_output=True, text=True,
+                              timeout=120, env={**env, "RUN_NO_INSTALL": "1"})
+        assert done.returncode == 0 and "1 passed" in done.stdout, done.stdout + done.stderr
+        assert where in done.stdout, (args, done.stdout)
+        assert ("created:" in done.stdout) == (not args), (args, done.stdout)
 
 
 def test_served_request_past_the_time_limit_is_a_problem(tmp_path: Path) -> None:
