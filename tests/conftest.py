@@ -11,7 +11,9 @@ SHARED_SCOPES = frozenset({"module", "class"})
 
 
 def _shares_a_fixture(item: pytest.Item) -> bool:
-    """Whether the test uses a fixture made once for several tests of its file."""
+    """Whether the test uses a fixture made once for several tests of its file. pytest keeps
+    the fixtures of a test function in `_fixtureinfo` (as plugins read them); where it does
+    not, no test is grouped: each fixture is then made once per worker that needs it."""
     info = getattr(item, "_fixtureinfo", None)
     if info is None:  # not a test function (no fixtures)
         return False
