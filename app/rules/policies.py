@@ -97,6 +97,19 @@ def four_mixed_shifted_relation(chows: tuple[int, ...], suit: tuple[int, ...],
             and len({suit[c] for c in chows}) > 1)
 
 
+def _with_fourth(out: dict[str, int], chows: tuple[int, ...], triple: tuple[int, int, int],
+                 suit: tuple[int, ...], rank: tuple[int, ...]) -> dict[str, int]:
+    """`out` (a triple's fan) with the one pair fan, of highest priority, that the fourth
+    chow forms with a chow of the triple, if any."""
+    (fourth,) = {0, 1, 2, 3} - set(triple)
+    found = {pair_relation(chows[fourth], chows[m], suit, rank) for m in triple}
+    for kind in PAIR_PRIORITY:
+        if kind in found:
+            out[kind] = 1
+            break
+    return out
+
+
 def mcr_account_once(view: View) -> dict[str, int]:
     """套算一次: each chow combines with the others at most once (MCR as scored today).
 
@@ -119,14 +132,7 @@ def mcr_account_once(view: View) -> dict[str, int]:
         for i, j, k in TRIPLES:
             tri = triple_relation(chows[i], chows[j], chows[k], suit, rank)
             if tri:
-                out = {tri: 1}
-                (fourth,) = {0, 1, 2, 3} - {i, j, k}
-                found = {pair_relation(chows[fourth], chows[m], suit, rank) for m in (i, j, k)}
-                for kind in PAIR_PRIORITY:
-                    if kind in found:
-                        out[kind] = 1
-                        break
-                return out
+                return _with_fourth({tri: 1}, chows, (i, j, k), suit, rank)
     elif n == 3:
         tri = triple_relation(chows[0], chows[1], chows[2], suit, rank)
         if tri:
@@ -186,14 +192,7 @@ def account_once_with_mixed_shifts(view: View) -> dict[str, int]:
     for i, j, k in (TRIPLES if n == 4 else ((0, 1, 2),)):
         if two_suit_shifted_relation(chows[i], chows[j], chows[k], suit, rank):
             out = {"two_suit_shifted": 1}
-            if n == 4:
-                (fourth,) = {0, 1, 2, 3} - {i, j, k}
-                found = {pair_relation(chows[fourth], chows[m], suit, rank) for m in (i, j, k)}
-                for kind in PAIR_PRIORITY:
-                    if kind in found:
-                        out[kind] = 1
-                        break
-            return out
+            return _with_fourth(out, chows, (i, j, k), suit, rank) if n == 4 else out
     return base
 
 
