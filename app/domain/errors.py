@@ -34,6 +34,12 @@ class Code(StrEnum):
     INVALID_OPTION = "invalid_option"
     WILDS_NOT_SUPPORTED = "wilds_not_supported"
     NOT_A_FLOWER = "not_a_flower"
+    # A hand of cards (a deck of word cards rather than tiles).
+    UNKNOWN_CARD = "unknown_card"
+    ILLEGAL_GROUP = "illegal_group"
+    WRONG_CARD_COUNT = "wrong_card_count"
+    WIN_CARD_MISSING = "win_card_missing"
+    UNDECLARED_FOUR = "undeclared_four"
     # A value the schema lets through but the domain refuses (a flower given as a wild tile).
     INVALID_FIELD = "invalid_field"
     # A round.

@@ -39,6 +39,7 @@ from app.domain.hand import DISCARD, MELD_KINDS, SELF_DRAW
 from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
+from app.rules.card_loader import build_card_ruleset
 from app.rules.checks import CHECKS, BoolOption, PerSeatOption, TileGroup
 from app.rules.definitions import (
     WILD_RULES,
@@ -52,7 +53,7 @@ from app.rules.definitions import (
     StandInDef,
     WildDef,
 )
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OPTION_TYPES, OptionDef
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
 from app.rules.policies import POLICIES
@@ -101,8 +102,9 @@ FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "win_type", "reason", "message"}
 PAYMENT_KEYS = {"scheme", "params", "description"}
 
 
-def load_rulesets(directory: Path) -> dict[str, RuleSet]:
-    """Load every `*.yaml` in `directory`; the file name (without .yaml) must be the id."""
+def load_rulesets(directory: Path) -> dict[str, AnyRuleSet]:
+    """Load every `*.yaml` in `directory`; the file name (without .yaml) must be the id.
+    A rule set with a `deck:` is a card game scored by groups (`app.rules.card_loader`)."""
     raw: dict[str, tuple[Path, dict[str, Any]]] = {}
     for path in sorted(directory.glob("*.yaml")):
         try:
@@ -128,10 +130,13 @@ def load_rulesets(directory: Path) -> dict[str, RuleSet]:
             chain.append(parent)
             parent = raw[parent][1].get("extends")
         order.extend(r for r in reversed(chain) if r not in order)
-    built: dict[str, RuleSet] = {}
+    built: dict[str, AnyRuleSet] = {}
     for rid in order:
         merged, origins = _resolve(rid, raw, ())
-        built[rid] = build_ruleset(merged, raw[rid][0].name, origins)
+        if "deck" in merged:
+            built[rid] = build_card_ruleset(merged, raw[rid][0].name, RuleSetError, _options)
+        else:
+            built[rid] = build_ruleset(merged, raw[rid][0].name, origins)
     return {rid: built[rid] for rid in raw}
 
 

@@ -15,6 +15,7 @@ from app.domain.hand import MELD_KINDS
 from app.domain.money import Payments
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
+from app.rules.cards import CardRuleSet
 from app.rules.checks import positional
 from app.rules.definitions import (
     ContextRule,
@@ -180,3 +181,7 @@ class RuleSet:
     @cached_property
     def option_by_name(self) -> Mapping[str, OptionDef]:
         return MappingProxyType({o.name: o for o in self.options})
+
+
+# Any loaded rule set: a tile game scored by fans, or a card game scored by groups.
+AnyRuleSet = RuleSet | CardRuleSet

@@ -1,0 +1,392 @@
+"""YAML -> `CardRuleSet`: a card game scored by groups (a rule set with a `deck:`).
+
+Every key is checked and every name resolved at start-up: group kinds, checks, steps and
+their parameters, options named by a `Choice` and the values it covers. A mistake stops the
+service before it serves a request, with the field at fault.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from app.domain.arrange import FORMS, Form
+from app.domain.deck import Deck, Suit
+from app.rules.card_checks import CHECKS
+from app.rules.card_steps import STEPS
+from app.rules.cards import (
+    FREE,
+    CardRuleSet,
+    Choice,
+    FormRule,
+    GroupKind,
+    HandRule,
+    PatternDef,
+    Placement,
+    PointsRule,
+    StepDef,
+    WinTypeDef,
+)
+from app.rules.options import OptionDef
+
+TOP_KEYS = {"id", "name", "name_en", "description", "players", "players_option", "deck",
+            "groups", "hand", "win_card", "win_types", "context_flags", "context_cards",
+            "figures", "names", "rank_by", "scoring", "patterns", "options"}
+RANKINGS = ("points", "score")
+
+
+class _Err:
+    def __init__(self, source: str, error: type[Exception]) -> None:
+        self.source = source
+        self.error = error
+
+    def __call__(self, field: str, msg: str) -> Exception:
+        return self.error(f"{self.source}: {field}: {msg}")
+
+
+def build_card_ruleset(data: Mapping[str, Any], source: str, error: type[Exception],
+                       read_options: Callable[..., tuple[OptionDef, ...]]) -> CardRuleSet:
+    """The rule set of `data`; `error` is the loader's exception type and `read_options`
+    its reader of an `options:` list (shared with the tile games)."""
+    err = _Err(source, error)
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise err(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
+    for key in ("id", "name", "name_en", "description"):
+        if not isinstance(data.get(key), str):
+            raise err(key, "must be a string")
+    players = data.get("players")
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 8:
+        raise err("players", "must be an integer from 2 to 8")
+    options = read_options(data.get("options", []), err, players)
+    by_name = {o.name: o for o in options}
+    players_option = data.get("players_option")
+    if players_option is not None:
+        od = by_name.get(players_option)
+        if od is None or od.type != "enum" or od.default != players or not all(
+                isinstance(c, int) and 2 <= c <= 8 for c in od.choices):
+            raise err("players_option", "must name an enum option of player counts (2-8) "
+                      "whose default is `players`")
+    deck = _deck(data.get("deck"), err)
+    groups = _groups(data.get("groups"), deck, by_name, err)
+    hand = _hand(data.get("hand"), groups, by_name, err)
+    win_types = _win_types(data.get("win_types"), by_name, err)
+    placements = _placements(data.get("win_card", []), groups, hand, win_types, by_name, err)
+    flags = _names(data.get("context_flags", []), "context_flags", err)
+    cards = _names(data.get("context_cards", []), "context_cards", err)
+    figures = data.get("figures", {})
+    if not isinstance(figures, dict) or any(
+            not isinstance(k, str) or v not in deck.attributes for k, v in figures.items()):
+        raise err("figures", "must map response fields to attributes of the deck")
+    names = data.get("names", {})
+    if not isinstance(names, dict) or set(names) - {"points", "units"} or not all(
+            isinstance(v, str) for v in names.values()):
+        raise err("names", "may name `points` and `units`, each a string")
+    rank_by = _choice(data.get("rank_by", list(RANKINGS)), by_name, "rank_by", err,
+                      lambda v, f: _ranking(v, f, err))
+    steps = _choice(data.get("scoring"), by_name, "scoring", err,
+                    lambda v, f: _steps(v, f, by_name, set(cards), err))
+    patterns = _patterns(data.get("patterns", []), by_name, set(flags), err)
+    return CardRuleSet(
+        id=data["id"], name=data["name"], name_en=data["name_en"],
+        description=data["description"], players=players, players_option=players_option,
+        deck=deck, groups=groups, hand=hand, placements=placements, win_types=win_types,
+        figures=dict(figures), rank_by=rank_by, steps=steps, patterns=patterns,
+        options=options, context_flags=flags, context_cards=cards, source=source,
+        names=dict(names))
+
+
+def _names(value: Any, field: str, err: _Err) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise err(field, "must be a list of names")
+    return tuple(value)
+
+
+def _int(value: Any, field: str, err: _Err) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise err(field, "must be an integer")
+    return value
+
+
+def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: _Err,
+            convert: Callable[[Any, str], Any]) -> Any:
+    """A value, or `{option, values, default}` choosing one by a house rule (nested
+    choices allowed; every value of the option must be covered), or `{option}` alone: the
+    option's value itself."""
+    if not (isinstance(value, dict) and "option" in value):
+        return convert(value, field)
+    extra = set(value) - {"option", "values", "default"}
+    if extra:
+        raise err(f"{field}.{sorted(extra)[0]}", "unknown key of a choice")
+    od = options.get(value["option"])
+    if od is None or od.type not in ("enum", "bool"):
+        raise err(f"{field}.option", f"{value['option']!r} is not a declared enum or bool option")
+    legal = od.choices if od.type == "enum" else (True, False)
+    if set(value) == {"option"}:  # the option's own value
+        for c in legal:
+            convert(c, field)
+        return Choice(od.name, {})
+    raw = value.get("values")
+    if not isinstance(raw, dict) or not raw:
+        raise err(f"{field}.values", "must map values of the option to what they choose")
+    values: dict[Any, Any] = {}
+    for key, v in raw.items():
+        if not any(type(c) is type(key) and c == key for c in legal):
+            raise err(f"{field}.values", f"{key!r} is not a value of option {od.name!r}")
+        values[key] = _choice(v, options, f"{field}.values.{key}", err, convert)
+    has_default = "default" in value
+    if not has_default and len(values) < len(legal):
+        raise err(f"{field}.values", f"covers not every value of {od.name!r} and has no default")
+    default = (_choice(value["default"], options, f"{field}.default", err, convert)
+               if has_default else None)
+    return Choice(od.name, values, default, has_default)
+
+
+def _deck(value: Any, err: _Err) -> Deck:
+    if not isinstance(value, dict):
+        raise err("deck", "must be a mapping")
+    extra = set(value) - {"name", "ranks", "copies", "suits", "attributes", "aliases"}
+    if extra:
+        raise err(f"deck.{sorted(extra)[0]}", "unknown key")
+    ranks = value.get("ranks")
+    if (not isinstance(ranks, list) or not ranks or len(set(ranks)) != len(ranks)
+            or not all(isinstance(r, int) and not isinstance(r, bool) and r > 0 for r in ranks)):
+        raise err("deck.ranks", "must list distinct positive integers")
+    copies = _int(value.get("copies"), "deck.copies", err)
+    suits = []
+    for i, s in enumerate(value.get("suits") or []):
+        f = f"deck.suits[{i}]"
+        if not isinstance(s, dict) or set(s) != {"letter", "name", "name_en", "cards"}:
+            raise err(f, "must give letter, name, name_en and cards")
+        letter, chars = s["letter"], s["cards"]
+        if not (isinstance(letter, str) and len(letter) == 1 and letter.islower()):
+            raise err(f"{f}.letter", "must be one lowercase letter")
+        if not isinstance(chars, str) or len(chars) != len(ranks):
+            raise err(f"{f}.cards", f"must be a string of {len(ranks)} characters, one per rank")
+        suits.append(Suit(letter, str(s["name"]), str(s["name_en"]), tuple(chars)))
+    if not suits or len({s.letter for s in suits}) != len(suits):
+        raise err("deck.suits", "must list suits with distinct letters")
+    attrs = value.get("attributes", {})
+    if not isinstance(attrs, dict) or not all(
+            isinstance(v, list) and set(v) <= set(ranks) for v in attrs.values()):
+        raise err("deck.attributes", "must map attribute names to lists of ranks")
+    deck = Deck(str(value.get("name", "")), tuple(suits), tuple(ranks), copies,
+                {k: frozenset(v) for k, v in attrs.items()}, {})
+    aliases = value.get("aliases", {})
+    if not isinstance(aliases, dict) or not all(
+            isinstance(k, str) and len(k) == 1 and v in deck.by_code for k, v in aliases.items()):
+        raise err("deck.aliases", "must map single characters to card codes")
+    chars = [c for s in suits for c in s.rank_names] + list(aliases)
+    if len(set(chars)) != len(chars):
+        raise err("deck", "a character names two cards")
+    return Deck(deck.name, deck.suits, deck.ranks, copies, deck.attributes, dict(aliases))
+
+
+def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: _Err) -> FormRule:
+    if not isinstance(value, dict):
+        raise err(field, "must be a mapping such as {same: 3}")
+    when = value.get("when")
+    if when is not None and (when not in options or options[when].type != "bool"):
+        raise err(f"{field}.when", "must name a bool option")
+    keys = set(value) - {"when"}
+    if len(keys) != 1 or next(iter(keys)) not in FORMS:
+        raise err(field, f"must give one of {', '.join(FORMS)}")
+    form = next(iter(keys))
+    arg = value[form]
+    if form == "ranks":
+        if not isinstance(arg, list) or not arg:
+            raise err(f"{field}.ranks", "must list ranks")
+        return FormRule(Form(form, len(arg), tuple(sorted(arg))), when)
+    return FormRule(Form(form, _int(arg, f"{field}.{form}", err)), when)
+
+
+def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: _Err
+            ) -> dict[str, GroupKind]:
+    if not isinstance(value, dict) or not value:
+        raise err("groups", "must map group kinds to their definitions")
+    allowed = {"name", "name_en", "description", "cards", "points", "made_of", "table", "flags"}
+    out: dict[str, GroupKind] = {}
+    letters = {s.letter for s in deck.suits}
+    for kid, g in value.items():
+        f = f"groups.{kid}"
+        if not isinstance(g, dict):
+            raise err(f, "must be a mapping")
+        extra = set(g) - allowed
+        if extra:
+            raise err(f"{f}.{sorted(extra)[0]}", "unknown key")
+        made_of = tuple(g.get("made_of") or ())
+        raw_forms = g.get("cards")
+        if bool(made_of) == (raw_forms is not None):
+            raise err(f, "needs either cards or made_of")
+        forms: tuple[FormRule, ...] = ()
+        if raw_forms is not None:
+            items = raw_forms if isinstance(raw_forms, list) else [raw_forms]
+            forms = tuple(_form(x, f"{f}.cards", options, err) for x in items)
+            if len({fr.form.size for fr in forms}) != 1:
+                raise err(f"{f}.cards", "all forms of a kind must have one size")
+        points = None
+        rp = g.get("points")
+        if rp is not None:
+            if made_of or not isinstance(rp, dict) or not set(rp) - {"ranks"} <= letters:
+                raise err(f"{f}.points", "must give points per suit letter (and ranks)")
+            sets = rp.get("ranks", [])
+            if not isinstance(sets, list) or not all(isinstance(s, list) for s in sets):
+                raise err(f"{f}.points.ranks", "must list rank sets")
+            points = PointsRule({k: _int(v, f"{f}.points.{k}", err) for k, v in rp.items()
+                                 if k != "ranks"}, tuple(frozenset(s) for s in sets))
+        table = g.get("table")
+        if table not in (None, "concealed", "exposed"):
+            raise err(f"{f}.table", "must be concealed or exposed")
+        out[kid] = GroupKind(kid, str(g.get("name", kid)), str(g.get("name_en", "")),
+                             str(g.get("description", "")), forms, points, made_of, table,
+                             tuple(g.get("flags") or ()))
+    for kid, kind in out.items():
+        for sub in kind.made_of:
+            if sub not in out or out[sub].made_of:
+                raise err(f"groups.{kid}.made_of", f"{sub!r} is not a kind with cards")
+    return out
+
+
+def _hand(value: Any, groups: Mapping[str, GroupKind], options: Mapping[str, OptionDef],
+          err: _Err) -> HandRule:
+    if not isinstance(value, dict) or set(value) != {"groups", "locked", "pair", "cards",
+                                                       "per_extra"}:
+        raise err("hand", "must give groups, locked, pair, cards and per_extra")
+    kinds = tuple(value["groups"])
+    for k in kinds:
+        if k not in groups or groups[k].made_of:
+            raise err("hand.groups", f"{k!r} is not a group kind with cards")
+    locked, pair = value["locked"], value["pair"]
+    if not isinstance(locked, dict) or locked.get("kind") not in kinds:
+        raise err("hand.locked.kind", "must name one of the hand's group kinds")
+    if not isinstance(pair, dict) or pair.get("kind") not in kinds:
+        raise err("hand.pair.kind", "must name one of the hand's group kinds")
+    cards = _choice(value["cards"], options, "hand.cards", err,
+                    lambda v, f: _int(v, f, err))
+    return HandRule(kinds, locked["kind"], _int(locked.get("held"), "hand.locked.held", err),
+                    pair["kind"], _int(pair.get("when_size"), "hand.pair.when_size", err),
+                    cards, _int(value["per_extra"], "hand.per_extra", err))
+
+
+def _win_types(value: Any, options: Mapping[str, OptionDef], err: _Err
+               ) -> dict[str, WinTypeDef]:
+    if not isinstance(value, dict) or not value:
+        raise err("win_types", "must map win types to who pays")
+    out = {}
+    for wid, w in value.items():
+        f = f"win_types.{wid}"
+        if not isinstance(w, dict) or set(w) - {"name", "payer", "pays", "shares", "reason"}:
+            raise err(f, "may give name, payer, pays, shares and reason")
+        if w.get("pays") not in ("each_other", "payer"):
+            raise err(f"{f}.pays", "must be each_other or payer")
+        if w["pays"] == "payer" and not w.get("payer"):
+            raise err(f"{f}.payer", "a win paid by its payer must name the payer's field")
+
+        def shares(v: Any, field: str) -> Any:
+            if v != "others":
+                _int(v, field, err)
+            return v
+
+        out[wid] = WinTypeDef(wid, str(w.get("name", wid)), w.get("payer"), w["pays"],
+                              _choice(w.get("shares", 1), options, f"{f}.shares", err, shares),
+                              str(w.get("reason", wid)))
+    return out
+
+
+def _placements(value: Any, groups: Mapping[str, GroupKind], hand: HandRule,
+                win_types: Mapping[str, WinTypeDef], options: Mapping[str, OptionDef],
+                err: _Err) -> tuple[Placement, ...]:
+    out = []
+    for i, p in enumerate(value):
+        f = f"win_card[{i}]"
+        if not isinstance(p, dict) or ("held" in p) == ("table" in p):
+            raise err(f, "must give either held (a count) or table (a group kind)")
+        held = p.get("held")
+        table = p.get("table")
+        if table is not None and (table not in groups or groups[table].table is None):
+            raise err(f"{f}.table", f"{table!r} is not a kind of table group")
+        size = (held if held is not None else groups[str(table)].size) + 1
+        by: dict[str, Any] = {}
+        for wt, kinds in p.items():
+            if wt in ("held", "table"):
+                continue
+            if wt not in win_types:
+                raise err(f"{f}.{wt}", "is not a win type")
+
+            def kinds_of(v: Any, field: str, size: int = size) -> tuple[str, ...]:
+                if not isinstance(v, list) or not v:
+                    raise err(field, "must list group kinds (or free)")
+                for k in v:
+                    if k != FREE and (k not in groups or groups[k].size != size):
+                        raise err(field, f"{k!r} is not a kind of {size} cards")
+                return tuple(v)
+
+            by[wt] = _choice(kinds, options, f"{f}.{wt}", err, kinds_of)
+        out.append(Placement(held, table, by))
+    return tuple(out)
+
+
+def _ranking(value: Any, field: str, err: _Err) -> tuple[str, ...]:
+    if not isinstance(value, list) or not value or not set(value) <= set(RANKINGS):
+        raise err(field, "must list points and score in the order they rank readings")
+    return tuple(value)
+
+
+def _bind(func: Callable[..., Any], raw: Mapping[str, Any], skip: int, field: str,
+          options: Mapping[str, OptionDef], err: _Err) -> dict[str, Any]:
+    """`raw` bound to the keyword-only parameters of `func`: all required ones given, no
+    unknown ones; a value may be a Choice."""
+    sig = inspect.signature(func)
+    params = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
+    extra = set(raw) - set(params)
+    if extra:
+        raise err(f"{field}.{sorted(extra)[0]}",
+                  f"{func.__name__} has no parameter of that name; it takes "
+                  f"{', '.join(params) or 'none'}")
+    missing = [n for n, p in params.items() if p.default is p.empty and n not in raw]
+    if missing:
+        raise err(field, f"{func.__name__} needs {', '.join(missing)}")
+    return {k: _choice(v, options, f"{field}.{k}", err, lambda x, _f: x) for k, v in raw.items()}
+
+
+def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[str],
+           err: _Err) -> tuple[StepDef, ...]:
+    if not isinstance(value, list) or not value:
+        raise err(field, "must list scoring steps")
+    out = []
+    for i, s in enumerate(value):
+        f = f"{field}[{i}]"
+        if not isinstance(s, dict) or s.get("step") not in STEPS:
+            raise err(f"{f}.step", f"must name a step: {', '.join(STEPS)}")
+        raw = {k: v for k, v in s.items() if k != "step"}
+        params = _bind(STEPS[s["step"]], raw, 2, f, options, err)
+        out.append(StepDef(s["step"], STEPS[s["step"]], params))
+    names = [s.name for s in out]
+    if "score" not in names or names[-1] != "score":
+        raise err(field, "must end with the score step")
+    return tuple(out)
+
+
+def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err: _Err
+              ) -> tuple[PatternDef, ...]:
+    if not isinstance(value, list):
+        raise err("patterns", "must be a list")
+    out = []
+    for i, p in enumerate(value):
+        f = f"patterns[{i}]"
+        allowed = {"id", "name", "name_en", "description", "check", "params", "value"}
+        if not isinstance(p, dict) or set(p) - allowed or not isinstance(p.get("id"), str):
+            raise err(f, f"must give id, name, check, params, value (allowed: {sorted(allowed)})")
+        check = CHECKS.get(p.get("check", ""))
+        if check is None:
+            raise err(f"{f}.check", f"must name a check: {', '.join(CHECKS)}")
+        params = _bind(check, p.get("params") or {}, 1, f"{f}.params", options, err)
+        value_ = _choice(p.get("value"), options, f"{f}.value", err,
+                         lambda v, fld: _int(v, fld, err))
+        out.append(PatternDef(p["id"], str(p.get("name", p["id"])), str(p.get("name_en", "")),
+                              str(p.get("description", "")), check, p["check"], params, value_))
+    ids = [p.id for p in out]
+    if len(set(ids)) != len(ids):
+        raise err("patterns", "ids must be distinct")
+    return tuple(out)

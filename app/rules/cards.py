@@ -1,0 +1,283 @@
+"""A rule set of a card game scored by groups: the deck, the group kinds with their points,
+how a hand is arranged, where the winning card may go, the scoring pipeline, the multiplying
+patterns (名堂) and who pays. Frozen values built once by `app.rules.card_loader`.
+
+Where a value depends on a house rule it is a `Choice`: the option it reads and the value for
+each of the option's values, resolved per request (`resolve`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from types import MappingProxyType
+from typing import Any, NamedTuple
+
+from app.domain.arrange import Arranger, Form, Piece, patterns
+from app.domain.deck import Deck
+from app.rules.options import OptionDef
+
+FREE = "free"  # a placement of the winning card: an ordinary hand card
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A value chosen by a house rule: `values[options[option]]`, else `default`; with no
+    `values`, the option's value itself."""
+
+    option: str
+    values: Mapping[Any, Any]
+    default: Any = None
+    has_default: bool = False
+
+    def pick(self, options: Mapping[str, Any]) -> Any:
+        chosen = options[self.option]
+        if not self.values:
+            return chosen
+        for key, value in self.values.items():
+            if type(key) is type(chosen) and key == chosen:
+                return resolve(value, options)
+        return resolve(self.default, options)
+
+
+def resolve(value: Any, options: Mapping[str, Any]) -> Any:
+    """A plain value as it is; a `Choice` resolved under `options`."""
+    return value.pick(options) if isinstance(value, Choice) else value
+
+
+class FormRule(NamedTuple):
+    form: Form
+    when: str | None  # a bool option that must be on for this form to count, or None
+
+
+class PointsRule(NamedTuple):
+    """A group's points by suit letter, earned only by the listed rank sets when any are
+    listed."""
+
+    by_suit: Mapping[str, int]
+    ranks: tuple[frozenset[int], ...] = ()
+
+
+@dataclass(frozen=True)
+class GroupKind:
+    id: str
+    name: str
+    name_en: str
+    description: str
+    forms: tuple[FormRule, ...]
+    points: PointsRule | None
+    # A kind made of other kinds' forms and scored as whichever fits (a table 吃: a 句 or a
+    # 绞); empty otherwise.
+    made_of: tuple[str, ...] = ()
+    # How it may lie on the table: "concealed" ({...}), "exposed" ([...]) or None (never).
+    table: str | None = None
+    flags: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        return self.forms[0].form.size if self.forms else 0
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where the winning card may go when it completes something: `held` cards of its kind
+    in hand (2: the third of a pair; 3: the fourth of a 坎), or a table group of kind `table`
+    holding its kind. Per win type, the kinds of group it may make (or `FREE`)."""
+
+    held: int | None
+    table: str | None
+    by_win_type: Mapping[str, Any]  # win type -> tuple of kinds or a Choice of one
+
+
+@dataclass(frozen=True)
+class WinTypeDef:
+    id: str
+    name: str
+    # The context field naming the seat the card came from (None: the winner's own card).
+    payer_field: str | None
+    # Who pays: "each_other" (every other seat one share) or "payer" (the payer alone).
+    pays: str
+    # The payer's shares when `pays` is "payer": an int, "others" (players - 1), or a Choice.
+    shares: Any
+    reason: str
+
+
+class StepDef(NamedTuple):
+    name: str
+    func: Callable[..., Any]
+    params: Mapping[str, Any]  # values may be Choices
+
+
+@dataclass(frozen=True)
+class PatternDef:
+    """A multiplying pattern (名堂): its check, the multiplier it brings (0: not counted
+    under the request's options), and the condition options."""
+
+    id: str
+    name: str
+    name_en: str
+    description: str
+    check: Callable[..., int]
+    check_name: str
+    params: Mapping[str, Any]
+    value: Any  # int or Choice
+
+
+@dataclass(frozen=True)
+class HandRule:
+    kinds: tuple[str, ...]
+    locked_kind: str
+    locked_held: int
+    pair_kind: str
+    # Exactly one pair when the finished hand holds a group of this size, else none.
+    pair_when_size: int
+    # The cards of a hand: `cards` + `per_extra` for each table group of `pair_when_size`
+    # cards after the first.
+    cards: Any
+    per_extra: int
+
+
+@dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
+class CardRuleSet:
+    id: str
+    name: str
+    name_en: str
+    description: str
+    players: int  # the default number of players
+    players_option: str | None
+    deck: Deck
+    groups: Mapping[str, GroupKind]
+    hand: HandRule
+    placements: tuple[Placement, ...]
+    win_types: Mapping[str, WinTypeDef]
+    figures: Mapping[str, str]  # response field -> card attribute counted over the hand
+    rank_by: Any  # tuple of "points" / "score", or a Choice of one
+    steps: Any  # tuple of StepDef, or a Choice of one
+    patterns: tuple[PatternDef, ...]
+    options: tuple[OptionDef, ...]
+    context_flags: tuple[str, ...] = ()  # boolean context fields the rule set reads
+    context_cards: tuple[str, ...] = ()  # context fields naming a card (醒)
+    source: str = ""
+    names: Mapping[str, str] = field(default_factory=dict)  # points / units words
+    settlement: None = None  # rounds are not settled
+
+    # The rule set's own answer to "is this a group game?" (the API asks it).
+    kind = "cards"
+
+    @cached_property
+    def option_defaults(self) -> Mapping[str, Any]:
+        return MappingProxyType({o.name: o.default for o in self.options})
+
+    @cached_property
+    def option_by_name(self) -> Mapping[str, OptionDef]:
+        return MappingProxyType({o.name: o for o in self.options})
+
+    @cached_property
+    def fans(self) -> tuple[PatternDef, ...]:
+        return self.patterns
+
+    @cached_property
+    def pattern_by_id(self) -> Mapping[str, PatternDef]:
+        return MappingProxyType({p.id: p for p in self.patterns})
+
+    def players_of(self, options: Mapping[str, Any]) -> int:
+        return int(options[self.players_option]) if self.players_option else self.players
+
+    def kind_groups(self, kind: str, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+        """The concrete groups of a kind under `options` (forms switched off by an option
+        left out)."""
+        return self._groups_under(self._switches(options))[kind]
+
+    def arranger(self, options: Mapping[str, Any]) -> Arranger:
+        """The hand's arrangement search under `options` (one per set of form switches)."""
+        return self._arrangers[self._switches(options)]
+
+    def points(self, piece: Piece) -> int:
+        """The points of a group (胡息): by its kind, suit and ranks."""
+        kind = self.groups[piece.kind]
+        if kind.made_of:
+            for sub in kind.made_of:
+                if piece.cards in self._all_groups[sub]:
+                    return self.points(Piece(sub, piece.cards))
+            return 0
+        rule = kind.points
+        if rule is None:
+            return 0
+        card = self.deck.cards[piece.cards[0]]
+        if rule.ranks and frozenset(self.deck.cards[c].rank for c in piece.cards) not in rule.ranks:
+            return 0
+        return rule.by_suit.get(card.suit, 0)
+
+    @cached_property
+    def _arrangers(self) -> Mapping[frozenset[str], Arranger]:
+        # One search per set of form switches (each subset of the options that switch forms
+        # on), all built when the rule set is loaded.
+        names = sorted(self._switch_names)
+        out: dict[frozenset[str], Arranger] = {}
+        for mask in range(1 << len(names)):
+            switches = frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+            groups = self._groups_under(switches)
+            out[switches] = Arranger(
+                self.deck.size,
+                [(k, groups[k]) for k in self.hand.kinds if k != self.hand.locked_kind],
+                self.hand.pair_kind)
+        return MappingProxyType(out)
+
+    @cached_property
+    def _switch_names(self) -> frozenset[str]:
+        return frozenset(fr.when for k in self.groups.values() for fr in k.forms if fr.when)
+
+    def _switches(self, options: Mapping[str, Any]) -> frozenset[str]:
+        return frozenset(s for s in self._switch_names if options.get(s))
+
+    @cached_property
+    def _all_groups(self) -> Mapping[str, frozenset[tuple[int, ...]]]:
+        return {k: frozenset(v) for k, v in self._groups_under(self._switch_names).items()}
+
+    def _groups_under(self, switches: frozenset[str]) -> Mapping[str, tuple[tuple[int, ...], ...]]:
+        out: dict[str, tuple[tuple[int, ...], ...]] = {}
+        for kid, kind in self.groups.items():
+            if kind.made_of:
+                continue
+            found: list[tuple[int, ...]] = []
+            for fr in kind.forms:
+                if fr.when is None or fr.when in switches:
+                    found.extend(patterns(self.deck, fr.form))
+            out[kid] = tuple(dict.fromkeys(found))
+        for kid, kind in self.groups.items():
+            if kind.made_of:
+                out[kid] = tuple(dict.fromkeys(g for sub in kind.made_of for g in out[sub]))
+        return out
+
+
+@dataclass(frozen=True)
+class Finished:
+    """What a pattern's check and a scoring step see: the finished hand (every card, table
+    groups included), its arrangement, and the win."""
+
+    deck: Deck
+    counts: tuple[int, ...]  # copies of each card kind over the whole finished hand
+    groups: tuple[Piece, ...]  # the arrangement: table groups (as finished) then hand groups
+    table: tuple[Piece, ...]  # the table groups as they were before the win
+    win_card: int
+    win_type: str
+    winner: int
+    dealer: int
+    flags: Mapping[str, bool]  # the rule set's boolean context fields (first_turn, ...)
+    cards: Mapping[str, int | None]  # other cards the context names (xing_card, ...)
+    options: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The figures of a hand as the scoring steps build them."""
+
+    points: int
+    units: int = 0
+    parts: tuple[tuple[str, int], ...] = ()
+    patterns: tuple[tuple[PatternDef, int, int], ...] = ()  # (pattern, value, count)
+    multiplier: int = 1
+    score: int = 0
+    reason: str | None = None  # why the hand is no win (a step stopped it)
+    reason_message: str = ""

@@ -1,0 +1,257 @@
+"""Score a finished hand of a card game scored by groups (a `CardRuleSet`).
+
+The pipeline:
+ 1. Where the winning card goes: every placement the rule set allows for what it completes
+    and the win type (a group with held cards, onto a table group, or an ordinary hand card).
+ 2. For each placement: the locked groups (held cards that may not be split), the number of
+    pairs the finished hand needs, and every arrangement of the rest (`app.domain.arrange`).
+ 3. Each arrangement: the points of its groups, the patterns that apply, then the rule
+    set's scoring steps in order (minimum, units, bonuses, multiplier, score).
+ 4. The best arrangement: a win before a non-win, then by the rule set's ranking (points,
+    score), then the first group list in canonical notation.
+ 5. Who pays: by the win type (every other seat one share, or the payer several).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
+
+from app.domain.arrange import Piece
+from app.domain.money import Payments, Transfer, payments_of
+from app.rules.cards import FREE, CardRuleSet, Finished, PatternDef, StepDef, Tally, resolve
+from app.scoring.result import FanResult, Reason
+
+NO_SHAPE = "no_shape"
+
+
+class CardHand(NamedTuple):
+    """A hand as the request gave it: the cards in hand (the winning card among them), the
+    table groups, the winning card."""
+
+    cards: tuple[int, ...]
+    table: tuple[Piece, ...]
+    win_card: int
+
+
+class CardWin(NamedTuple):
+    """The win: how, by whom, from whom (None for the winner's own card), and the context
+    the rule set reads."""
+
+    win_type: str
+    winner: int
+    dealer: int
+    payer: int | None
+    players: int
+    flags: Mapping[str, bool]
+    cards: Mapping[str, int | None]
+    options: Mapping[str, Any]
+
+
+class GroupResult(NamedTuple):
+    kind: str
+    cards: str
+    points: int
+    on_table: bool
+    has_win_card: bool
+
+
+class CardResult(NamedTuple):
+    ruleset: str
+    winning: bool
+    reason: Reason | None
+    points: int | None  # 胡息 of the chosen arrangement (None without one)
+    units: int | None
+    parts: tuple[tuple[str, int], ...]
+    figures: tuple[tuple[str, int], ...]  # counts of card attributes (red cards)
+    fans: tuple[FanResult, ...]
+    multiplier: int
+    score: int | None
+    groups: tuple[GroupResult, ...] | None
+    payments: Payments | None
+
+    @property
+    def fan_total(self) -> int:
+        return self.multiplier
+
+    @property
+    def value(self) -> int | None:
+        return self.score
+
+
+class _Reading(NamedTuple):
+    groups: tuple[Piece, ...]
+    on_table: int  # how many of `groups` (the first ones) lie on the table
+    win_group: int  # the group the winning card went to
+    tally: Tally
+
+
+def placements(hand: CardHand, ctx: CardWin, rs: CardRuleSet
+               ) -> list[tuple[str, int | None, int]]:
+    """Where the winning card may go: (kind or FREE, the table group it joins or None, the
+    held cards it joins)."""
+    w = hand.win_card
+    held = hand.cards.count(w) - 1
+    for p in rs.placements:
+        if p.held is not None and held == p.held:
+            target = None
+        elif p.table is not None:
+            target = next((i for i, g in enumerate(hand.table)
+                           if g.kind == p.table and g.cards[0] == w), None)
+            if target is None:
+                continue
+        else:
+            continue
+        allowed = resolve(p.by_win_type.get(ctx.win_type, (FREE,)), ctx.options)
+        return [(k, target, 0 if target is not None or k == FREE else held) for k in allowed]
+    return [(FREE, None, 0)]
+
+
+def _steps(rs: CardRuleSet, options: Mapping[str, Any]
+           ) -> list[tuple[StepDef, dict[str, Any]]]:
+    return [(s, {k: resolve(v, options) for k, v in s.params.items()})
+            for s in resolve(rs.steps, options)]
+
+
+def _patterns(rs: CardRuleSet, options: Mapping[str, Any]
+              ) -> list[tuple[PatternDef, int, dict[str, Any]]]:
+    out = []
+    for p in rs.patterns:
+        value = resolve(p.value, options)
+        if value:
+            out.append((p, value, {k: resolve(v, options) for k, v in p.params.items()}))
+    return out
+
+
+def _readings(hand: CardHand, ctx: CardWin, rs: CardRuleSet
+              ) -> list[tuple[tuple[Piece, ...], int, int]]:
+    """Every finished grouping: (groups, how many lie on the table, the group the winning
+    card went to: the one made with it, else the first hand group holding its kind)."""
+    w = hand.win_card
+    held = [0] * rs.deck.size
+    for c in hand.cards:
+        held[c] += 1
+    held[w] -= 1
+    rule = rs.hand
+    arranger = rs.arranger(ctx.options)
+    out = []
+    for kind, target, joined in placements(hand, ctx, rs):
+        counts = list(held)
+        table = list(hand.table)
+        made: list[Piece] = []
+        if kind == FREE:
+            counts[w] += 1
+        elif target is not None:
+            table[target] = Piece(kind, tuple(sorted((*table[target].cards, w))))
+        else:
+            counts[w] -= joined
+            made.append(Piece(kind, (w,) * (joined + 1)))
+        locked = [Piece(rule.locked_kind, (c,) * rule.locked_held)
+                  for c in range(rs.deck.size) if held[c] == rule.locked_held
+                  and counts[c] == rule.locked_held]
+        for p in locked:
+            counts[p.cards[0]] -= rule.locked_held
+        size = rule.pair_when_size
+        pairs = int(any(len(g.cards) == size for g in (*table, *made)))
+        fixed = (*table, *made, *locked)
+        for tail in arranger.arrangements(counts, pairs):
+            if target is not None:
+                win = target
+            elif made:
+                win = len(table)
+            else:
+                win = len(fixed) + next(i for i, g in enumerate(tail) if w in g.cards)
+            out.append(((*fixed, *tail), len(table), win))
+    return out
+
+
+def _finished(hand: CardHand, ctx: CardWin, rs: CardRuleSet, groups: tuple[Piece, ...]
+              ) -> Finished:
+    counts = [0] * rs.deck.size
+    for g in groups:
+        for c in g.cards:
+            counts[c] += 1
+    return Finished(rs.deck, tuple(counts), groups, hand.table, hand.win_card, ctx.win_type,
+                    ctx.winner, ctx.dealer, ctx.flags, ctx.cards, ctx.options)
+
+
+def _tally(points: int, hand: Finished, steps: Sequence[tuple[StepDef, dict[str, Any]]],
+           patterns: Sequence[tuple[PatternDef, int, dict[str, Any]]]) -> Tally:
+    found = []
+    for p, value, params in patterns:
+        n = p.check(hand, **params)
+        if n:
+            found.append((p, value, n))
+    t = Tally(points=points, patterns=tuple(found))
+    for s, params in steps:
+        t = s.func(t, hand, **params)
+        if t.reason is not None:
+            break
+    return t
+
+
+def _rank(r: _Reading, order: Sequence[str], canonical: tuple[str, ...]) -> tuple[Any, ...]:
+    t = r.tally
+    won = t.reason is None
+    figures = tuple(-(t.points if k == "points" else (t.score if won else -1)) for k in order)
+    return (not won, *figures, canonical)
+
+
+def score(hand: CardHand, ctx: CardWin, rs: CardRuleSet) -> CardResult:
+    """The best arrangement of a finished hand, its figures and who pays."""
+    options = ctx.options
+    steps = _steps(rs, options)
+    patterns = _patterns(rs, options)
+    order = resolve(rs.rank_by, options)
+    deck = rs.deck
+    best: tuple[tuple[Any, ...], _Reading] | None = None
+    for groups, on_table, win in _readings(hand, ctx, rs):
+        points = sum(rs.points(g) for g in groups)
+        reading = _Reading(groups, on_table, win,
+                           _tally(points, _finished(hand, ctx, rs, groups), steps, patterns))
+        canonical = tuple(sorted(f"{g.kind} {deck.format_group(g.cards)}" for g in groups))
+        key = _rank(reading, order, canonical)
+        if best is None or key < best[0]:
+            best = (key, reading)
+    figures = tuple((name, sum(hand.cards.count(c) + sum(g.cards.count(c) for g in hand.table)
+                               for c in deck.with_attribute(attr)))
+                    for name, attr in rs.figures.items())
+    if best is None:
+        return CardResult(rs.id, False, Reason(NO_SHAPE, _no_shape(rs)), None, None, (),
+                          figures, (), 1, None, None, None)
+    reading = best[1]
+    t = reading.tally
+    fans = tuple(FanResult(p.id, p.name, p.name_en, value, n) for p, value, n in t.patterns)
+    shown = _group_results(reading, rs)
+    if t.reason is not None:
+        return CardResult(rs.id, False, Reason(t.reason, t.reason_message), t.points, None, (),
+                          figures, fans, t.multiplier, None, shown, None)
+    return CardResult(rs.id, True, None, t.points, t.units, t.parts, figures, fans,
+                      t.multiplier, t.score, shown, _pay(t.score, ctx, rs))
+
+
+def _no_shape(rs: CardRuleSet) -> str:
+    kinds = ", ".join(rs.groups[k].name for k in rs.hand.kinds)
+    return (f"No arrangement of the cards is a finished hand: every card must sit in one "
+            f"group ({kinds}), with exactly one {rs.groups[rs.hand.pair_kind].name} when the "
+            f"hand holds a group of {rs.hand.pair_when_size} cards and none otherwise.")
+
+
+def _group_results(reading: _Reading, rs: CardRuleSet) -> tuple[GroupResult, ...]:
+    return tuple(GroupResult(g.kind, rs.deck.format_group(g.cards), rs.points(g),
+                             i < reading.on_table, i == reading.win_group)
+                 for i, g in enumerate(reading.groups))
+
+
+def _pay(score: int, ctx: CardWin, rs: CardRuleSet) -> Payments:
+    wt = rs.win_types[ctx.win_type]
+    transfers: list[Transfer] = []
+    if wt.pays == "each_other":
+        transfers = [Transfer(s, ctx.winner, score, wt.reason)
+                     for s in range(ctx.players) if s != ctx.winner]
+    else:
+        assert ctx.payer is not None
+        shares = resolve(wt.shares, ctx.options)
+        n = ctx.players - 1 if shares == "others" else int(shares)
+        transfers = [Transfer(ctx.payer, ctx.winner, score * n, wt.reason)]
+    return payments_of(ctx.players, transfers)
