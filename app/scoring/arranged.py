@@ -255,3 +255,52 @@ def _pay(score: int, ctx: CardWin, rs: CardRuleSet) -> Payments:
         n = ctx.players - 1 if shares == "others" else int(shares)
         transfers = [Transfer(ctx.payer, ctx.winner, score * n, wt.reason)]
     return payments_of(ctx.players, transfers)
+
+
+class CardWait(NamedTuple):
+    """A card that finishes a waiting hand by one win type, and what the hand then is."""
+
+    card: str
+    win_type: str
+    result: CardResult
+
+
+class CardWaits(NamedTuple):
+    ruleset: str
+    ready: bool  # some card finishes the hand into groups (won, or below the minimum)
+    can_win: bool  # some card wins
+    waits: tuple[CardWait, ...]  # by card, then win type in the rule set's order
+    best: CardWait | None  # the highest score (the first such, in the order above)
+
+
+def waits(cards: tuple[int, ...], table: tuple[Piece, ...], ctx: CardWin,
+          rs: CardRuleSet) -> CardWaits:
+    """Every card that finishes a hand one card short, under each win type: the context's
+    win type when it names one, else every win type of the rule set. A win type whose card
+    comes from another seat is paid by the context's payer, else by the seat after the
+    winner (the money of a wait is an illustration; its score does not depend on it).
+
+    A card is tried while a copy of it is left (fewer than the deck's copies in hand and on
+    the table)."""
+    types = [ctx.win_type] if ctx.win_type in rs.win_types else list(rs.win_types)
+    used = [0] * rs.deck.size
+    for c in (*cards, *(c for g in table for c in g.cards)):
+        used[c] += 1
+    found: list[CardWait] = []
+    for card in range(rs.deck.size):
+        if used[card] >= rs.deck.copies:
+            continue
+        hand = CardHand((*cards, card), table, card)
+        for wt in types:
+            payer = None
+            if rs.win_types[wt].payer_field is not None:
+                payer = ctx.payer if ctx.payer is not None else (ctx.winner + 1) % ctx.players
+            result = score(hand, ctx._replace(win_type=wt, payer=payer), rs)
+            if result.groups is not None:
+                found.append(CardWait(rs.deck.cards[card].code, wt, result))
+    winners = [w for w in found if w.result.winning]
+    best = None
+    for w in winners:
+        if best is None or (w.result.score or 0) > (best.result.score or 0):
+            best = w
+    return CardWaits(rs.id, bool(found), bool(winners), tuple(found), best)
