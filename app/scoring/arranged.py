@@ -148,7 +148,7 @@ def _readings(hand: CardHand, ctx: CardWin, rs: CardRuleSet
             made.append(Piece(kind, (w,) * (joined + 1)))
         locked = [Piece(rule.locked_kind, (c,) * rule.locked_held)
                   for c in range(rs.deck.size) if held[c] == rule.locked_held
-                  and counts[c] == rule.locked_held]
+                  and counts[c] >= rule.locked_held]
         for p in locked:
             counts[p.cards[0]] -= rule.locked_held
         size = rule.pair_when_size
