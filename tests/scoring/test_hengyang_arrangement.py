@@ -94,3 +94,35 @@ def test_order_and_notation_do_not_change_a_hand(win_type: str) -> None:
                       DECK.parse_cards(DECK.format_hand(shuffled), "")):
             again = score(hand._replace(cards=tuple(cards)), ctx, RS)
             assert again == first, req
+
+
+def test_nets_sum_to_zero_under_every_option() -> None:
+    """Random hands under random options: the winner receives what the others pay, every
+    seat has a net, and the nets sum to zero; a discard is paid by the discarder alone."""
+    rng = random.Random(f"{SEED}/money")
+    won = 0
+    choices = {o.name: (o.choices or (True, False)) for o in RS.options
+               if o.type in ("enum", "bool")}
+    for i in range(1500):
+        req = oracle.random_request(rng, oracle.WIN_TYPES[i % 3])
+        opts = {name: rng.choice(list(values)) for name, values in choices.items()
+                if name not in ("deal", "xing")}
+        opts["xing"] = rng.choice(["none", "follow"])
+        players = opts["players"]
+        hand, ctx = engine_args(req, opts)
+        winner = ctx.winner % players
+        payer = None if ctx.payer is None else (winner + 1 + rng.randrange(players - 1)) % players
+        result = score(hand, ctx._replace(winner=winner, payer=payer), RS)
+        if not result.winning:
+            assert result.payments is None
+            continue
+        won += 1
+        assert result.payments is not None and result.score is not None
+        net = result.payments.net
+        assert len(net) == players and sum(net) == 0, (req, opts)
+        assert net[winner] > 0 or result.score == 0
+        if ctx.win_type == "discard":
+            assert [s for s, n in enumerate(net) if n < 0] in ([payer], []), (req, opts)
+        else:
+            assert all(n == -result.score for s, n in enumerate(net) if s != winner)
+    assert won > 300
