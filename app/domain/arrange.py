@@ -76,22 +76,28 @@ class Arranger:
     def arrangements(self, counts: Sequence[int], pairs: int) -> tuple[tuple[Piece, ...], ...]:
         """Every way to cover `counts` with the kinds' groups, using exactly `pairs` groups
         of the pair kind (each arrangement once, its pieces in search order)."""
-        memo: dict[tuple[tuple[int, ...], int], tuple[tuple[Piece, ...], ...]] = {}
+        memo: dict[tuple[tuple[int, ...], int, int, int], tuple[tuple[Piece, ...], ...]] = {}
         by_first = self._by_first
         pair_kind = self.pair_kind
 
-        def solve(cs: tuple[int, ...], left: int) -> tuple[tuple[Piece, ...], ...]:
-            key = (cs, left)
+        def solve(cs: tuple[int, ...], left: int, after: int, start: int
+                  ) -> tuple[tuple[Piece, ...], ...]:
+            # `start`: the first piece to try when the lowest card left is still `after`,
+            # the lowest card of the piece taken before: pieces holding one lowest card are
+            # taken in list order, so that each arrangement is found once.
+            first = next((i for i, c in enumerate(cs) if c), None)
+            if first is None:
+                return ((),) if left == 0 else ()
+            if first != after:
+                start = 0
+            key = (cs, left, first, start)
             found = memo.get(key)
             if found is not None:
                 return found
-            first = next((i for i, c in enumerate(cs) if c), None)
-            if first is None:
-                result: tuple[tuple[Piece, ...], ...] = ((),) if left == 0 else ()
-                memo[key] = result
-                return result
             out: list[tuple[Piece, ...]] = []
-            for piece in by_first[first]:
+            pieces = by_first[first]
+            for n in range(start, len(pieces)):
+                piece = pieces[n]
                 is_pair = piece.kind == pair_kind
                 if is_pair and left == 0:
                     continue
@@ -101,10 +107,10 @@ class Arranger:
                     if rest[c] < 0:
                         break
                 else:
-                    for tail in solve(tuple(rest), left - 1 if is_pair else left):
+                    for tail in solve(tuple(rest), left - 1 if is_pair else left, first, n):
                         out.append((piece, *tail))
             result = tuple(out)
             memo[key] = result
             return result
 
-        return solve(tuple(counts), pairs)
+        return solve(tuple(counts), pairs, -1, 0)

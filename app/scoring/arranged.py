@@ -14,13 +14,22 @@ The pipeline:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from app.domain.arrange import Piece
 from app.domain.money import Payments, Transfer, payments_of
-from app.rules.cards import FREE, CardRuleSet, Finished, PatternDef, StepDef, Tally, resolve
-from app.scoring.result import FanResult, Reason
+from app.rules.cards import (
+    FREE,
+    CardRuleSet,
+    Choice,
+    Finished,
+    PatternDef,
+    StepDef,
+    Tally,
+    resolve,
+)
+from app.scoring.result import FanResult, NotCounted, Reason
 
 NO_SHAPE = "no_shape"
 
@@ -197,29 +206,37 @@ def _rank(r: _Reading, order: Sequence[str], canonical: tuple[str, ...]) -> tupl
     return (not won, *figures, canonical)
 
 
-def score(hand: CardHand, ctx: CardWin, rs: CardRuleSet) -> CardResult:
-    """The best arrangement of a finished hand, its figures and who pays."""
+def _ranked(hand: CardHand, ctx: CardWin, rs: CardRuleSet
+            ) -> Iterator[tuple[tuple[Any, ...], _Reading]]:
+    """Every arrangement scored, with its rank (lowest first)."""
     options = ctx.options
     steps = _steps(rs, options)
     patterns = _patterns(rs, options)
     order = resolve(rs.rank_by, options)
     deck = rs.deck
-    best: tuple[tuple[Any, ...], _Reading] | None = None
     for groups, on_table, win in _readings(hand, ctx, rs):
         points = sum(rs.points(g) for g in groups)
         reading = _Reading(groups, on_table, win,
                            _tally(points, _finished(hand, ctx, rs, groups), steps, patterns))
         canonical = tuple(sorted(f"{g.kind} {deck.format_group(g.cards)}" for g in groups))
-        key = _rank(reading, order, canonical)
-        if best is None or key < best[0]:
-            best = (key, reading)
+        yield _rank(reading, order, canonical), reading
+
+
+def score(hand: CardHand, ctx: CardWin, rs: CardRuleSet) -> CardResult:
+    """The best arrangement of a finished hand, its figures and who pays."""
+    best = min(_ranked(hand, ctx, rs), key=lambda kr: kr[0], default=None)
+    return _result(hand, ctx, rs, None if best is None else best[1])
+
+
+def _result(hand: CardHand, ctx: CardWin, rs: CardRuleSet, reading: _Reading | None
+            ) -> CardResult:
+    deck = rs.deck
     figures = tuple((name, sum(hand.cards.count(c) + sum(g.cards.count(c) for g in hand.table)
                                for c in deck.with_attribute(attr)))
                     for name, attr in rs.figures.items())
-    if best is None:
+    if reading is None:
         return CardResult(rs.id, False, Reason(NO_SHAPE, _no_shape(rs)), None, None, (),
                           figures, (), 1, None, None, None)
-    reading = best[1]
     t = reading.tally
     fans = tuple(FanResult(p.id, p.name, p.name_en, value, n) for p, value, n in t.patterns)
     shown = _group_results(reading, rs)
@@ -304,3 +321,64 @@ def waits(cards: tuple[int, ...], table: tuple[Piece, ...], ctx: CardWin,
         if best is None or (w.result.score or 0) > (best.result.score or 0):
             best = w
     return CardWaits(rs.id, bool(found), bool(winners), tuple(found), best)
+
+
+# --- explanations --------------------------------------------------------------------------
+
+MAX_READINGS = 5
+
+
+class CardReading(NamedTuple):
+    """One arrangement the scoring compared."""
+
+    groups: tuple[GroupResult, ...]
+    points: int
+    score: int | None  # None: not a win (below the minimum)
+    reason: str | None
+    chosen: bool
+
+
+class CardExplanation(NamedTuple):
+    # 名堂 the hand had that the request's options leave out (rule `option`, by the option).
+    not_counted: tuple[NotCounted, ...]
+    readings: tuple[CardReading, ...]  # the chosen one first, then by rank; at most 5
+    readings_compared: int
+
+
+def explained(hand: CardHand, ctx: CardWin, rs: CardRuleSet
+              ) -> tuple[CardResult, CardExplanation]:
+    """The result (as `score`) and what it compared: the arrangements by rank, and the
+    patterns whose check finds the hand but which an option leaves out."""
+    ranked = sorted(_ranked(hand, ctx, rs), key=lambda kr: kr[0])
+    chosen = ranked[0][1] if ranked else None
+    result = _result(hand, ctx, rs, chosen)
+    readings = tuple(
+        CardReading(_group_results(r, rs), r.tally.points,
+                    r.tally.score if r.tally.reason is None else None, r.tally.reason, i == 0)
+        for i, (_, r) in enumerate(ranked[:MAX_READINGS]))
+    left: list[NotCounted] = []
+    if chosen is not None:
+        finished = _finished(hand, ctx, rs, chosen.groups)
+        for p in rs.patterns:
+            if resolve(p.value, ctx.options):
+                continue
+            n = p.check(finished, **{k: resolve(v, ctx.options) for k, v in p.params.items()})
+            if n:
+                option = _deciding_option(p.value, ctx.options)
+                left.append(NotCounted(
+                    p.id, p.name, p.name_en, resolve(p.value, rs.option_defaults), n,
+                    "option", option,
+                    f"{p.name} is not counted: option {option} is "
+                    f"{ctx.options.get(option)!r}."))
+    return result, CardExplanation(tuple(left), readings, len(ranked))
+
+
+def _deciding_option(value: object, options: Mapping[str, Any]) -> str | None:
+    """The option whose value chose the value 0 (the last choice on the way)."""
+    option = None
+    while isinstance(value, Choice):
+        option = value.option
+        chosen = options[value.option]
+        value = next((v for k, v in value.values.items()
+                      if type(k) is type(chosen) and k == chosen), value.default)
+    return option

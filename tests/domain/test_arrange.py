@@ -29,3 +29,19 @@ def test_every_arrangement_once_with_the_pairs_asked() -> None:
     counts[4] += 2  # + 五五
     found = arr.arrangements(counts, 1)
     assert len(found) == 1 and sorted(p.kind for p in found[0]) == ["pair", "run", "run"]
+
+
+def test_an_arrangement_is_found_once_whichever_group_takes_the_lowest_card_first() -> None:
+    # 一一二三 壹壹: 一二三 + 一壹壹 can be found by taking either group first.
+    arr = Arranger(DECK.size, [("run", patterns(DECK, Form("run", 3))),
+                               ("mixed", patterns(DECK, Form("mixed", 3)))], None)
+    counts = [0] * DECK.size
+    for c in (0, 0, 1, 2, 5, 5):
+        counts[c] += 1
+    found = arr.arrangements(counts, 0)
+    assert [sorted(p.kind for p in a) for a in found] == [["mixed", "run"]]
+    # Two equal groups are one arrangement too.
+    counts = [0] * DECK.size
+    for c in (0, 1, 2, 0, 1, 2):
+        counts[c] += 1
+    assert len(arr.arrangements(counts, 0)) == 1
