@@ -363,8 +363,8 @@ def explained(hand: CardHand, ctx: CardWin, rs: CardRuleSet
             if resolve(p.value, ctx.options):
                 continue
             n = p.check(finished, **{k: resolve(v, ctx.options) for k, v in p.params.items()})
-            if n:
-                option = _deciding_option(p.value, ctx.options)
+            option = _deciding_option(p.value, ctx.options)
+            if n and option is not None:
                 left.append(NotCounted(
                     p.id, p.name, p.name_en, resolve(p.value, rs.option_defaults), n,
                     "option", option,
