@@ -333,7 +333,7 @@ def _ranking(value: Any, field: str, err: _Err) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _bind(func: Callable[..., Any], raw: Mapping[str, Any], skip: int, field: str,
+def _bind(func: Callable[..., Any], raw: Mapping[str, Any], field: str,
           options: Mapping[str, OptionDef], err: _Err) -> dict[str, Any]:
     """`raw` bound to the keyword-only parameters of `func`: all required ones given, no
     unknown ones; a value may be a Choice."""
@@ -352,6 +352,7 @@ def _bind(func: Callable[..., Any], raw: Mapping[str, Any], skip: int, field: st
 
 def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[str],
            err: _Err) -> tuple[StepDef, ...]:
+    """The steps in order; a step's `card` parameter must be `win_card` or a context card."""
     if not isinstance(value, list) or not value:
         raise err(field, "must list scoring steps")
     out = []
@@ -360,7 +361,12 @@ def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[
         if not isinstance(s, dict) or s.get("step") not in STEPS:
             raise err(f"{f}.step", f"must name a step: {', '.join(STEPS)}")
         raw = {k: v for k, v in s.items() if k != "step"}
-        params = _bind(STEPS[s["step"]], raw, 2, f, options, err)
+        params = _bind(STEPS[s["step"]], raw, f, options, err)
+        card = params.get("card")
+        for named in (card.values.values() if isinstance(card, Choice) else [card]):
+            if named is not None and named != "win_card" and named not in cards:
+                raise err(f"{f}.card", f"{named!r} is neither win_card nor a context card "
+                          f"({', '.join(sorted(cards)) or 'none'})")
         out.append(StepDef(s["step"], STEPS[s["step"]], params))
     names = [s.name for s in out]
     if "score" not in names or names[-1] != "score":
@@ -381,7 +387,7 @@ def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err
         check = CHECKS.get(p.get("check", ""))
         if check is None:
             raise err(f"{f}.check", f"must name a check: {', '.join(CHECKS)}")
-        params = _bind(check, p.get("params") or {}, 1, f"{f}.params", options, err)
+        params = _bind(check, p.get("params") or {}, f"{f}.params", options, err)
         value_ = _choice(p.get("value"), options, f"{f}.value", err,
                          lambda v, fld: _int(v, fld, err))
         out.append(PatternDef(p["id"], str(p.get("name", p["id"])), str(p.get("name_en", "")),

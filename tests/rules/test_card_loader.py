@@ -92,6 +92,7 @@ def _edit(data: dict[str, Any], path: str, value: Any) -> None:
     ("scoring.values.three_per_tun.1.every", None, "needs every"),
     ("scoring.values.hzy.0.at_most", 3, "has no parameter of that name"),
     ("scoring.option", "no_such_option", "scoring.option"),
+    ("scoring.values.hzy.2.card", "next_card", "neither win_card nor a context card"),
     ("patterns.0.check", "lucky", "patterns[0].check"),
     ("patterns.0.params", {"colour": "red"}, "patterns[0].params.colour"),
     ("patterns.4.value", {"option": "tun_mode", "values": {"hzy": 2}}, "no default"),
