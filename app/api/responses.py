@@ -12,7 +12,7 @@ from typing import Any
 
 from app.domain.money import Payments
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 from app.scoring.result import (
     Decomposition,
@@ -178,14 +178,19 @@ def _wild(w: WildDef) -> dict[str, Any]:
             "description": w.description}
 
 
-def ruleset_summary(rs: RuleSet) -> dict[str, Any]:
+def ruleset_summary(rs: AnyRuleSet) -> dict[str, Any]:
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
             "description": rs.description}
 
 
-def ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
+def ruleset_document(rs: AnyRuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
     """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
-    with the service's `limits` on requests to it."""
+    with the service's `limits` on requests to it; a card rule set's is
+    `app.api.card_documents.card_ruleset_document`."""
+    if not isinstance(rs, RuleSet):
+        # Imported here: that module builds on this one's writers.
+        from app.api.card_documents import card_ruleset_document
+        return card_ruleset_document(rs, limits)
     return {
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,
