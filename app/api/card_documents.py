@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.api.responses import _option, _plain, ruleset_summary
+from app.api.definitions import option_definition, plain_value, ruleset_summary
 from app.domain.arrange import Form
 from app.domain.deck import Deck
 from app.rules.cards import (
@@ -52,7 +52,7 @@ def choice_value(value: Any) -> Any:
         return [choice_value(v) for v in value]
     if isinstance(value, frozenset | set):
         return sorted(choice_value(v) for v in value)
-    return _plain(value)
+    return plain_value(value)
 
 
 def _deck(deck: Deck) -> dict[str, Any]:
@@ -143,7 +143,7 @@ def card_ruleset_document(rs: CardRuleSet, limits: Mapping[str, float]) -> dict[
         "rank_by": choice_value(rs.rank_by),
         "scoring": choice_value(rs.steps),
         "patterns": [_pattern(p) for p in rs.patterns],
-        "options": [_option(o) for o in rs.options],
+        "options": [option_definition(o) for o in rs.options],
         "source": rs.source,
         "limits": dict(limits),
     }
