@@ -8,6 +8,11 @@ that is empty, not JSON, not an object, longer than a single request may be (64 
 a rule set or naming an unknown one is an error item too: no line is ever lost, and output line
 N always answers input line N.
 
+A line naming a card game scored by groups (a `CardRuleSet`) is an error item too
+(`invalid_request` at `/ruleset`): the line scorer scores tile rule sets, whose batch items
+it shares with `POST .../score/batch`; score such hands one by one at
+`POST /v1/rulesets/{id}/score`.
+
 `LineScorer` does it for the command-line scorer (`mahjong_scoring.cli`) and the library call
 (`mahjong_scoring.score_lines`), so both write the same bytes.
 """
@@ -28,7 +33,7 @@ from app.api.body import json_document, not_an_object
 from app.api.problems import ApiError, api_problem, problem_body
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.rules.loader import load_rulesets
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 
 __all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
 
@@ -39,7 +44,7 @@ _log = logging.getLogger(__name__)
 
 
 @functools.cache
-def served_rulesets(directory: str | None = None) -> Mapping[str, RuleSet]:
+def served_rulesets(directory: str | None = None) -> Mapping[str, AnyRuleSet]:
     """The rule sets the service would serve: `directory`, else $MAHJONG_RULESETS_DIR, else
     the project's `rulesets/`. Loaded once per process."""
     loaded = load_rulesets(rulesets_dir({"RULESETS_DIR": directory}))
@@ -60,13 +65,16 @@ class LineScorer:
     error item. `explain`: each result explained, as `?explain=true` does.
     """
 
-    def __init__(self, rulesets: Mapping[str, RuleSet], default: str | None = None,
+    def __init__(self, rulesets: Mapping[str, AnyRuleSet], default: str | None = None,
                  endpoint: str = "score", seconds: float | None = None,
                  explain: bool = False) -> None:
         if endpoint not in ITEM_FUNCTIONS:
             raise ValueError(f"no endpoint {endpoint!r}; known: {', '.join(ENDPOINTS)}")
         if default is not None and default not in rulesets:
             raise ValueError(f"no rule set {default!r}; known: {', '.join(rulesets)}")
+        if default is not None and not isinstance(rulesets[default], RuleSet):
+            raise ValueError(f"rule set {default!r} is a card game scored by groups: the line "
+                             "scorer scores mahjong rule sets only")
         self.rulesets = rulesets
         self.default = default
         self.endpoint = endpoint
@@ -126,6 +134,10 @@ class LineScorer:
             known = ", ".join(self.rulesets) or "none"
             return {"error": problem_body("unknown_ruleset",
                                           f"No rule set {rid!r}; known: {known}.")}
+        if not isinstance(ruleset, RuleSet):
+            return _invalid("/ruleset", "invalid_value", (
+                f"Rule set {rid!r} is a card game scored by groups: the line scorer scores "
+                f"mahjong rule sets only; score its hands at POST /v1/rulesets/{rid}/score."))
         try:
             if self.seconds is None:
                 return self._item(body, ruleset)

@@ -38,6 +38,11 @@ id), never from the global generator, the clock, hash order or set iteration ord
 same call gives the same lines in every run and in every process. A rule set's valid lines
 are the same whatever other rule sets a log mixes in: `requests(ruleset, n, seed)`.
 
+Mahjong only. A card game scored by groups (a `CardRuleSet`, a rule set with a `deck:`) is
+not generated: `log_lines` refuses its id, and the command line leaves such rule sets out of
+``all`` (saying so on standard error) and refuses one named by ``--ruleset``. `tile_rulesets`
+picks the rule sets it makes logs for.
+
 The command line: ``mahjong-score-log`` or ``python -m mahjong_scoring.loggen`` (`main`).
 """
 
@@ -84,7 +89,7 @@ from app.domain.shapes import (
     THIRTEEN_ORPHANS,
 )
 from app.rules.loader import load_rulesets
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 from app.scoring.evaluate import score
 
@@ -99,6 +104,7 @@ __all__ = [
     "main",
     "malformed_line",
     "requests",
+    "tile_rulesets",
 ]
 
 Body = dict[str, Any]
@@ -1114,7 +1120,18 @@ def requests(ruleset: RuleSet, n: int, seed: int, *, waits: bool = False,
     return [gen.next() for _ in range(n)]
 
 
-def log_lines(rulesets: Mapping[str, RuleSet], ids: Sequence[str], n: int, seed: int, *,
+def tile_rulesets(rulesets: Mapping[str, AnyRuleSet]) -> dict[str, RuleSet]:
+    """The rule sets of `rulesets` the generator makes logs for: the tile games (a card game
+    scored by groups is left out), in the same order."""
+    return {rid: rs for rid, rs in rulesets.items() if isinstance(rs, RuleSet)}
+
+
+def _not_tiles(rid: str) -> str:
+    return (f"rule set {rid!r} is a card game scored by groups: the log generator makes "
+            "mahjong requests only")
+
+
+def log_lines(rulesets: Mapping[str, AnyRuleSet], ids: Sequence[str], n: int, seed: int, *,
               waits: bool = False, malformed: float = 0.0, name_ruleset: bool = True,
               non_winning: float = 0.1) -> Iterator[str]:
     """`n` lines of a log (without the newline): requests of the rule sets `ids` (keys of
@@ -1123,26 +1140,30 @@ def log_lines(rulesets: Mapping[str, RuleSet], ids: Sequence[str], n: int, seed:
     request carries its rule set's id as a top-level ``"ruleset"`` key.
 
     The valid lines of one rule set are `requests(rulesets[id], k, seed, ...)` in order,
-    whatever else the log holds."""
+    whatever else the log holds. An id of a card rule set is refused (mahjong only)."""
     if not ids:
         raise ValueError("ids must name at least one rule set")
     unknown = [i for i in ids if i not in rulesets]
     if unknown:
         raise ValueError(f"unknown rule set(s) {', '.join(unknown)}; known: "
                          f"{', '.join(sorted(rulesets))}")
+    tiles = tile_rulesets(rulesets)
+    cards = [i for i in ids if i not in tiles]
+    if cards:
+        raise ValueError(_not_tiles(cards[0]))
     if not 0.0 <= malformed <= 1.0:
         raise ValueError(f"malformed must be a share from 0 to 1, not {malformed!r}")
     if not 0.0 <= non_winning <= 1.0:
         raise ValueError(f"non_winning must be a share from 0 to 1, not {non_winning!r}")
     if n < 0:
         raise ValueError(f"n must be 0 or more, not {n}")
-    return _log_lines(rulesets, list(ids), n, seed, waits, malformed, name_ruleset,
-                      non_winning)
+    return _log_lines(tiles, list(ids), n, seed, waits, malformed, name_ruleset,
+                      non_winning, known=rulesets)
 
 
 def _log_lines(rulesets: Mapping[str, RuleSet], ids: list[str], n: int, seed: int,
                waits: bool, malformed: float, name_ruleset: bool,
-               non_winning: float) -> Iterator[str]:
+               non_winning: float, known: Collection[str]) -> Iterator[str]:
     rng = random.Random(f"{seed}:log")
     kinds = MALFORMED_KINDS if name_ruleset else tuple(
         k for k in MALFORMED_KINDS if k != "unknown_ruleset")
@@ -1158,7 +1179,7 @@ def _log_lines(rulesets: Mapping[str, RuleSet], ids: list[str], n: int, seed: in
                 base = bases[rid] = RequestGenerator(rulesets[rid], f"{seed}:malformed",
                                                      waits=waits, non_winning=non_winning)
             yield malformed_line(rng.choice(kinds), base.next(), rulesets[rid], rng,
-                                 waits=waits, name_ruleset=name_ruleset, known=rulesets)
+                                 waits=waits, name_ruleset=name_ruleset, known=known)
             continue
         gen = gens.get(rid)
         if gen is None:
@@ -1204,7 +1225,8 @@ def _parser() -> argparse.ArgumentParser:
         "--ruleset", action="append", metavar="ID",
         help="a rule set to make requests for (its id, as in rulesets/); repeat it to mix "
              "several in one log, lines interleaved at random; 'all' (the default) uses "
-             "every rule set")
+             "every mahjong rule set (card games scored by groups, such as word-card "
+             "rule sets, are not generated)")
     parser.add_argument("--hands", type=_count, default=1000, metavar="N",
                         help="how many lines to write (default 1000)")
     parser.add_argument("--seed", type=int, default=1, metavar="S",
@@ -1240,13 +1262,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     rulesets = load_rulesets(app.rulesets_dir({"RULESETS_DIR": args.rulesets_dir}))
+    tiles = tile_rulesets(rulesets)
     asked: list[str] = args.ruleset or ["all"]
     ids: list[str] = []
     for rid in asked:
         if rid == "all":
-            ids += sorted(rulesets)
-        elif rid in rulesets:
+            ids += sorted(tiles)
+            left = sorted(set(rulesets) - set(tiles))
+            if left:
+                print(f"mahjong-score-log: leaving out {', '.join(left)}: card games scored "
+                      "by groups are not generated", file=sys.stderr)
+        elif rid in tiles:
             ids.append(rid)
+        elif rid in rulesets:
+            parser.error(_not_tiles(rid))
         else:
             parser.error(f"unknown rule set {rid!r}; known: {', '.join(sorted(rulesets))}, "
                          f"or all")

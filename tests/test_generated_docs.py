@@ -319,3 +319,40 @@ def test_a_rule_set_without_fans_and_with_a_switched_shape(tmp_path: Path) -> No
     assert ("`seven_pairs` is a winning shape only while the option `pairs` (default "
             "`false`) is true") in page
     assert "`no_flowers`: 34 kinds, 136 tiles |" in page
+
+
+def test_a_card_rule_set_page(tmp_path: Path) -> None:
+    """A card game's page: its deck, the points of each group per suit, the steps of each
+    value of the option that chooses them, its patterns and its cases; an expected field it
+    has no words for stops the generator."""
+    rulesets, cases = tmp_path / "rulesets", tmp_path / "cases"
+    rulesets.mkdir()
+    (cases / "hengyang").mkdir(parents=True)
+    shutil.copy(ROOT / "rulesets" / "hengyang.yaml", rulesets / "hengyang.yaml")
+    case = {"name": "E3 self-drawn", "hand": "55x123x2710d456d99d9x5x",
+            "context": {"win_type": "self_draw", "winner": 2},
+            "expect": {"winning": True, "huxi": 12, "fans": {"zi_mo": 1}, "score": 6,
+                       "net": [-6, -6, 18, -6]}}
+    (cases / "hengyang" / "hands.yaml").write_text(
+        yaml.safe_dump({"cases": [case]}, allow_unicode=True), encoding="utf-8")
+    page = render_ruleset_page(load_sources(rulesets, cases)["hengyang"])
+    assert page.startswith(ruleset_marker("hengyang"))
+    assert "| Deck | 字牌 (word cards): 80 cards, 20 kinds × 4 copies |" in page
+    assert "| 提 | `ti` | four concealed | 4 | 4 identical cards | 9 | 12 | any |" in page
+    assert "| 碰 | `peng` | three exposed | 3 | 3 identical cards | 1 | 3 | any |" in page
+    assert "| 1-2-3; 2-7-10; 1-5-10 |" in page
+    for mode in ("three_per_tun` (the default)", "one_per_huxi`", "hzy`"):
+        assert f"### `tun_mode`: `{mode}" in page
+    assert "[`units_from_points`](../checks.md#step-units_from_points)" in page
+    assert "[`cards_with`](../checks.md#card-check-cards_with)" in page
+    assert ("| E3 self-drawn | `55x123x2710d456d99d9x5x` | `win_type: self_draw, winner: 2` | "
+            "a win; 12 胡息; 自摸 `zi_mo` ×1; score 6; net `[-6, -6, 18, -6]` |") in page
+    assert "```" not in page
+    checks = render_all(ROOT)[CHECKS_PAGE]
+    assert {"step-units_from_points", "card-check-cards_with",
+            "card-games-scoring-steps"} <= anchors(checks)
+    case["expect"]["new_figure"] = 1
+    (cases / "hengyang" / "hands.yaml").write_text(
+        yaml.safe_dump({"cases": [case]}, allow_unicode=True), encoding="utf-8")
+    with pytest.raises(DocsError, match=r"expect: field 'new_figure' has no words"):
+        render_ruleset_page(load_sources(rulesets, cases)["hengyang"])

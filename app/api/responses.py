@@ -6,14 +6,14 @@ routes encode them. Nothing here computes: it writes out what the engine decided
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from app.api.card_documents import card_ruleset_document
+from app.api.definitions import option_definition, plain_value, ruleset_summary
 from app.domain.money import Payments
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
-from app.rules.model import RuleSet
-from app.rules.options import OptionDef
+from app.rules.model import AnyRuleSet, RuleSet
 from app.scoring.result import (
     Decomposition,
     DrawPlayer,
@@ -131,17 +131,6 @@ def settle_response(r: SettleResult) -> dict[str, Any]:
 # --- rule-set documents ------------------------------------------------------------------
 
 
-def _plain(value: Any) -> Any:
-    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | frozenset | set):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _fan_definition(fan: FanDef) -> dict[str, Any]:
     return {
         "id": fan.id,
@@ -153,24 +142,6 @@ def _fan_definition(fan: FanDef) -> dict[str, Any]:
     }
 
 
-def _option(option: OptionDef) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "name": option.name,
-        "type": option.type,
-        "default": _plain(option.default),
-        "description": option.description,
-    }
-    if option.choices:
-        out["choices"] = _plain(option.choices)
-    if option.minimum is not None:
-        out["minimum"] = option.minimum
-    if option.maximum is not None:
-        out["maximum"] = option.maximum
-    if option.dealer_entry is not None:
-        out["dealer_entry"] = option.dealer_entry
-    return out
-
-
 def _wild(w: WildDef) -> dict[str, Any]:
     return {"indicator": w.indicator,
             "indicator_rule": WILD_RULES[w.indicator] if w.indicator else None,
@@ -178,24 +149,22 @@ def _wild(w: WildDef) -> dict[str, Any]:
             "description": w.description}
 
 
-def ruleset_summary(rs: RuleSet) -> dict[str, Any]:
-    return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
-            "description": rs.description}
-
-
-def ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
+def ruleset_document(rs: AnyRuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
     """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
-    with the service's `limits` on requests to it."""
+    with the service's `limits` on requests to it; a card rule set's is
+    `app.api.card_documents.card_ruleset_document`."""
+    if not isinstance(rs, RuleSet):
+        return card_ruleset_document(rs, limits)
     return {
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,
         "min_fan": rs.min_fan,
         "max_flowers": rs.max_flowers,
         "fans": [_fan_definition(f) for f in rs.fans],
-        "options": [_option(o) for o in rs.options],
+        "options": [option_definition(o) for o in rs.options],
         "meld_kinds": list(rs.meld_kinds),
         "requirements": [
-            {"check": r.check, "params": _plain(r.params), "reason": r.reason,
+            {"check": r.check, "params": plain_value(r.params), "reason": r.reason,
              "message": r.message}
             for r in rs.requirements
         ],
@@ -208,10 +177,10 @@ def ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]
         ],
         "payment": {
             "scheme": rs.payment.scheme,
-            "params": _plain(rs.payment.params),
+            "params": plain_value(rs.payment.params),
             "description": rs.payment.description,
         },
-        "settlement": _plain(rs.settlement) if rs.settlement is not None else None,
+        "settlement": plain_value(rs.settlement) if rs.settlement is not None else None,
         "wild": _wild(rs.wild) if rs.wild is not None else None,
         "limits": dict(limits),
     }

@@ -29,7 +29,8 @@ def mixed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A log of every rule set, lines naming their rule sets, some malformed."""
     rulesets = served_rulesets()
     path = tmp_path_factory.mktemp("logs") / "mixed.jsonl"
-    lines = loggen.log_lines(rulesets, sorted(rulesets), 1500, seed=3, malformed=0.04)
+    lines = loggen.log_lines(rulesets, sorted(loggen.tile_rulesets(rulesets)), 1500, seed=3,
+                             malformed=0.04)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
 
@@ -155,6 +156,26 @@ def test_lines_name_their_rule_set_or_take_the_default(tmp_path: Path,
     items = [json.loads(line) for line in out.read_text().splitlines()]
     assert [i["result"]["ruleset"] if "result" in i else i["error"]["code"] for i in items] == [
         "sichuan", "tianjin", "unknown_ruleset", "invalid_request", "sichuan"]
+
+
+def test_a_card_rule_set_is_an_error_item_and_no_default(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rulesets = served_rulesets()
+    cards = sorted(set(rulesets) - set(loggen.tile_rulesets(rulesets)))
+    assert cards, "no card rule set is served: this test has nothing to check"
+    log = tmp_path / "log.jsonl"
+    log.write_text(HAND[:-1] + f',"ruleset":"{cards[0]}"}}' + "\n" + HAND + "\n")
+    out = tmp_path / "out.jsonl"
+    assert run(str(log), "-o", str(out), "-r", "mcr", "--jobs", "1", capsys=capsys)[0] == 0
+    first, second = (json.loads(line) for line in out.read_text().splitlines())
+    assert first["error"]["code"] == "invalid_request" and first["error"]["line"] == 1
+    assert first["error"]["errors"][0]["pointer"] == "/ruleset"
+    assert "card game scored by groups" in first["error"]["errors"][0]["message"]
+    assert second["result"]["ruleset"] == "mcr"
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--ruleset", cards[0], str(log)])
+    assert exit_.value.code == 2
+    assert "the line scorer scores mahjong rule sets only" in capsys.readouterr().err
 
 
 def test_waits_and_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -38,7 +38,8 @@ def test_dask_recipe_matches_the_command_line_scorer(tmp_path: Path) -> None:
     rulesets = served_rulesets()
     # Two files: a mixed log whose lines name their rule sets (some malformed), and a log of
     # mcr lines that name none (the recipe's ruleset="mcr" applies).
-    mixed = list(loggen.log_lines(rulesets, sorted(rulesets), 400, seed=11, malformed=0.05))
+    mixed = list(loggen.log_lines(rulesets, sorted(loggen.tile_rulesets(rulesets)), 400,
+                                  seed=11, malformed=0.05))
     plain = list(loggen.log_lines(rulesets, ["mcr"], 300, seed=12, name_ruleset=False))
     for name, lines in (("a.jsonl", mixed), ("b.jsonl", plain)):
         (logs / name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")

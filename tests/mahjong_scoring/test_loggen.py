@@ -22,6 +22,7 @@ from app.api.hand_requests import read_score_request, read_waits_request
 from app.api.problems import ApiError
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
+from app.rules.cards import CardRuleSet
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
@@ -38,7 +39,8 @@ from mahjong_scoring.loggen import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS: dict[str, RuleSet] = load_rulesets(app.DEFAULT_RULESETS_DIR)
+# The rule sets it makes logs for: every tile game (a card game is refused, tested below).
+RULESETS: dict[str, RuleSet] = loggen.tile_rulesets(load_rulesets(app.DEFAULT_RULESETS_DIR))
 IDS = sorted(RULESETS)
 # Hands per rule set: wild hands (混) score slowly, so fewer of them keep the tests fast.
 N = {rid: 60 if rs.wild is not None else 200 for rid, rs in RULESETS.items()}
@@ -366,3 +368,36 @@ def test_the_command_line_help_and_errors(capsys: pytest.CaptureFixture[str]) ->
     with pytest.raises(SystemExit) as done:
         main(["--malformed", "1.5"])
     assert done.value.code == 2
+
+
+# --- card games are not generated ----------------------------------------------------------
+
+ALL_RULESETS = load_rulesets(app.DEFAULT_RULESETS_DIR)
+CARD_IDS = sorted(set(ALL_RULESETS) - set(RULESETS))
+
+
+def test_card_rule_sets_are_refused_and_left_out(capsys: pytest.CaptureFixture[str]) -> None:
+    assert CARD_IDS, "no card rule set is served: this test has nothing to check"
+    assert all(isinstance(ALL_RULESETS[rid], CardRuleSet) for rid in CARD_IDS)
+    assert list(loggen.tile_rulesets(ALL_RULESETS)) == [
+        rid for rid in ALL_RULESETS if rid not in CARD_IDS]
+    with pytest.raises(ValueError, match=rf"{CARD_IDS[0]!r} is a card game scored by groups"):
+        log_lines(ALL_RULESETS, ["mcr", CARD_IDS[0]], 5, 1)
+    # Given all the rule sets, the tile ones' lines are as before.
+    assert list(log_lines(ALL_RULESETS, IDS, 30, 2, malformed=0.2)) == list(
+        log_lines(RULESETS, IDS, 30, 2, malformed=0.2))
+    with pytest.raises(SystemExit) as done:
+        main(["--ruleset", CARD_IDS[0]])
+    assert done.value.code == 2
+    assert "the log generator makes mahjong requests only" in capsys.readouterr().err
+
+
+def test_all_leaves_out_the_card_rule_sets_saying_so(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "log.jsonl"
+    assert main(["--hands", "20", "--seed", "5", "-o", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert f"leaving out {', '.join(CARD_IDS)}: card games scored by groups" in err
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines == list(log_lines(RULESETS, IDS, 20, 5))
+    assert not {json.loads(x)["ruleset"] for x in lines} & set(CARD_IDS)

@@ -1,0 +1,46 @@
+"""The writers the rule-set documents share (`app.api.responses.ruleset_document` for the
+tile games, `app.api.card_documents.card_ruleset_document` for card games): rule-set data
+as plain JSON, an option's definition, and a rule set's summary."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from app.rules.model import AnyRuleSet
+from app.rules.options import OptionDef
+
+
+def plain_value(value: Any) -> Any:
+    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, Mapping):
+        return {str(k): plain_value(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | frozenset | set):
+        return [plain_value(v) for v in value]
+    return value
+
+
+def option_definition(option: OptionDef) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "name": option.name,
+        "type": option.type,
+        "default": plain_value(option.default),
+        "description": option.description,
+    }
+    if option.choices:
+        out["choices"] = plain_value(option.choices)
+    if option.minimum is not None:
+        out["minimum"] = option.minimum
+    if option.maximum is not None:
+        out["maximum"] = option.maximum
+    if option.dealer_entry is not None:
+        out["dealer_entry"] = option.dealer_entry
+    return out
+
+
+def ruleset_summary(rs: AnyRuleSet) -> dict[str, Any]:
+    return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
+            "description": rs.description}
