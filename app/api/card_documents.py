@@ -80,7 +80,7 @@ def _form(form: Form, when: str | None) -> dict[str, Any]:
 
 def _group(kind: GroupKind, groups: Mapping[str, GroupKind]) -> dict[str, Any]:
     # A kind made of others (a table 吃) has their size.
-    size = kind.size or next((groups[k].size for k in kind.made_of), 0)
+    size = kind.size
     points = None
     if kind.points is not None:
         points = {"by_suit": dict(kind.points.by_suit),

@@ -7,6 +7,7 @@ service before it serves a request, with the field at fault.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -239,12 +240,18 @@ def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: _Err
         if table not in (None, "concealed", "exposed"):
             raise err(f"{f}.table", "must be concealed or exposed")
         out[kid] = GroupKind(kid, str(g.get("name", kid)), str(g.get("name_en", "")),
-                             str(g.get("description", "")), forms, points, made_of, table,
+                             str(g.get("description", "")), forms, points, made_of,
+                             forms[0].form.size if forms else 0, table,
                              tuple(g.get("flags") or ()))
     for kid, kind in out.items():
         for sub in kind.made_of:
             if sub not in out or out[sub].made_of:
                 raise err(f"groups.{kid}.made_of", f"{sub!r} is not a kind with cards")
+        if kind.made_of:
+            sizes = {out[sub].size for sub in kind.made_of}
+            if len(sizes) != 1:
+                raise err(f"groups.{kid}.made_of", "the kinds must have one size")
+            out[kid] = dataclasses.replace(kind, size=sizes.pop())
     return out
 
 

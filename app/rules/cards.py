@@ -70,13 +70,12 @@ class GroupKind:
     # A kind made of other kinds' forms and scored as whichever fits (a table 吃: a 句 or a
     # 绞); empty otherwise.
     made_of: tuple[str, ...] = ()
+    # The cards of one group (a kind made of others: theirs, all the same).
+    size: int = 0
     # How it may lie on the table: "concealed" ({...}), "exposed" ([...]) or None (never).
     table: str | None = None
     flags: tuple[str, ...] = ()
 
-    @property
-    def size(self) -> int:
-        return self.forms[0].form.size if self.forms else 0
 
 
 @dataclass(frozen=True)
