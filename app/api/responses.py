@@ -12,7 +12,7 @@ from typing import Any
 
 from app.domain.money import Payments
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 from app.scoring.result import (
     Decomposition,
@@ -178,7 +178,7 @@ def _wild(w: WildDef) -> dict[str, Any]:
             "description": w.description}
 
 
-def ruleset_summary(rs: RuleSet) -> dict[str, Any]:
+def ruleset_summary(rs: AnyRuleSet) -> dict[str, Any]:
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
             "description": rs.description}
 
