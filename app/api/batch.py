@@ -29,14 +29,21 @@ from contextlib import nullcontext
 from typing import Any
 
 from app.api.body import not_an_object
+from app.api.card_requests import (
+    explain_not_supported,
+    read_card_score_request,
+    read_card_waits_request,
+)
+from app.api.card_responses import card_score_response, card_waits_response
 from app.api.hand_requests import read_score_request, read_waits_request, validated
 from app.api.problems import ApiError, api_problem, hand_problem, problem_body
 from app.api.responses import score_response, waits_response
 from app.api.schemas import BATCH_REQUEST, MAX_BATCH_ITEMS
 from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
-from app.rules.model import RuleSet
-from app.scoring import evaluate, waits
+from app.rules.cards import CardRuleSet
+from app.rules.model import AnyRuleSet
+from app.scoring import arranged, evaluate, waits
 from app.scoring.explain import explained
 
 __all__ = [
@@ -54,10 +61,11 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 Item = dict[str, Any]
-ItemFunction = Callable[[object, RuleSet], Item]
+ItemFunction = Callable[[object, AnyRuleSet], Item]
 
-def _item(body: object, ruleset: RuleSet,
-          answer: Callable[[dict[str, Any], RuleSet], dict[str, Any]]) -> Item:
+
+def _item(body: object, ruleset: AnyRuleSet,
+          answer: Callable[[dict[str, Any], AnyRuleSet], dict[str, Any]]) -> Item:
     """`answer`'s response to the body, or the problem the single call would get."""
     if type(body) is not dict:
         return {"error": api_problem(not_an_object(body))}
@@ -69,34 +77,45 @@ def _item(body: object, ruleset: RuleSet,
         return {"error": api_problem(exc)}
 
 
-def _score(body: dict[str, Any], ruleset: RuleSet, explain: bool) -> dict[str, Any]:
+def _score(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+    if isinstance(ruleset, CardRuleSet):
+        # A card game scored by groups: its own request form and answer, no explanation.
+        if explain:
+            raise explain_not_supported(ruleset)
+        card_hand, card_ctx = read_card_score_request(body, ruleset)
+        return card_score_response(arranged.score(card_hand, card_ctx, ruleset), ruleset)
     hand, ctx = read_score_request(body, ruleset)
     if explain:
         return score_response(*explained(hand, ctx, ruleset))
     return score_response(evaluate.score(hand, ctx, ruleset))
 
 
-def _waits(body: dict[str, Any], ruleset: RuleSet, explain: bool) -> dict[str, Any]:
+def _waits(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+    if isinstance(ruleset, CardRuleSet):
+        if explain:
+            raise explain_not_supported(ruleset)
+        cards, table, card_ctx = read_card_waits_request(body, ruleset)
+        return card_waits_response(arranged.waits(cards, table, card_ctx, ruleset), ruleset)
     standing, melds, ctx = read_waits_request(body, ruleset)
     return waits_response(waits.waits(standing, melds, ctx, ruleset, explain))
 
 
-def score_item(body: object, ruleset: RuleSet) -> Item:
+def score_item(body: object, ruleset: AnyRuleSet) -> Item:
     """One score request's item: its response, or the problem the single call would get."""
     return _item(body, ruleset, lambda b, rs: _score(b, rs, False))
 
 
-def waits_item(body: object, ruleset: RuleSet) -> Item:
+def waits_item(body: object, ruleset: AnyRuleSet) -> Item:
     """One waits request's item: its response, or the problem the single call would get."""
     return _item(body, ruleset, lambda b, rs: _waits(b, rs, False))
 
 
-def explained_score_item(body: object, ruleset: RuleSet) -> Item:
+def explained_score_item(body: object, ruleset: AnyRuleSet) -> Item:
     """As `score_item`, the response explained (`?explain=true`)."""
     return _item(body, ruleset, lambda b, rs: _score(b, rs, True))
 
 
-def explained_waits_item(body: object, ruleset: RuleSet) -> Item:
+def explained_waits_item(body: object, ruleset: AnyRuleSet) -> Item:
     """As `waits_item`, each wait explained (`?explain=true`)."""
     return _item(body, ruleset, lambda b, rs: _waits(b, rs, True))
 
@@ -128,7 +147,7 @@ def time_limit_item(seconds: float) -> Item:
         "are the slowest.")}
 
 
-def run_batch(requests: Sequence[object], ruleset: RuleSet, item: ItemFunction,
+def run_batch(requests: Sequence[object], ruleset: AnyRuleSet, item: ItemFunction,
               seconds: float | None) -> list[Item]:
     """The items of `requests`, in order, all within `seconds` (None: no limit)."""
     results: list[Item] = []

@@ -77,7 +77,7 @@ from app.domain.notation import (
 )
 from app.domain.tiles import TileSet
 from app.rules.definitions import ContextRule
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 
 # A tile as read: the tile, the pointer of the field it was written in, and its position in
@@ -590,7 +590,7 @@ def check_wild_tiles(standing: Sequence[int], melds: Sequence[Meld], ctx: WinCon
                 "/hand" if isinstance(hand_data, str) else f"/hand/melds/{i}")
 
 
-def build_options(value: Mapping[str, Any] | None, ruleset: RuleSet,
+def build_options(value: Mapping[str, Any] | None, ruleset: AnyRuleSet,
                   pointer: str = "/context/options", *, dealer: int | None = None,
                   dealer_field: str = "context.dealer") -> dict[str, Any]:
     """House rules: every declared option, the request's value or the rule set's default.

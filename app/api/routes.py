@@ -25,6 +25,15 @@ from app.api.batch import (
     waits_item,
 )
 from app.api.body import json_object_body
+from app.api.card_requests import (
+    explain_not_supported,
+    read_card_score_request,
+    read_card_waits_request,
+)
+from app.api.card_responses import (
+    card_score_response,
+    card_waits_response,
+)
 from app.api.hand_requests import read_score_request, read_waits_request
 from app.api.metrics import count_hands, round_hands
 from app.api.problems import ApiError
@@ -37,8 +46,9 @@ from app.api.responses import (
 )
 from app.api.settle_requests import read_settle_request
 from app.domain.deadline import time_limit
-from app.rules.model import RuleSet
-from app.scoring import evaluate, rounds, waits
+from app.rules.cards import CardRuleSet
+from app.rules.model import AnyRuleSet
+from app.scoring import arranged, evaluate, rounds, waits
 from app.scoring.explain import explained
 from app.version import __version__
 
@@ -48,12 +58,12 @@ RULESETS_KEY = "mahjong_rulesets"
 OPENAPI_KEY = "mahjong_openapi"
 
 
-def rulesets() -> Mapping[str, RuleSet]:
-    loaded: Mapping[str, RuleSet] = current_app.extensions[RULESETS_KEY]
+def rulesets() -> Mapping[str, AnyRuleSet]:
+    loaded: Mapping[str, AnyRuleSet] = current_app.extensions[RULESETS_KEY]
     return loaded
 
 
-def _ruleset(ruleset_id: str) -> RuleSet:
+def _ruleset(ruleset_id: str) -> AnyRuleSet:
     found = rulesets().get(ruleset_id)
     if found is None:
         known = ", ".join(rulesets()) or "none"
@@ -117,6 +127,14 @@ def _explain() -> bool:
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
+    if isinstance(rs, CardRuleSet):
+        # A card game scored by groups: its own request form and answer, no explanation.
+        if explain:
+            raise explain_not_supported(rs)
+        card_hand, card_ctx = read_card_score_request(json_object_body(), rs)
+        card_body = card_score_response(arranged.score(card_hand, card_ctx, rs), rs)
+        count_hands(rs.id, "score")
+        return _json(card_body)
     hand, ctx = read_score_request(json_object_body(), rs)
     if explain:
         body = score_response(*explained(hand, ctx, rs))
@@ -131,6 +149,13 @@ def score_hand(ruleset: str) -> Response:
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
+    if isinstance(rs, CardRuleSet):
+        if explain:
+            raise explain_not_supported(rs)
+        cards, table, card_ctx = read_card_waits_request(json_object_body(), rs)
+        card_body = card_waits_response(arranged.waits(cards, table, card_ctx, rs), rs)
+        count_hands(rs.id, "waits")
+        return _json(card_body)
     standing, melds, ctx = read_waits_request(json_object_body(), rs)
     result = waits.waits(standing, melds, ctx, rs, explain)
     count_hands(rs.id, "waits")
@@ -151,6 +176,8 @@ def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
     # The batch keeps the time limit itself: past it, the items left answer
     # time_limit_exceeded and those done keep their answers.
     rs = _ruleset(ruleset_id)
+    if isinstance(rs, CardRuleSet) and item in (explained_score_item, explained_waits_item):
+        raise explain_not_supported(rs)
     requests = read_batch(json_object_body(current_app.config["MAX_BATCH_CONTENT_LENGTH"]))
     results = run_batch(requests, rs, item, current_app.config["REQUEST_TIME_LIMIT"])
     count_hands(rs.id, endpoint, sum("result" in r for r in results))
@@ -167,6 +194,7 @@ def settle_round(ruleset: str) -> Response:
                        f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
                        "rule sets that settle rounds: "
                        f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
+    assert not isinstance(rs, CardRuleSet)  # card rule sets settle no rounds
     round_ = read_settle_request(body, rs)
     result = rounds.settle(round_, rs)
     count_hands(rs.id, "settle", round_hands(round_))
@@ -184,7 +212,7 @@ def readyz() -> Response:
     """Readiness: the rule sets are loaded and compiled for scoring (at start-up, before a
     worker accepts a connection), so this worker can score; 503 `not_ready` otherwise."""
     loaded = rulesets()
-    if not loaded or not all("plan" in vars(rs) for rs in loaded.values()):
+    if not loaded or not all(rs.ready for rs in loaded.values()):
         raise ApiError("not_ready", "The service has not loaded its rule sets yet.")
     return _json({"status": "ready", "version": __version__, "rulesets": list(loaded)})
 

@@ -89,13 +89,15 @@ def build_card_ruleset(data: Mapping[str, Any], source: str, error: type[Excepti
     steps = _choice(data.get("scoring"), by_name, "scoring", err,
                     lambda v, f: _steps(v, f, by_name, set(cards), err))
     patterns = _patterns(data.get("patterns", []), by_name, set(flags), err)
-    return CardRuleSet(
+    ruleset = CardRuleSet(
         id=data["id"], name=data["name"], name_en=data["name_en"],
         description=data["description"], players=players, players_option=players_option,
         deck=deck, groups=groups, hand=hand, placements=placements, win_types=win_types,
         figures=dict(figures), rank_by=rank_by, steps=steps, patterns=patterns,
         options=options, context_flags=flags, context_cards=cards, source=source,
         names=dict(names))
+    _ = ruleset._arrangers  # compiled now, so that no request pays for it
+    return ruleset
 
 
 def _names(value: Any, field: str, err: _Err) -> tuple[str, ...]:

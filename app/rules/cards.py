@@ -180,6 +180,12 @@ class CardRuleSet:
     def pattern_by_id(self) -> Mapping[str, PatternDef]:
         return MappingProxyType({p.id: p for p in self.patterns})
 
+    @property
+    def ready(self) -> bool:
+        """Compiled for scoring: every arrangement search built (the loader does it while
+        loading)."""
+        return "_arrangers" in vars(self)
+
     def players_of(self, options: Mapping[str, Any]) -> int:
         return int(options[self.players_option]) if self.players_option else self.players
 

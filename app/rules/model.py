@@ -133,6 +133,11 @@ class RuleSet:
     context_rules: tuple[ContextRule, ...] = ()
     source: str = ""
 
+    @property
+    def ready(self) -> bool:
+        """Compiled for scoring (the loader does it while loading)."""
+        return "plan" in vars(self)
+
     @cached_property
     def plan(self) -> Plan:
         """The rule set arranged for scoring. The loader compiles it while loading, so a

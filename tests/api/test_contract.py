@@ -160,8 +160,9 @@ def _comparable(status: int, body: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-# Rule sets whose examples are named after them (`tianjin_dealer`); mcr's and sichuan's are not.
-NAMED_EXAMPLES = ("tianjin", "kawuxing")
+# Rule sets whose examples are named after them (`tianjin_dealer`, `hengyang_...`); mcr's and
+# sichuan's are not.
+NAMED_EXAMPLES = ("tianjin", "kawuxing", "hengyang")
 
 
 def _example_ruleset(name: str, default: str) -> str:

@@ -376,8 +376,10 @@ def test_a_flower_as_the_wild_indicator_is_an_invalid_field(client: FlaskClient)
 def test_every_hand_error_code_is_covered() -> None:
     """Each documented domain code has a request above that causes it: invalid_option with a
     rule set that declares options, invalid_field with one that plays with wilds."""
+    from tests.api.test_card_requests import CARD_CODES  # the word-card codes, on hengyang
+
     covered = {code for code, *_ in HAND_ERRORS} | {"invalid_option", "invalid_field"}
-    assert set(HAND_ERROR_CODES) == covered
+    assert set(HAND_ERROR_CODES) == covered | CARD_CODES
 
 
 # --- 500 internal_error --------------------------------------------------------------------
@@ -405,6 +407,7 @@ def test_every_request_problem_code_is_tested() -> None:
               "settle_not_supported",  # tests/api/test_settle.py
               "time_limit_exceeded",  # tests/api/test_time_limit.py
               "not_ready",  # tests/api/test_observe.py
-              "invalid_query"}  # tests/api/test_explain.py
+              "invalid_query",  # tests/api/test_explain.py
+              "explain_not_supported"}  # tests/api/test_hengyang_api.py
     # http_error: any other HTTP-level refusal; no route of this API produces one.
     assert set(REQUEST_PROBLEMS) - tested == {"http_error"}

@@ -366,8 +366,12 @@ def test_every_hand_error_code_is_covered() -> None:
     """Every domain code a waits request can cause is above; win_tile_missing cannot happen
     (no winning tile), invalid_field (a flower as the wild indicator) is read as in a score
     request (tests/api/test_errors.py)."""
-    covered = {code for code, *_ in HAND_ERRORS} | {"invalid_option"}
-    assert set(HAND_ERROR_CODES) - covered == {"invalid_field", "win_tile_missing"}
+    from tests.api.test_card_requests import WAITS_CODES  # the word-card codes, on hengyang
+
+    covered = {code for code, *_ in HAND_ERRORS} | {"invalid_option"} | WAITS_CODES
+    # A word-card waiting hand has no winning card, nor (in these cases) a bad card code.
+    assert set(HAND_ERROR_CODES) - covered == {"invalid_field", "win_tile_missing",
+                                                "win_card_missing", "unknown_card"}
 
 
 def test_unexpected_exception_is_a_problem_500(client: FlaskClient, spec: dict[str, Any],

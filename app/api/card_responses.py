@@ -1,0 +1,89 @@
+"""The JSON of the responses of a card game scored by groups (a `CardRuleSet`): a scored hand,
+and the waits of a hand one card short (the rule set's document is
+`app.api.card_documents`).
+
+The keys of a scored hand are fixed for the family of games (`huxi` the points of the chosen
+arrangement, `tun` the units, `tun_parts` what they are made of); the figures the rule set
+counts over the hand (`red_cards`) take the names its YAML gives them, each its own field.
+
+The groups of a decomposition: the table groups first, in the order the request gave them
+(each as finished: a table group the winning card joined shows its new kind and four cards),
+then the groups formed in hand ordered by their cards (the group holding the lowest card
+first, in the deck's order: every small card before the big ones, by rank; equal first
+cards by the next card, then by kind).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.domain.deck import Deck
+from app.domain.money import Payments
+from app.rules.cards import CardRuleSet
+from app.scoring.arranged import CardResult, CardWait, CardWaits, GroupResult
+from app.scoring.result import FanResult, Reason
+
+
+def _fan(f: FanResult) -> dict[str, Any]:
+    return {"id": f.id, "name": f.name, "name_en": f.name_en, "value": f.value,
+            "count": f.count}
+
+
+def _reason(r: Reason | None) -> dict[str, str] | None:
+    return None if r is None else {"code": r.code, "message": r.message}
+
+
+def _payments(p: Payments | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"net": list(p.net),
+            "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount,
+                           "reason": t.reason} for t in p.transfers]}
+
+
+def _group(g: GroupResult) -> dict[str, Any]:
+    return {"kind": g.kind, "cards": g.cards, "huxi": g.points, "on_table": g.on_table,
+            "has_win_card": g.has_win_card}
+
+
+def ordered_groups(groups: tuple[GroupResult, ...], deck: Deck) -> list[GroupResult]:
+    """The groups in the documented order: the table ones as given, then the hand's by their
+    cards."""
+    table = [g for g in groups if g.on_table]
+    held = sorted((g for g in groups if not g.on_table),
+                  key=lambda g: (sorted(deck.parse_cards(g.cards, "")), g.kind))
+    return table + held
+
+
+def _scored(r: CardResult, deck: Deck) -> dict[str, Any]:
+    """What a hand scored: the score response without its rule set (each wait has it too)."""
+    return {
+        "winning": r.winning,
+        "reason": _reason(r.reason),
+        "huxi": r.points,
+        "tun": r.units,
+        "tun_parts": dict(r.parts),
+        **dict(r.figures),
+        "fans": [_fan(f) for f in r.fans],
+        "fan_total": r.fan_total,
+        "multiplier": r.multiplier,
+        "value": r.value,
+        "score": r.score,
+        "decomposition": None if r.groups is None else {
+            "groups": [_group(g) for g in ordered_groups(r.groups, deck)]},
+        "payments": _payments(r.payments),
+    }
+
+
+def card_score_response(r: CardResult, rs: CardRuleSet) -> dict[str, Any]:
+    return {"ruleset": r.ruleset, **_scored(r, rs.deck)}
+
+
+def _wait(w: CardWait, deck: Deck) -> dict[str, Any]:
+    return {"card": w.card, "win_type": w.win_type, **_scored(w.result, deck)}
+
+
+def card_waits_response(r: CardWaits, rs: CardRuleSet) -> dict[str, Any]:
+    return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
+            "waits": [_wait(w, rs.deck) for w in r.waits],
+            "best": None if r.best is None else _wait(r.best, rs.deck)}
