@@ -12,7 +12,9 @@ A case file holds `cases:`, a list of
       fan_total: n
       value: what the hand is worth under its payment scheme (null when not winning)
       net: [money per seat]
-      error: a 422 code, for a request that is not a real hand (nothing else is checked)
+      error: a 422 code, for a request that is not a real hand (nothing else is checked;
+        for a card game, the code of the whole request path: invalid_request for a field
+        its schema refuses)
       not_counted: {fan id or Chinese name: what left it out, ...}: the fans the explanation
         (`?explain=true`) lists as had but not counted, exactly, each with the counted fan
         that excludes it (its id or Chinese name) or the rule (`shape`, `option`,
@@ -20,6 +22,17 @@ A case file holds `cases:`, a list of
 `fans` lists the whole fan list unless a count is 0, which asserts only that the fan is
 absent (then the other fans are not checked, so a case can pin down one point). Cases of the
 `mcr` rule set are also scored by the reference calculator, which must agree.
+
+A card game scored by groups (a rule set with a deck) has its own figures; its cases may pin
+    huxi: the points (胡息) of the chosen arrangement
+    tun: the units (囤), score: units × multiplier (the `value`), multiplier: the product
+      of the counted patterns (名堂), listed in `fans` ({pattern id or name: count}, `{}`:
+      none)
+    red_cards (each figure the rule set counts, by its name)
+    groups: ["kind cards", ...], the chosen arrangement as a multiset (table groups as
+      finished, hand groups by kind)
+    not_counted: {pattern: option}, the patterns an option leaves out
+besides winning, reason, net and error.
 """
 
 from __future__ import annotations
@@ -30,10 +43,14 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.card_requests import build_card_hand, read_card_score_request
+from app.api.problems import ApiError
 from app.api.hand_requests import build
 from app.domain.errors import HandError
+from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
-from app.rules.model import RuleSet
+from app.rules.model import AnyRuleSet
+from app.scoring import arranged
 from app.scoring.evaluate import score
 from app.scoring.explain import RULES, explained
 from tests.mcr_reference.generator import call_oracle, oracle_args
@@ -43,6 +60,8 @@ CASES = Path(__file__).resolve().parent
 RULESETS = load_rulesets(ROOT / "rulesets")
 EXPECT_KEYS = {"winning", "reason", "shape", "fans", "fan_total", "value", "net", "error",
                "not_counted"}
+CARD_EXPECT_KEYS = {"winning", "reason", "huxi", "tun", "fans", "multiplier", "score", "value",
+                    "fan_total", "net", "groups", "error", "not_counted"}
 
 
 def _collect() -> list[Any]:
@@ -65,8 +84,8 @@ def test_every_rule_set_directory_is_a_rule_set() -> None:
     assert ALL_CASES, "no hand cases found"
 
 
-def _fan_key(rs: RuleSet, name: str) -> str:
-    if name in rs.fan_by_id:
+def _fan_key(rs: AnyRuleSet, name: str) -> str:
+    if any(f.id == name for f in rs.fans):
         return name
     for f in rs.fans:
         if f.name == name:
@@ -77,6 +96,9 @@ def _fan_key(rs: RuleSet, name: str) -> str:
 @pytest.mark.parametrize(("ruleset", "case"), ALL_CASES)
 def test_case(ruleset: str, case: dict[str, Any]) -> None:
     rs = RULESETS[ruleset]
+    if isinstance(rs, CardRuleSet):
+        _card_case(rs, case)
+        return
     unknown = set(case["expect"]) - EXPECT_KEYS
     assert not unknown, f"{case['name']}: unknown expect keys {unknown}"
     if "error" in case["expect"]:
@@ -122,3 +144,43 @@ def test_case(ruleset: str, case: dict[str, Any]) -> None:
         ref = call_oracle(oracle_args(hand, ctx))
         ours = sorted((f.name, f.value, f.count) for f in result.fans)
         assert ours == sorted(ref.fans), f"{case['name']}: the reference says {ref.fans}"
+
+
+def _card_case(rs: CardRuleSet, case: dict[str, Any]) -> None:
+    exp = case["expect"]
+    unknown = set(exp) - CARD_EXPECT_KEYS - set(rs.figures)
+    assert not unknown, f"{case['name']}: unknown expect keys {unknown}"
+    if "error" in exp:
+        # The whole path of a request: a field the schema refuses is invalid_request.
+        with pytest.raises((HandError, ApiError)) as info:
+            read_card_score_request({"hand": case["hand"], "context": case["context"]}, rs)
+        assert info.value.code == exp["error"], info.value
+        return
+    hand, ctx = build_card_hand(case["hand"], case["context"], rs)
+    result = arranged.score(hand, ctx, rs)
+    got = {f.id: f.count for f in result.fans}
+    label = f"{case['name']}: got {result}"
+    figures = dict(result.figures)
+    plain = {"winning": result.winning, "huxi": result.points, "tun": result.units,
+             "multiplier": result.multiplier, "score": result.score, "value": result.value,
+             "fan_total": result.fan_total, **figures}
+    for key, value in plain.items():
+        if key in exp:
+            assert value == exp[key], f"{label}: {key} {value}, expected {exp[key]}"
+    if "reason" in exp:
+        assert result.reason is not None and result.reason.code == exp["reason"], label
+    if "fans" in exp:
+        assert got == {_fan_key(rs, k): v for k, v in exp["fans"].items()}, label
+    if "groups" in exp:
+        assert result.groups is not None, label
+        assert sorted(f"{g.kind} {g.cards}" for g in result.groups) == sorted(exp["groups"]), \
+            label
+    if "net" in exp:
+        assert result.payments is not None and list(result.payments.net) == exp["net"], label
+    if result.payments is not None:
+        assert sum(result.payments.net) == 0
+    explained_result, why = arranged.explained(hand, ctx, rs)
+    assert explained_result == result
+    if "not_counted" in exp:
+        listed = {n.id: n.by for n in why.not_counted}
+        assert listed == {_fan_key(rs, k): v for k, v in exp["not_counted"].items()}, listed
