@@ -44,8 +44,8 @@ import pytest
 import yaml
 
 from app.api.card_requests import build_card_hand, read_card_score_request
-from app.api.problems import ApiError
 from app.api.hand_requests import build
+from app.api.problems import ApiError
 from app.domain.errors import HandError
 from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
