@@ -46,9 +46,8 @@ rule set in a "ruleset" field; --ruleset gives the rule set of the lines that do
 Writes one JSON line per input line, in input order: {"result": ...}, what the service
 answers, or {"error": ...}, the problem document the service would answer, with "line", the
 input line's number. A line that is empty, not JSON or not a request becomes an error item:
-the output always has as many lines as the input. Card games scored by groups (a rule set
-with a deck, such as a word-card game) are not scored here: a line naming one is an error
-item, and --ruleset refuses one.
+the output always has as many lines as the input. Word-card rule sets are scored the same
+way, each line in their own request form.
 
 Shows a progress bar (hands/s, ETA) on stderr when it is a terminal, and prints a summary
 (hands, wins, errors, hands/s) at the end. Exit status: 0 when every line was answered

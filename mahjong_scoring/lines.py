@@ -8,10 +8,8 @@ that is empty, not JSON, not an object, longer than a single request may be (64 
 a rule set or naming an unknown one is an error item too: no line is ever lost, and output line
 N always answers input line N.
 
-A line naming a card game scored by groups (a `CardRuleSet`) is an error item too
-(`invalid_request` at `/ruleset`): the line scorer scores tile rule sets, whose batch items
-it shares with `POST .../score/batch`; score such hands one by one at
-`POST /v1/rulesets/{id}/score`.
+A line may name any rule set the service serves, a card game scored by groups too: its items
+are those of `POST .../score/batch` for that rule set.
 
 `LineScorer` does it for the command-line scorer (`mahjong_scoring.cli`) and the library call
 (`mahjong_scoring.score_lines`), so both write the same bytes.
@@ -33,7 +31,7 @@ from app.api.body import json_document, not_an_object
 from app.api.problems import ApiError, api_problem, problem_body
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.rules.loader import load_rulesets
-from app.rules.model import AnyRuleSet, RuleSet
+from app.rules.model import AnyRuleSet
 
 __all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
 
@@ -72,9 +70,6 @@ class LineScorer:
             raise ValueError(f"no endpoint {endpoint!r}; known: {', '.join(ENDPOINTS)}")
         if default is not None and default not in rulesets:
             raise ValueError(f"no rule set {default!r}; known: {', '.join(rulesets)}")
-        if default is not None and not isinstance(rulesets[default], RuleSet):
-            raise ValueError(f"rule set {default!r} is a card game scored by groups: the line "
-                             "scorer scores mahjong rule sets only")
         self.rulesets = rulesets
         self.default = default
         self.endpoint = endpoint
@@ -134,10 +129,6 @@ class LineScorer:
             known = ", ".join(self.rulesets) or "none"
             return {"error": problem_body("unknown_ruleset",
                                           f"No rule set {rid!r}; known: {known}.")}
-        if not isinstance(ruleset, RuleSet):
-            return _invalid("/ruleset", "invalid_value", (
-                f"Rule set {rid!r} is a card game scored by groups: the line scorer scores "
-                f"mahjong rule sets only; score its hands at POST /v1/rulesets/{rid}/score."))
         try:
             if self.seconds is None:
                 return self._item(body, ruleset)

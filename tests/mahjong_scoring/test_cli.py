@@ -158,24 +158,27 @@ def test_lines_name_their_rule_set_or_take_the_default(tmp_path: Path,
         "sichuan", "tianjin", "unknown_ruleset", "invalid_request", "sichuan"]
 
 
-def test_a_card_rule_set_is_an_error_item_and_no_default(
+def test_a_card_rule_set_is_scored_like_the_others(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     rulesets = served_rulesets()
     cards = sorted(set(rulesets) - set(loggen.tile_rulesets(rulesets)))
     assert cards, "no card rule set is served: this test has nothing to check"
+    # A word-card hand (four players; seat 1 wins on seat 2's discard) beside a mahjong one.
+    card_hand = json.dumps({"ruleset": cards[0], "hand": "123d2710x45x888x99x9d6x",
+                            "context": {"win_type": "discard", "winner": 1, "discarder": 2}})
     log = tmp_path / "log.jsonl"
-    log.write_text(HAND[:-1] + f',"ruleset":"{cards[0]}"}}' + "\n" + HAND + "\n")
+    log.write_text(card_hand + "\n" + HAND + "\n")
     out = tmp_path / "out.jsonl"
     assert run(str(log), "-o", str(out), "-r", "mcr", "--jobs", "1", capsys=capsys)[0] == 0
     first, second = (json.loads(line) for line in out.read_text().splitlines())
-    assert first["error"]["code"] == "invalid_request" and first["error"]["line"] == 1
-    assert first["error"]["errors"][0]["pointer"] == "/ruleset"
-    assert "card game scored by groups" in first["error"]["errors"][0]["message"]
+    assert first["result"]["ruleset"] == cards[0] and first["result"]["winning"] is True
+    assert sum(first["result"]["payments"]["net"]) == 0
     assert second["result"]["ruleset"] == "mcr"
-    with pytest.raises(SystemExit) as exit_:
-        cli.main(["--ruleset", cards[0], str(log)])
-    assert exit_.value.code == 2
-    assert "the line scorer scores mahjong rule sets only" in capsys.readouterr().err
+    # The card rule set as the default of lines that name none.
+    log.write_text(json.dumps({k: v for k, v in json.loads(card_hand).items()
+                               if k != "ruleset"}) + "\n")
+    assert run(str(log), "-o", str(out), "-r", cards[0], "--jobs", "1", capsys=capsys)[0] == 0
+    assert json.loads(out.read_text())["result"]["score"] > 0
 
 
 def test_waits_and_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
