@@ -64,9 +64,10 @@ def units_from_counted_points(t: Tally, hand: Finished, *, start: int, every: in
 @step
 def units_per_copy(t: Tally, hand: Finished, *, card: str | None, part: str) -> Tally:
     """醒: one unit per copy, over the whole finished hand, of the card `card` names
-    (`win_card`, or a card of the context such as `xing_card`); none when `card` is null."""
+    (`win_card`, or a card of the context such as `xing_card`); none when `card` is null
+    (the part is then 0, so that a hand's parts name the same steps whatever the options)."""
     if card is None:
-        return t
+        return _add(t, part, 0)
     index = hand.win_card if card == "win_card" else hand.cards.get(card)
     return _add(t, part, 0 if index is None else hand.counts[index])
 

@@ -24,7 +24,7 @@ E1_REQUEST = {"hand": {"cards": "123d 2710x 45x 888x 99x 9d 6x", "groups": [], "
 # 贰 二 七 十 = 4 (no 名堂): score 3, the discarder pays 3 × 3.
 E1_RESPONSE = {
     "ruleset": "hengyang", "winning": True, "reason": None,
-    "huxi": 12, "tun": 3, "tun_parts": {"di_fen": 1, "from_huxi": 2}, "red_cards": 4,
+    "huxi": 12, "tun": 3, "tun_parts": {"di_fen": 1, "from_huxi": 2, "xing": 0}, "red_cards": 4,
     "fans": [], "fan_total": 1, "multiplier": 1, "value": 3, "score": 3,
     "decomposition": {"groups": [
         {"kind": "shun", "cards": "2710x", "huxi": 3, "on_table": False, "has_win_card": False},
@@ -43,7 +43,7 @@ E5_REQUEST = {"hand": "{10101010d}[2710x]78x123d55x9x",
 # 拾×4 + 二七十 + 七 + 贰 = 9: 小红 ×2, 自摸 ×2, 番 4, 24 from each other seat.
 E5_RESPONSE = {
     "ruleset": "hengyang", "winning": True, "reason": None,
-    "huxi": 21, "tun": 6, "tun_parts": {"di_fen": 1, "from_huxi": 5}, "red_cards": 9,
+    "huxi": 21, "tun": 6, "tun_parts": {"di_fen": 1, "from_huxi": 5, "xing": 0}, "red_cards": 9,
     "fans": [{"id": "xiao_hong", "name": "小红", "name_en": "8 or 9 red cards", "value": 2,
               "count": 1},
              {"id": "zi_mo", "name": "自摸", "name_en": "self-draw", "value": 2, "count": 1}],

@@ -68,7 +68,8 @@ def test_steps() -> None:
     assert counted(Tally(points=11), h, start=6, every=3, counted_as={10: 15}, part="p").units == 1
     assert STEPS["units_per_copy"](Tally(points=6), h, card="win_card", part="x").units == 1
     assert STEPS["units_per_copy"](Tally(points=6), h, card="xing_card", part="x").units == 3
-    assert STEPS["units_per_copy"](Tally(points=6), h, card=None, part="x").units == 0
+    none = STEPS["units_per_copy"](Tally(points=6), h, card=None, part="x")
+    assert none.units == 0 and none.parts == (("x", 0),)
     over = STEPS["units_per_card_over"]
     red = hand("2710x 2710d 222x")  # 9 red
     assert over(Tally(points=6), red, attribute="red", thresholds=[8, 10], part="r").units == 1
