@@ -98,8 +98,9 @@ def _serve_env(port: int, **extra: str) -> dict[str, str]:
 # The port `_free_port` found is free only until gunicorn binds it: another process (a test
 # on another pytest-xdist worker, any program on the machine) may take it in between. gunicorn
 # then says so and retries, and the server found listening there would be that other one: the
-# server is ours once its own log says it listens at the port; if the port was taken, it is
-# stopped and started again on another.
+# server is ours once its own log says it listens at the port. If the port was taken, another
+# server starts on another port at once; the first one gives up by itself (gunicorn retries
+# for 5 s, deaf to signals until it has bound) and is reaped when the block ends.
 START_TRIES = 5
 PORT_TAKEN = "Connection in use"
 
@@ -109,7 +110,8 @@ def _listening_at(port: int) -> re.Pattern[str]:
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    os.killpg(proc.pid, signal.SIGTERM)
+    with contextlib.suppress(ProcessLookupError):  # the server has exited by itself
+        os.killpg(proc.pid, signal.SIGTERM)
     try:
         proc.wait(timeout=15)
     except subprocess.TimeoutExpired:  # pragma: no cover
@@ -118,9 +120,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _start(root: Path, env: dict[str, str], port: int,
-           log: Path) -> subprocess.Popen[bytes] | None:
+           log: Path) -> tuple[subprocess.Popen[bytes], bool]:
     """`./run serve` of `root` with `env` (PORT=`port`), its output in `log`, once gunicorn
-    listens at `port`; None (and stopped) if that port was taken first."""
+    listens at `port` (True) or has found it taken (False)."""
     with log.open("wb") as out:
         proc = subprocess.Popen([str(root / "run"), "serve"], cwd=root, env=env,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -129,11 +131,8 @@ def _start(root: Path, env: dict[str, str], port: int,
     try:
         while True:
             said = log.read_text(errors="replace")
-            if listening.search(said):
-                return proc
-            if PORT_TAKEN in said:
-                _stop(proc)
-                return None
+            if listening.search(said) or PORT_TAKEN in said:
+                return proc, PORT_TAKEN not in said
             assert proc.poll() is None, said
             assert time.monotonic() < deadline, f"not listening at {port} yet:\n{said}"
             time.sleep(0.1)
@@ -147,24 +146,28 @@ def _running(tmp: Path, root: Path = REPO_ROOT, drop: tuple[str, ...] = (),
              **extra: str) -> Iterator[tuple[int, Path]]:
     """`./run serve` of the checkout at `root` on a free port (one worker), until the block
     ends; a checkout other than this one is imported from its own files (PYTHONPATH).
-    Variables of this environment starting with a prefix in `drop` are left out."""
-    log = tmp / "stdout.log"
-    for _ in range(START_TRIES):
-        port = _free_port()
-        env = _serve_env(port, **extra)
-        for name in [k for k in env if drop and k.startswith(drop) and k not in extra]:
-            del env[name]
-        if root != REPO_ROOT:
-            env["PYTHONPATH"] = str(root)
-        proc = _start(root, env, port, log)
-        if proc is not None:
-            break
-    else:  # pragma: no cover
-        pytest.fail(f"every port tried was taken before gunicorn bound it ({START_TRIES} tries)")
+    Variables of this environment starting with a prefix in `drop` are left out. The log is
+    `stdout.log` in `tmp` (`stdout.<n>.log` for the n-th server, should a port be taken)."""
+    started: list[subprocess.Popen[bytes]] = []
     try:
+        for tried in range(1, START_TRIES + 1):
+            port = _free_port()
+            env = _serve_env(port, **extra)
+            for name in [k for k in env if drop and k.startswith(drop) and k not in extra]:
+                del env[name]
+            if root != REPO_ROOT:
+                env["PYTHONPATH"] = str(root)
+            log = tmp / ("stdout.log" if tried == 1 else f"stdout.{tried}.log")
+            proc, ours = _start(root, env, port, log)
+            started.append(proc)
+            if ours:
+                break
+        else:  # pragma: no cover
+            pytest.fail(f"each of {START_TRIES} ports was taken before gunicorn bound it")
         yield port, log
     finally:
-        _stop(proc)
+        for proc in started:
+            _stop(proc)
 
 
 @pytest.fixture(scope="module")
@@ -352,7 +355,9 @@ def test_a_port_taken_before_gunicorn_binds_it_is_left_for_another(
         monkeypatch.setattr(f"{__name__}._free_port", first_the_taken_one)
         with _running(tmp_path) as (port, log):
             assert len(tried) == 2 and port == tried[1] != held
+            assert log == tmp_path / "stdout.2.log"
             assert _listening_at(port).search(log.read_text(errors="replace"))
+            assert PORT_TAKEN in (tmp_path / "stdout.log").read_text(errors="replace")
             assert _request(port, "GET", "/healthz")[0] == 200
 
 
