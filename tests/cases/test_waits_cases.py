@@ -9,6 +9,8 @@ A case file holds `cases:`, a list of
       not_winning: [tile, ...]       completing tiles that are no legal win (default none)
       fans: {tile: {fan id or Chinese name: count, ...}}  the whole fan list of some tiles
       best: tile or null
+For a card game scored by groups the keys are "card win_type" (`"3d self_draw"`) and the
+values the score (胡息 × … as the rule set prices it; null for a finish below its minimum).
 Cases of the `mcr` rule set are also checked against the reference calculator: it must find
 the same completing tiles, and the same totals unless a context flag depends on the tile
 (抢杠和, 和绝张).
@@ -22,9 +24,12 @@ from typing import Any
 import pytest
 import yaml
 
+from app.api.card_requests import build_card_waiting
 from app.api.hand_requests import build_waiting
 from app.domain.hand import Hand
+from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
+from app.scoring import arranged
 from app.scoring.waits import waits
 from tests.cases.test_cases import _fan_key
 from tests.mcr_reference.generator import call_oracle, oracle_args
@@ -56,6 +61,9 @@ def test_there_are_waits_cases() -> None:
 def test_waits_case(ruleset: str, case: dict[str, Any]) -> None:
     rs = RULESETS[ruleset]
     exp = case["expect"]
+    if isinstance(rs, CardRuleSet):
+        _card_waits_case(rs, case)
+        return
     assert set(exp) <= EXPECT_KEYS, f"{case['name']}: unknown expect keys {set(exp) - EXPECT_KEYS}"
     standing, melds, ctx = build_waiting(case["hand"], case["context"], rs)
     result = waits(standing, melds, ctx, rs)
@@ -89,3 +97,26 @@ def test_waits_case(ruleset: str, case: dict[str, Any]) -> None:
         assert set(theirs) == set(got), f"{case['name']}: the reference finds {theirs}"
         if not flags:
             assert theirs == got, f"{case['name']}: the reference says {theirs}"
+
+
+def _card_waits_case(rs: CardRuleSet, case: dict[str, Any]) -> None:
+    exp = case["expect"]
+    assert set(exp) <= {"waits", "not_winning", "best"}, case["name"]
+    cards, table, ctx = build_card_waiting(case["hand"], case["context"], rs)
+    result = arranged.waits(cards, table, ctx, rs)
+    got = {f"{w.card} {w.win_type}": w.result.score for w in result.waits}
+    label = f"{case['name']}: got {got}"
+    assert list(got.items()) == list(exp["waits"].items()), label
+    assert result.ready == bool(exp["waits"]), label
+    assert [f"{w.card} {w.win_type}" for w in result.waits if not w.result.winning] == \
+        exp.get("not_winning", []), label
+    if "best" in exp:
+        best = result.best
+        assert (f"{best.card} {best.win_type}" if best else None) == exp["best"], label
+    for w in result.waits:  # each wait is the score of the finished hand
+        hand = arranged.CardHand((*cards, rs.deck.by_code[w.card]), table,
+                                 rs.deck.by_code[w.card])
+        payer = None if rs.win_types[w.win_type].payer_field is None else (
+            ctx.payer if ctx.payer is not None else (ctx.winner + 1) % ctx.players)
+        assert arranged.score(hand, ctx._replace(win_type=w.win_type, payer=payer), rs) == \
+            w.result, label
