@@ -29,11 +29,7 @@ from contextlib import nullcontext
 from typing import Any
 
 from app.api.body import not_an_object
-from app.api.card_requests import (
-    explain_not_supported,
-    read_card_score_request,
-    read_card_waits_request,
-)
+from app.api.card_requests import read_card_score_request, read_card_waits_request
 from app.api.card_responses import card_score_response, card_waits_response
 from app.api.hand_requests import read_score_request, read_waits_request, validated
 from app.api.problems import ApiError, api_problem, hand_problem, problem_body
@@ -54,7 +50,9 @@ __all__ = [
     "ItemFunction",
     "read_batch",
     "run_batch",
+    "score_body",
     "score_item",
+    "waits_body",
     "waits_item",
 ]
 
@@ -77,12 +75,16 @@ def _item(body: object, ruleset: AnyRuleSet,
         return {"error": api_problem(exc)}
 
 
-def _score(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+def score_body(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+    """The score response to a decoded request body, explained when asked: what the single
+    call answers and what a batch item holds. Raises the request's error (`HandError`,
+    `ApiError`)."""
     if isinstance(ruleset, CardRuleSet):
-        # A card game scored by groups: its own request form and answer, no explanation.
-        if explain:
-            raise explain_not_supported(ruleset)
+        # A card game scored by groups: its own request form and answer.
         card_hand, card_ctx = read_card_score_request(body, ruleset)
+        if explain:
+            card_result, why = arranged.explained(card_hand, card_ctx, ruleset)
+            return card_score_response(card_result, ruleset, why)
         return card_score_response(arranged.score(card_hand, card_ctx, ruleset), ruleset)
     hand, ctx = read_score_request(body, ruleset)
     if explain:
@@ -90,34 +92,35 @@ def _score(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str
     return score_response(evaluate.score(hand, ctx, ruleset))
 
 
-def _waits(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+def waits_body(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+    """The waits response to a decoded request body, each wait explained when asked (as
+    `score_body`)."""
     if isinstance(ruleset, CardRuleSet):
-        if explain:
-            raise explain_not_supported(ruleset)
         cards, table, card_ctx = read_card_waits_request(body, ruleset)
-        return card_waits_response(arranged.waits(cards, table, card_ctx, ruleset), ruleset)
+        return card_waits_response(
+            arranged.waits(cards, table, card_ctx, ruleset, explain), ruleset)
     standing, melds, ctx = read_waits_request(body, ruleset)
     return waits_response(waits.waits(standing, melds, ctx, ruleset, explain))
 
 
 def score_item(body: object, ruleset: AnyRuleSet) -> Item:
     """One score request's item: its response, or the problem the single call would get."""
-    return _item(body, ruleset, lambda b, rs: _score(b, rs, False))
+    return _item(body, ruleset, lambda b, rs: score_body(b, rs, False))
 
 
 def waits_item(body: object, ruleset: AnyRuleSet) -> Item:
     """One waits request's item: its response, or the problem the single call would get."""
-    return _item(body, ruleset, lambda b, rs: _waits(b, rs, False))
+    return _item(body, ruleset, lambda b, rs: waits_body(b, rs, False))
 
 
 def explained_score_item(body: object, ruleset: AnyRuleSet) -> Item:
     """As `score_item`, the response explained (`?explain=true`)."""
-    return _item(body, ruleset, lambda b, rs: _score(b, rs, True))
+    return _item(body, ruleset, lambda b, rs: score_body(b, rs, True))
 
 
 def explained_waits_item(body: object, ruleset: AnyRuleSet) -> Item:
     """As `waits_item`, each wait explained (`?explain=true`)."""
-    return _item(body, ruleset, lambda b, rs: _waits(b, rs, True))
+    return _item(body, ruleset, lambda b, rs: waits_body(b, rs, True))
 
 
 # The item function of each endpoint that has a batch form, and its explained form.

@@ -48,7 +48,6 @@ from typing import Any, NamedTuple
 from marshmallow import Schema, ValidationError, fields, validate
 
 from app.api.hand_requests import build_options, field_name, validated
-from app.api.problems import ApiError
 from app.api.schemas import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
@@ -264,15 +263,6 @@ def build_card_waiting(hand_data: str | Mapping[str, Any], context_data: Mapping
     options = build_options(context_data.get("options"), rs)
     table = _check_hand(read, options, rs, waiting=True)
     return read.cards, table, _build_context(context_data, options, rs)
-
-
-def explain_not_supported(rs: CardRuleSet) -> ApiError:
-    """`?explain=true` on a card rule set: explanations are written for tile games only."""
-    return ApiError("explain_not_supported",
-                    f"Rule set {rs.id!r} ({rs.name}) is a card game scored by groups; "
-                    "explanations (?explain=true) exist for the tile games only. Send the "
-                    "request without explain: the answer's decomposition lists every group "
-                    "with its points.")
 
 
 # --- the hand ----------------------------------------------------------------------------

@@ -11,16 +11,30 @@ The groups of a decomposition: the table groups first, in the order the request 
 then the groups formed in hand ordered by their cards (the group holding the lowest card
 first, in the deck's order: every small card before the big ones, by rank; equal first
 cards by the next card, then by kind).
+
+With `?explain=true` a scored hand (and each wait) also carries `explanation`: the 名堂 the
+chosen arrangement had but an option left out (`not_counted`, as the tile games write theirs),
+the arrangements compared, the chosen one first (`readings`: each one's groups in the order
+above, its 胡息, its score or null with the reason it does not win), and how many were
+compared.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.api.responses import not_counted_fan
 from app.domain.deck import Deck
 from app.domain.money import Payments
 from app.rules.cards import CardRuleSet
-from app.scoring.arranged import CardResult, CardWait, CardWaits, GroupResult
+from app.scoring.arranged import (
+    CardExplanation,
+    CardReading,
+    CardResult,
+    CardWait,
+    CardWaits,
+    GroupResult,
+)
 from app.scoring.result import FanResult, Reason
 
 
@@ -75,12 +89,30 @@ def _scored(r: CardResult, deck: Deck) -> dict[str, Any]:
     }
 
 
-def card_score_response(r: CardResult, rs: CardRuleSet) -> dict[str, Any]:
-    return {"ruleset": r.ruleset, **_scored(r, rs.deck)}
+def _reading(r: CardReading, deck: Deck) -> dict[str, Any]:
+    return {"groups": [_group(g) for g in ordered_groups(r.groups, deck)], "huxi": r.points,
+            "score": r.score, "reason": r.reason, "chosen": r.chosen}
+
+
+def _explanation(e: CardExplanation, deck: Deck) -> dict[str, Any]:
+    return {"not_counted": [not_counted_fan(n) for n in e.not_counted],
+            "readings": [_reading(r, deck) for r in e.readings],
+            "readings_compared": e.readings_compared}
+
+
+def card_score_response(r: CardResult, rs: CardRuleSet,
+                        explanation: CardExplanation | None = None) -> dict[str, Any]:
+    out = {"ruleset": r.ruleset, **_scored(r, rs.deck)}
+    if explanation is not None:
+        out["explanation"] = _explanation(explanation, rs.deck)
+    return out
 
 
 def _wait(w: CardWait, deck: Deck) -> dict[str, Any]:
-    return {"card": w.card, "win_type": w.win_type, **_scored(w.result, deck)}
+    out = {"card": w.card, "win_type": w.win_type, **_scored(w.result, deck)}
+    if w.explanation is not None:
+        out["explanation"] = _explanation(w.explanation, deck)
+    return out
 
 
 def card_waits_response(r: CardWaits, rs: CardRuleSet) -> dict[str, Any]:

@@ -25,7 +25,6 @@ TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "Malformed JSON body"),
     "invalid_query": (400, "Invalid query parameter"),
-    "explain_not_supported": (400, "Explanation not supported"),
     "not_found": (404, "Not found"),
     "unknown_ruleset": (404, "Unknown rule set"),
     "method_not_allowed": (405, "Method not allowed"),

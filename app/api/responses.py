@@ -19,6 +19,7 @@ from app.scoring.result import (
     DrawPlayer,
     Explanation,
     FanResult,
+    NotCounted,
     Reason,
     ScoreResult,
     SettleResult,
@@ -68,11 +69,15 @@ def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
     }
 
 
+def not_counted_fan(n: NotCounted) -> dict[str, Any]:
+    """A fan the chosen reading had but did not count (an explanation's `not_counted`)."""
+    return {"id": n.id, "name": n.name, "name_en": n.name_en, "value": n.value,
+            "count": n.count, "rule": n.rule, "by": n.by, "message": n.message}
+
+
 def _explanation(e: Explanation) -> dict[str, Any]:
     return {
-        "not_counted": [{"id": n.id, "name": n.name, "name_en": n.name_en, "value": n.value,
-                         "count": n.count, "rule": n.rule, "by": n.by, "message": n.message}
-                        for n in e.not_counted],
+        "not_counted": [not_counted_fan(n) for n in e.not_counted],
         "readings": [{**(_decomposition(r.decomposition) or {}),
                       "fans": [{"id": fid, "count": n} for fid, n in r.fans],
                       "fan_total": r.fan_total, "meets_requirements": r.meets_requirements,

@@ -21,35 +21,20 @@ from app.api.batch import (
     explained_waits_item,
     read_batch,
     run_batch,
+    score_body,
     score_item,
+    waits_body,
     waits_item,
 )
 from app.api.body import json_object_body
-from app.api.card_requests import (
-    explain_not_supported,
-    read_card_score_request,
-    read_card_waits_request,
-)
-from app.api.card_responses import (
-    card_score_response,
-    card_waits_response,
-)
-from app.api.hand_requests import read_score_request, read_waits_request
 from app.api.metrics import count_hands, round_hands
 from app.api.problems import ApiError
-from app.api.responses import (
-    ruleset_document,
-    ruleset_summary,
-    score_response,
-    settle_response,
-    waits_response,
-)
+from app.api.responses import ruleset_document, ruleset_summary, settle_response
 from app.api.settle_requests import read_settle_request
 from app.domain.deadline import time_limit
 from app.rules.cards import CardRuleSet
 from app.rules.model import AnyRuleSet
-from app.scoring import arranged, evaluate, rounds, waits
-from app.scoring.explain import explained
+from app.scoring import rounds
 from app.version import __version__
 
 api = Blueprint("api", __name__)
@@ -127,19 +112,7 @@ def _explain() -> bool:
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
-    if isinstance(rs, CardRuleSet):
-        # A card game scored by groups: its own request form and answer, no explanation.
-        if explain:
-            raise explain_not_supported(rs)
-        card_hand, card_ctx = read_card_score_request(json_object_body(), rs)
-        card_body = card_score_response(arranged.score(card_hand, card_ctx, rs), rs)
-        count_hands(rs.id, "score")
-        return _json(card_body)
-    hand, ctx = read_score_request(json_object_body(), rs)
-    if explain:
-        body = score_response(*explained(hand, ctx, rs))
-    else:
-        body = score_response(evaluate.score(hand, ctx, rs))
+    body = score_body(json_object_body(), rs, explain)
     count_hands(rs.id, "score")
     return _json(body)
 
@@ -149,17 +122,9 @@ def score_hand(ruleset: str) -> Response:
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
-    if isinstance(rs, CardRuleSet):
-        if explain:
-            raise explain_not_supported(rs)
-        cards, table, card_ctx = read_card_waits_request(json_object_body(), rs)
-        card_body = card_waits_response(arranged.waits(cards, table, card_ctx, rs), rs)
-        count_hands(rs.id, "waits")
-        return _json(card_body)
-    standing, melds, ctx = read_waits_request(json_object_body(), rs)
-    result = waits.waits(standing, melds, ctx, rs, explain)
+    body = waits_body(json_object_body(), rs, explain)
     count_hands(rs.id, "waits")
-    return _json(waits_response(result))
+    return _json(body)
 
 
 @api.post("/v1/rulesets/<ruleset>/score/batch")
@@ -176,8 +141,6 @@ def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
     # The batch keeps the time limit itself: past it, the items left answer
     # time_limit_exceeded and those done keep their answers.
     rs = _ruleset(ruleset_id)
-    if isinstance(rs, CardRuleSet) and item in (explained_score_item, explained_waits_item):
-        raise explain_not_supported(rs)
     requests = read_batch(json_object_body(current_app.config["MAX_BATCH_CONTENT_LENGTH"]))
     results = run_batch(requests, rs, item, current_app.config["REQUEST_TIME_LIMIT"])
     count_hands(rs.id, endpoint, sum("result" in r for r in results))

@@ -275,11 +275,13 @@ def _pay(score: int, ctx: CardWin, rs: CardRuleSet) -> Payments:
 
 
 class CardWait(NamedTuple):
-    """A card that finishes a waiting hand by one win type, and what the hand then is."""
+    """A card that finishes a waiting hand by one win type, and what the hand then is (with
+    what the scoring compared, when asked for)."""
 
     card: str
     win_type: str
     result: CardResult
+    explanation: CardExplanation | None = None
 
 
 class CardWaits(NamedTuple):
@@ -291,14 +293,14 @@ class CardWaits(NamedTuple):
 
 
 def waits(cards: tuple[int, ...], table: tuple[Piece, ...], ctx: CardWin,
-          rs: CardRuleSet) -> CardWaits:
+          rs: CardRuleSet, explain: bool = False) -> CardWaits:
     """Every card that finishes a hand one card short, under each win type: the context's
     win type when it names one, else every win type of the rule set. A win type whose card
     comes from another seat is paid by the context's payer, else by the seat after the
     winner (the money of a wait is an illustration; its score does not depend on it).
 
     A card is tried while a copy of it is left (fewer than the deck's copies in hand and on
-    the table)."""
+    the table). `explain`: each wait also carries its explanation (as `explained`)."""
     types = [ctx.win_type] if ctx.win_type in rs.win_types else list(rs.win_types)
     used = [0] * rs.deck.size
     for c in (*cards, *(c for g in table for c in g.cards)):
@@ -312,9 +314,14 @@ def waits(cards: tuple[int, ...], table: tuple[Piece, ...], ctx: CardWin,
             payer = None
             if rs.win_types[wt].payer_field is not None:
                 payer = ctx.payer if ctx.payer is not None else (ctx.winner + 1) % ctx.players
-            result = score(hand, ctx._replace(win_type=wt, payer=payer), rs)
+            win = ctx._replace(win_type=wt, payer=payer)
+            why = None
+            if explain:
+                result, why = explained(hand, win, rs)
+            else:
+                result = score(hand, win, rs)
             if result.groups is not None:
-                found.append(CardWait(rs.deck.cards[card].code, wt, result))
+                found.append(CardWait(rs.deck.cards[card].code, wt, result, why))
     winners = [w for w in found if w.result.winning]
     best = None
     for w in winners:

@@ -179,8 +179,9 @@ def test_score_examples_are_real(client: FlaskClient, spec: dict[str, Any]) -> N
     path, method = SCORE_OPERATION
     paired = 0
     for name, body in requests.items():
-        # Examples named `explained_...` are posted with ?explain=true.
-        query = "?explain=true" if name.startswith("explained") else ""
+        # Examples named `explained_...` (or `<rule set>_explained_...`) are posted with
+        # ?explain=true.
+        query = "?explain=true" if "explained" in name.split("_")[:2] else ""
         response = client.post(f"/v1/rulesets/{_example_ruleset(name, 'mcr')}/score{query}",
                                json=body)
         validate_live(spec, path, method, response)

@@ -393,7 +393,7 @@ def test_unexpected_exception_is_a_problem_500(
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.api.routes.evaluate.score", broken)
+    monkeypatch.setattr("app.api.batch.evaluate.score", broken)
     response = client.post(SCORE_URL, json=NINE_GATES_REQUEST)
     body = problem(response, 500, "internal_error")
     assert "engine bug" not in body["detail"]
@@ -407,7 +407,6 @@ def test_every_request_problem_code_is_tested() -> None:
               "settle_not_supported",  # tests/api/test_settle.py
               "time_limit_exceeded",  # tests/api/test_time_limit.py
               "not_ready",  # tests/api/test_observe.py
-              "invalid_query",  # tests/api/test_explain.py
-              "explain_not_supported"}  # tests/api/test_hengyang_api.py
+              "invalid_query"}  # tests/api/test_explain.py
     # http_error: any other HTTP-level refusal; no route of this API produces one.
     assert set(REQUEST_PROBLEMS) - tested == {"http_error"}

@@ -1,6 +1,7 @@
 """hengyang (衡阳六胡抢, word cards) through the HTTP API: worked examples E1 and E5 as whole
-answers, batches answering what the single calls answer, and the operations a card rule set
-does not serve (settle, explain)."""
+answers, batches answering what the single calls answer, explanations (`?explain=true`: the
+arrangements compared, the 名堂 an option leaves out; without it the answer unchanged), and
+the operation a card rule set does not serve (settle)."""
 
 from __future__ import annotations
 
@@ -88,8 +89,8 @@ def test_below_the_minimum_is_no_win(client: FlaskClient, spec: dict[str, Any]) 
     assert body["payments"] is None and body["score"] is None
 
 
-def _single(client: FlaskClient, endpoint: str, item: Any) -> dict[str, Any]:
-    response = client.post(f"{BASE}/{endpoint}", data=json.dumps(item),
+def _single(client: FlaskClient, endpoint: str, item: Any, query: str = "") -> dict[str, Any]:
+    response = client.post(f"{BASE}/{endpoint}{query}", data=json.dumps(item),
                            content_type="application/json")
     body = response.get_json()
     if response.status_code == 200:
@@ -138,15 +139,127 @@ def test_settle_is_refused(client: FlaskClient, spec: dict[str, Any]) -> None:
     assert "hengyang" in problem(response, 422, "settle_not_supported")["detail"]
 
 
-@pytest.mark.parametrize("endpoint", ["score", "waits", "score/batch", "waits/batch"])
-def test_explain_is_refused(client: FlaskClient, spec: dict[str, Any], endpoint: str) -> None:
-    body: dict[str, Any] = E5_REQUEST if "batch" not in endpoint else {"requests": [E5_REQUEST]}
-    response = client.post(f"{BASE}/{endpoint}?explain=true", json=body)
+# E10: seat 3 wins on seat 1's discarded 二; 一二三 + 壹贰叁 ×2 + 五六七 + 陆柒捌 = 15 息, or the
+# three 绞 一壹壹 二贰贰 三叁叁 + 五六七 + 陆柒捌 = 0 息 (under 起胡).
+E10_REQUEST = {"hand": {"cards": "13567x 112233678d 2x", "groups": [], "win_card": "2x"},
+               "context": {"win_type": "discard", "winner": 3, "dealer": 0, "discarder": 1}}
+# E8: seat 1 self-draws 八 onto 八八 (偎): no red card, 全黑 ×5 and 自摸 ×2.
+E8_REQUEST = {"hand": "111d345d456x88x99x9d8x",
+              "context": {"win_type": "self_draw", "winner": 1, "dealer": 0}}
+
+
+def _post(client: FlaskClient, spec: dict[str, Any], endpoint: str, body: Any,
+          query: str = "") -> dict[str, Any]:
+    response = client.post(f"{BASE}/{endpoint}{query}", json=body)
     validate_live(spec, f"/v1/rulesets/{{ruleset}}/{endpoint}", "post", response)
-    result = problem(response, 400, "explain_not_supported")
-    assert "tile games" in result["detail"]
-    # explain=false is the plain answer.
-    assert client.post(f"{BASE}/{endpoint}?explain=false", json=body).status_code in (200, 422)
+    assert response.status_code == 200, response.get_json()
+    answer: dict[str, Any] = response.get_json()
+    return answer
+
+
+def _cards(groups: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(g["kind"], g["cards"]) for g in groups]
+
+
+def test_explained_score_compares_the_arrangements(client: FlaskClient,
+                                                   spec: dict[str, Any]) -> None:
+    plain = _post(client, spec, "score", E10_REQUEST)
+    explained = _post(client, spec, "score", E10_REQUEST, "?explain=true")
+    why = explained.pop("explanation")
+    assert explained == plain
+    assert why["readings_compared"] == 2 and why["not_counted"] == []
+    chosen, other = why["readings"]
+    assert (chosen["chosen"], chosen["huxi"], chosen["score"], chosen["reason"]) == (
+        True, 15, 4, None)
+    assert chosen["groups"] == plain["decomposition"]["groups"]
+    assert (other["chosen"], other["huxi"], other["score"], other["reason"]) == (
+        False, 0, None, "below_min_huxi")
+    # The other reading's groups, in the documented order (by their cards).
+    assert _cards(other["groups"]) == [("jiao", "1x1d1d"), ("jiao", "2x2d2d"),
+                                       ("jiao", "3x3d3d"), ("shun", "567x"), ("shun", "678d")]
+    assert [g["has_win_card"] for g in other["groups"]] == [False, True, False, False, False]
+
+
+def test_explained_score_names_the_option_that_leaves_a_pattern_out(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    body = json.loads(json.dumps(E8_REQUEST))
+    body["context"]["options"] = {"red_black": "off"}
+    answer = _post(client, spec, "score", body, "?explain=true")
+    # 偎 八 3 + 坎 壹 6 = 9 息, 囤 2; only 自摸 ×2 counts: 4.
+    assert (answer["huxi"], answer["tun"], answer["score"]) == (9, 2, 4)
+    assert [f["id"] for f in answer["fans"]] == ["zi_mo"]
+    (left,) = answer["explanation"]["not_counted"]
+    assert {k: left[k] for k in ("id", "name", "value", "count", "rule", "by")} == {
+        "id": "quan_hei", "name": "全黑", "value": 5, "count": 1, "rule": "option",
+        "by": "red_black"}
+    assert "red_black" in left["message"]
+    # Under the default options 全黑 counts and nothing is left out.
+    default = _post(client, spec, "score", E8_REQUEST, "?explain=true")
+    assert default["explanation"]["not_counted"] == []
+    assert {f["id"] for f in default["fans"]} == {"quan_hei", "zi_mo"}
+
+
+def test_explained_score_of_a_hand_with_no_arrangement(client: FlaskClient,
+                                                       spec: dict[str, Any]) -> None:
+    body = json.loads(json.dumps(E10_REQUEST))
+    body["hand"]["cards"] = "13567x 112234678d 2x"  # 叁 swapped for 肆: no arrangement
+    answer = _post(client, spec, "score", body, "?explain=true")
+    assert answer["reason"]["code"] == "no_shape"
+    assert answer["explanation"] == {"not_counted": [], "readings": [], "readings_compared": 0}
+
+
+def test_explained_waits_entry_by_entry(client: FlaskClient, spec: dict[str, Any]) -> None:
+    # E10 before the 二: every card that finishes it, on each win type.
+    body = {"hand": "13567x112233678d", "context": {"winner": 3}}
+    plain = _post(client, spec, "waits", body)
+    explained = _post(client, spec, "waits", body, "?explain=true")
+    assert explained["waits"] and explained["best"] is not None
+    for entry in (*explained["waits"], explained["best"]):
+        why = entry.pop("explanation")
+        first = why["readings"][0]
+        assert first["chosen"] and not any(r["chosen"] for r in why["readings"][1:])
+        assert first["groups"] == entry["decomposition"]["groups"]
+        assert (first["huxi"], first["score"]) == (entry["huxi"], entry["score"])
+        assert 1 <= len(why["readings"]) <= min(5, why["readings_compared"])
+    assert explained == plain
+    # 二 on a discard: the two arrangements of E10.
+    two = _post(client, spec, "waits", {**body, "context": {"winner": 3, "discarder": 1,
+                                                            "win_type": "discard"}},
+                "?explain=true")
+    (entry,) = [w for w in two["waits"] if w["card"] == "2x"]
+    assert entry["explanation"]["readings_compared"] == 2
+    assert [r["huxi"] for r in entry["explanation"]["readings"]] == [15, 0]
+
+
+@pytest.mark.parametrize("endpoint,n", [("score", 40), ("waits", 8)])
+def test_explained_batch_items_are_the_single_explained_calls(
+        client: FlaskClient, spec: dict[str, Any], endpoint: str, n: int) -> None:
+    items = _items(n, seed=15, waits=endpoint == "waits")
+    results = _post(client, spec, f"{endpoint}/batch", {"requests": items},
+                    "?explain=true")["results"]
+    assert len(results) == len(items)
+    for item, got in zip(items, results, strict=True):
+        assert got == _single(client, endpoint, item, "?explain=true"), item
+    assert sum("error" in r for r in results) == 3
+    explained = [r["result"] for r in results if "result" in r]
+    if endpoint == "score":
+        assert all("explanation" in r for r in explained)
+    else:
+        assert all("explanation" in w for r in explained for w in r["waits"])
+
+
+@pytest.mark.parametrize("endpoint", ["score", "waits", "score/batch", "waits/batch"])
+def test_explain_false_is_the_plain_answer(client: FlaskClient, endpoint: str) -> None:
+    waiting = {"hand": "13567x112233678d", "context": {"winner": 3}}
+    one = E10_REQUEST if endpoint.startswith("score") else waiting
+    body: dict[str, Any] = {"requests": [one, one]} if "batch" in endpoint else one
+    plain = client.post(f"{BASE}/{endpoint}", json=body)
+    off = client.post(f"{BASE}/{endpoint}?explain=false", json=body)
+    assert plain.status_code == off.status_code == 200
+    assert off.data == plain.data
+    assert b"explanation" not in plain.data
+    on = client.post(f"{BASE}/{endpoint}?explain=true", json=body)
+    assert on.status_code == 200 and b"explanation" in on.data
 
 
 def test_the_rule_set_is_listed_and_described(client: FlaskClient, spec: dict[str, Any]) -> None:
