@@ -1403,12 +1403,31 @@ class _CardPage:
             parts.append("groups " + ", ".join(code(g) for g in exp["groups"]))
         return "; ".join(parts)
 
+    WAITS_EXPECT = frozenset({"waits", "not_winning", "best"})
+
+    def waits_expect(self, exp: Mapping[str, Any], where: str) -> str:
+        _known(exp, self.WAITS_EXPECT, f"{where}: expect")
+        waits = exp.get("waits") or {}
+        if not waits:
+            parts = ["not ready"]
+        else:
+            parts = ["waits (card and win type: score) " + ", ".join(
+                f"{code(w)}: {'below the minimum' if n is None else n}"
+                for w, n in waits.items())]
+        if exp.get("not_winning"):
+            parts.append("no win on " + ", ".join(code(w) for w in exp["not_winning"]))
+        if "best" in exp:
+            parts.append("best " + (code(exp["best"]) if exp["best"] is not None else "none"))
+        return "; ".join(parts)
+
     def examples(self) -> list[str]:
         rid = self.rs.id
         lines = ["## Worked examples", ""]
         if not self.src.cases:
             return [*lines, f"No cases yet: add them under {code(f'tests/cases/{rid}/')}.", ""]
-        lines += ["Each case is a test, checked against the expected result shown. A hand is "
+        lines += ["Each case is a test, checked against the expected result shown (the waits "
+                  "cases, under " + code(f"tests/cases/{rid}/waits/") + ", take the hand one "
+                  "card short). A hand is "
                   "written as a request takes it: a string, where " + code("[...]") + " is an "
                   "exposed table group, " + code("{...}") + " a concealed one and the last "
                   "card outside brackets the winning card; or an object of the cards in hand "
@@ -1427,9 +1446,10 @@ class _CardPage:
                     raise DocsError(f"{where}: a case has name, hand, context and expect")
                 hand = case.get("hand")
                 ctx = case.get("context") or {}
+                expect = (self.expect if cf.kind == "score"
+                          else self.waits_expect)(case["expect"], where)
                 rows.append([md(case.get("name", "")), self.hand_text(hand),
-                             code(flow_items(ctx)) if ctx else "none",
-                             self.expect(case["expect"], where)])
+                             code(flow_items(ctx)) if ctx else "none", expect])
             lines += table(["Case", "Hand", "Context", "Expected"], rows)
         return lines
 

@@ -49,7 +49,9 @@ MCR_HANDS = int(os.environ.get("EXPLAIN_MCR_HANDS", "10000"))
 TIANJIN_HANDS = int(os.environ.get("EXPLAIN_TIANJIN_HANDS", "2000"))
 SEED = int(os.environ.get("EXPLAIN_SEED", "20261201"))
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+# The tile games: word cards are explained by another engine (tests/scoring/test_card_explain.py).
+RULESETS = {rid: rs for rid, rs in load_rulesets(ROOT / "rulesets").items()
+            if isinstance(rs, RuleSet)}
 CASES = ROOT / "tests" / "cases"
 
 
@@ -189,6 +191,8 @@ def test_explanations_of_every_case_of_every_rule_set() -> None:
     seen: Counter[str] = Counter()
     by_ruleset: Counter[str] = Counter()
     for path in sorted(CASES.glob("*/*.yaml")):
+        if path.parent.name not in RULESETS:
+            continue  # a word-card game: its case runner checks its explanations
         rs = RULESETS[path.parent.name]
         for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
             if "error" in case["expect"]:
