@@ -168,9 +168,10 @@ def test_erren_operations_conform_to_the_contract(case: Any) -> None:
 
 # 衡阳六胡抢, word cards: every operation on a rule set (batches included: their items are
 # read by the card reader) with the bodies of both families; a tile game's body is refused
-# as invalid_request, a word-card body is read, and nothing answers a server error.
-@schema.include(path_regex=r"\{ruleset\}").parametrize()
-@settings(max_examples=max(1, MAX_EXAMPLES // 2), deadline=None, database=None,
+# as invalid_request, a word-card body is read, and nothing answers a server error. Not
+# /settle: a rule set without rounds refuses every body alike (tests/api/test_hengyang_api.py).
+@schema.include(path_regex=r"\{ruleset\}").exclude(path_regex="/settle$").parametrize()
+@settings(max_examples=max(1, MAX_EXAMPLES // 3), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 def test_hengyang_operations_conform_to_the_contract(case: Any) -> None:
     _on(case, "hengyang")

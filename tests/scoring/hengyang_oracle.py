@@ -394,15 +394,17 @@ def _random_three(rng: random.Random, pool: Counter[str], allow_kan: bool) -> li
     return None
 
 
-def random_request(rng: random.Random, win_type: str) -> dict[str, object]:
-    """A random request that the rules accept as a real hand (about half of them winning)."""
+def random_request(rng: random.Random, win_type: str, deal: int = 15) -> dict[str, object]:
+    """A random request that the rules accept as a real hand (about half of them winning);
+    `deal`: the cards of a hand without 4-card table groups (15, or 21)."""
     while True:
-        req = _try_request(rng, win_type)
+        req = _try_request(rng, win_type, deal)
         if req is not None:
             return req
 
 
-def _try_request(rng: random.Random, win_type: str) -> dict[str, object] | None:
+def _try_request(rng: random.Random, win_type: str, deal: int = 15
+                 ) -> dict[str, object] | None:
     pool: Counter[str] = Counter({c: 4 for c in CODES})
     table: list[tuple[str, list[str]]] = []
     for _ in range(rng.choice([0, 0, 1, 1, 2, 3])):
@@ -414,7 +416,7 @@ def _try_request(rng: random.Random, win_type: str) -> dict[str, object] | None:
         table.append(g)
         pool.subtract(g[1])
     t = sum(1 for _, cs in table if len(cs) == 4)
-    total = 15 + max(0, t - 1)
+    total = deal + max(0, t - 1)
     need = total - sum(len(cs) for _, cs in table)
     if need < 2:
         return None
