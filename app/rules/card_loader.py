@@ -96,7 +96,8 @@ def build_card_ruleset(data: Mapping[str, Any], source: str, error: type[Excepti
         figures=dict(figures), rank_by=rank_by, steps=steps, patterns=patterns,
         options=options, context_flags=flags, context_cards=cards, source=source,
         names=dict(names))
-    _ = ruleset._arrangers  # compiled now, so that no request pays for it
+    # Compiled now, so that no request pays for them.
+    _ = ruleset._arrangers, ruleset._groups_by_switches
     return ruleset
 
 

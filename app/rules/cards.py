@@ -182,17 +182,17 @@ class CardRuleSet:
 
     @property
     def ready(self) -> bool:
-        """Compiled for scoring: every arrangement search built (the loader does it while
-        loading)."""
-        return "_arrangers" in vars(self)
+        """Compiled for scoring: every arrangement search and table of groups built (the
+        loader does it while loading)."""
+        return "_arrangers" in vars(self) and "_groups_by_switches" in vars(self)
 
     def players_of(self, options: Mapping[str, Any]) -> int:
         return int(options[self.players_option]) if self.players_option else self.players
 
-    def kind_groups(self, kind: str, options: Mapping[str, Any]) -> tuple[tuple[int, ...], ...]:
+    def kind_groups(self, kind: str, options: Mapping[str, Any]) -> frozenset[tuple[int, ...]]:
         """The concrete groups of a kind under `options` (forms switched off by an option
-        left out)."""
-        return self._groups_under(self._switches(options))[kind]
+        left out), each as sorted card indices."""
+        return self._groups_by_switches[self._switches(options)][kind]
 
     def arranger(self, options: Mapping[str, Any]) -> Arranger:
         """The hand's arrangement search under `options` (one per set of form switches)."""
@@ -215,19 +215,31 @@ class CardRuleSet:
         return rule.by_suit.get(card.suit, 0)
 
     @cached_property
-    def _arrangers(self) -> Mapping[frozenset[str], Arranger]:
-        # One search per set of form switches (each subset of the options that switch forms
-        # on), all built when the rule set is loaded.
+    def _switch_sets(self) -> tuple[frozenset[str], ...]:
+        """Every set of form switches: each subset of the options that switch forms on."""
         names = sorted(self._switch_names)
+        return tuple(frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+                     for mask in range(1 << len(names)))
+
+    @cached_property
+    def _arrangers(self) -> Mapping[frozenset[str], Arranger]:
+        # One search per set of form switches, all built when the rule set is loaded.
         out: dict[frozenset[str], Arranger] = {}
-        for mask in range(1 << len(names)):
-            switches = frozenset(n for i, n in enumerate(names) if mask >> i & 1)
+        for switches in self._switch_sets:
             groups = self._groups_under(switches)
             out[switches] = Arranger(
                 self.deck.size,
                 [(k, groups[k]) for k in self.hand.kinds if k != self.hand.locked_kind],
                 self.hand.pair_kind)
         return MappingProxyType(out)
+
+    @cached_property
+    def _groups_by_switches(self) -> Mapping[frozenset[str], Mapping[str, frozenset[
+            tuple[int, ...]]]]:
+        return MappingProxyType({
+            switches: MappingProxyType({k: frozenset(v) for k, v in
+                                        self._groups_under(switches).items()})
+            for switches in self._switch_sets})
 
     @cached_property
     def _switch_names(self) -> frozenset[str]:
