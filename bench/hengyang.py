@@ -66,9 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     sys.path.insert(0, str(ROOT))
     from app.domain.arrange import Piece
+    from app.domain.card_hand import CardHand, CardWin
     from app.rules.cards import CardRuleSet
     from app.rules.loader import load_rulesets
-    from app.scoring.arranged import CardHand, CardWin, score
+    from app.scoring.arranged import score
     from app.scoring.build import engine_build
     from app.scoring.evaluate import score as mcr_score
 

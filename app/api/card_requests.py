@@ -65,10 +65,10 @@ from app.api.schemas import (
     _unknown,
 )
 from app.domain.arrange import Piece
+from app.domain.card_hand import CardHand, CardWin
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
 from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
-from app.scoring.arranged import CardHand, CardWin
 
 # Size limits (the domain then names the exact fault): a hand is at most 21 cards and a few
 # table groups more.

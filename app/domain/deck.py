@@ -243,3 +243,4 @@ class Deck:
     def _compact(self, cards: Sequence[int]) -> str:
         cs = [self.cards[c] for c in cards]
         return "".join(str(c.rank) for c in cs) + cs[0].suit
+

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from app.domain.arrange import Piece
+from app.domain.card_hand import CardHand, CardWin
 from app.domain.money import Payments, Transfer, payments_of
 from app.rules.cards import (
     FREE,
@@ -32,29 +33,6 @@ from app.rules.cards import (
 from app.scoring.result import FanResult, NotCounted, Reason
 
 NO_SHAPE = "no_shape"
-
-
-class CardHand(NamedTuple):
-    """A hand as the request gave it: the cards in hand (the winning card among them), the
-    table groups, the winning card."""
-
-    cards: tuple[int, ...]
-    table: tuple[Piece, ...]
-    win_card: int
-
-
-class CardWin(NamedTuple):
-    """The win: how, by whom, from whom (None for the winner's own card), and the context
-    the rule set reads."""
-
-    win_type: str
-    winner: int
-    dealer: int
-    payer: int | None
-    players: int
-    flags: Mapping[str, bool]
-    cards: Mapping[str, int | None]
-    options: Mapping[str, Any]
 
 
 class GroupResult(NamedTuple):

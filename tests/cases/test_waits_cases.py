@@ -26,6 +26,7 @@ import yaml
 
 from app.api.card_requests import build_card_waiting
 from app.api.hand_requests import build_waiting
+from app.domain.card_hand import CardHand
 from app.domain.hand import Hand
 from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
@@ -114,7 +115,7 @@ def _card_waits_case(rs: CardRuleSet, case: dict[str, Any]) -> None:
         best = result.best
         assert (f"{best.card} {best.win_type}" if best else None) == exp["best"], label
     for w in result.waits:  # each wait is the score of the finished hand
-        hand = arranged.CardHand((*cards, rs.deck.by_code[w.card]), table,
+        hand = CardHand((*cards, rs.deck.by_code[w.card]), table,
                                  rs.deck.by_code[w.card])
         payer = None if rs.win_types[w.win_type].payer_field is None else (
             ctx.payer if ctx.payer is not None else (ctx.winner + 1) % ctx.players)

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from app.scoring.arranged import CardHand, explained, score, waits
+from app.domain.card_hand import CardHand
+from app.scoring.arranged import explained, score, waits
 from tests.scoring import hengyang_oracle as oracle
 from tests.scoring.test_hengyang_arrangement import RS, engine_args
 

@@ -19,9 +19,10 @@ from typing import Any
 import pytest
 
 from app.domain.arrange import Piece
+from app.domain.card_hand import CardHand, CardWin
 from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
-from app.scoring.arranged import CardHand, CardWin, score
+from app.scoring.arranged import score
 from tests.scoring import hengyang_oracle as oracle
 
 ROOT = Path(__file__).resolve().parents[2]
