@@ -142,6 +142,33 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> list[str]:
     return [row(headers), "|" + "---|" * len(headers), *(row(r) for r in rows), ""]
 
 
+
+def case_tables(files: Sequence[CaseFile], hand_text: Callable[[Any], str],
+                score_expect: Callable[[Mapping[str, Any], str], str],
+                waits_expect: Callable[[Mapping[str, Any], str], str]) -> list[str]:
+    """One table of cases per case file (its header comment quoted above it): name, hand
+    (written by `hand_text`), context and the expected result in words (by the file's
+    kind, score or waits)."""
+    lines: list[str] = []
+    for cf in files:
+        lines += [f"### {link(code(cf.path), TO_ROOT + cf.path)}", ""]
+        for i, p in enumerate(cf.header):
+            lines.append(("> " if i == 0 else ">\n> ") + md(p))
+        if cf.header:
+            lines.append("")
+        rows = []
+        for i, case in enumerate(cf.cases):
+            where = f"{cf.path} case {i}"
+            if not isinstance(case, Mapping) or "expect" not in case:
+                raise DocsError(f"{where}: a case has name, hand, context and expect")
+            ctx = case.get("context") or {}
+            expect = (score_expect if cf.kind == "score" else waits_expect)(case["expect"],
+                                                                             where)
+            rows.append([md(case.get("name", "")), hand_text(case.get("hand")),
+                         code(flow_items(ctx)) if ctx else "none", expect])
+        lines += table(["Case", "Hand", "Context", "Expected"], rows)
+    return lines
+
 def docstring_blocks(doc: str | None) -> list[str]:
     """A docstring as Markdown blocks: paragraphs, and lists where lines start with `- `."""
     if not doc:
@@ -994,26 +1021,9 @@ class _Page:
                   "tile outside brackets the winning tile (for waits, the hand is one tile "
                   "short). A fan marked not is asserted absent, the others then being some of "
                   "the fans only.", ""]
-        for cf in self.src.cases:
-            lines += [f"### {link(code(cf.path), TO_ROOT + cf.path)}", ""]
-            for i, p in enumerate(cf.header):
-                lines.append(("> " if i == 0 else ">\n> ") + md(p))
-            if cf.header:
-                lines.append("")
-            rows = []
-            for i, case in enumerate(cf.cases):
-                where = f"{cf.path} case {i}"
-                if not isinstance(case, Mapping) or "expect" not in case:
-                    raise DocsError(f"{where}: a case has name, hand, context and expect")
-                hand = case.get("hand")
-                ctx = case.get("context") or {}
-                expect = (self.score_expect if cf.kind == "score"
-                          else self.waits_expect)(case["expect"], where)
-                rows.append([md(case.get("name", "")),
-                             code(hand if isinstance(hand, str) else flow(hand)),
-                             code(flow_items(ctx)) if ctx else "none", expect])
-            lines += table(["Case", "Hand", "Context", "Expected"], rows)
-        return lines
+        return [*lines, *case_tables(
+            self.src.cases, lambda h: code(h if isinstance(h, str) else flow(h)),
+            self.score_expect, self.waits_expect)]
 
 
 # --- a card rule set's page ----------------------------------------------------------------
@@ -1433,25 +1443,8 @@ class _CardPage:
                   "card outside brackets the winning card; or an object of the cards in hand "
                   "(the winning card among them), the table groups and the winning card. "
                   "Groups are listed as a multiset.", ""]
-        for cf in self.src.cases:
-            lines += [f"### {link(code(cf.path), TO_ROOT + cf.path)}", ""]
-            for i, p in enumerate(cf.header):
-                lines.append(("> " if i == 0 else ">\n> ") + md(p))
-            if cf.header:
-                lines.append("")
-            rows = []
-            for i, case in enumerate(cf.cases):
-                where = f"{cf.path} case {i}"
-                if not isinstance(case, Mapping) or "expect" not in case:
-                    raise DocsError(f"{where}: a case has name, hand, context and expect")
-                hand = case.get("hand")
-                ctx = case.get("context") or {}
-                expect = (self.expect if cf.kind == "score"
-                          else self.waits_expect)(case["expect"], where)
-                rows.append([md(case.get("name", "")), self.hand_text(hand),
-                             code(flow_items(ctx)) if ctx else "none", expect])
-            lines += table(["Case", "Hand", "Context", "Expected"], rows)
-        return lines
+        return [*lines, *case_tables(self.src.cases, self.hand_text, self.expect,
+                                     self.waits_expect)]
 
     @staticmethod
     def hand_text(hand: Any) -> str:

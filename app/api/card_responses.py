@@ -23,9 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api.responses import not_counted_fan
+from app.api.responses import fan_json, not_counted_fan, payments_json, reason_json
 from app.domain.deck import Deck
-from app.domain.money import Payments
 from app.rules.cards import CardRuleSet
 from app.scoring.arranged import (
     CardExplanation,
@@ -35,24 +34,6 @@ from app.scoring.arranged import (
     CardWaits,
     GroupResult,
 )
-from app.scoring.result import FanResult, Reason
-
-
-def _fan(f: FanResult) -> dict[str, Any]:
-    return {"id": f.id, "name": f.name, "name_en": f.name_en, "value": f.value,
-            "count": f.count}
-
-
-def _reason(r: Reason | None) -> dict[str, str] | None:
-    return None if r is None else {"code": r.code, "message": r.message}
-
-
-def _payments(p: Payments | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
-    return {"net": list(p.net),
-            "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount,
-                           "reason": t.reason} for t in p.transfers]}
 
 
 def _group(g: GroupResult) -> dict[str, Any]:
@@ -73,19 +54,19 @@ def _scored(r: CardResult, deck: Deck) -> dict[str, Any]:
     """What a hand scored: the score response without its rule set (each wait has it too)."""
     return {
         "winning": r.winning,
-        "reason": _reason(r.reason),
+        "reason": reason_json(r.reason),
         "huxi": r.points,
         "tun": r.units,
         "tun_parts": dict(r.parts),
         **dict(r.figures),
-        "fans": [_fan(f) for f in r.fans],
+        "fans": [fan_json(f) for f in r.fans],
         "fan_total": r.fan_total,
         "multiplier": r.multiplier,
         "value": r.value,
         "score": r.score,
         "decomposition": None if r.groups is None else {
             "groups": [_group(g) for g in ordered_groups(r.groups, deck)]},
-        "payments": _payments(r.payments),
+        "payments": payments_json(r.payments),
     }
 
 

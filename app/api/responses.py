@@ -31,12 +31,12 @@ from app.scoring.result import (
 # --- scored hands ------------------------------------------------------------------------
 
 
-def _fan(f: FanResult) -> dict[str, Any]:
+def fan_json(f: FanResult) -> dict[str, Any]:
     return {"id": f.id, "name": f.name, "name_en": f.name_en, "value": f.value,
             "count": f.count}
 
 
-def _reason(r: Reason | None) -> dict[str, str] | None:
+def reason_json(r: Reason | None) -> dict[str, str] | None:
     return None if r is None else {"code": r.code, "message": r.message}
 
 
@@ -47,7 +47,7 @@ def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
             "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
 
 
-def _payments(p: Payments | None) -> dict[str, Any] | None:
+def payments_json(p: Payments | None) -> dict[str, Any] | None:
     if p is None:
         return None
     return {"net": list(p.net),
@@ -60,8 +60,8 @@ def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
     response."""
     return {
         "winning": r.winning,
-        "reason": _reason(r.reason),
-        "fans": [_fan(f) for f in r.fans],
+        "reason": reason_json(r.reason),
+        "fans": [fan_json(f) for f in r.fans],
         "fan_total": r.fan_total,
         "value": r.value,
         "multiplier": r.multiplier,
@@ -87,7 +87,7 @@ def _explanation(e: Explanation) -> dict[str, Any]:
 
 
 def score_response(r: ScoreResult, explanation: Explanation | None = None) -> dict[str, Any]:
-    out = {"ruleset": r.ruleset, **_scored(r), "payments": _payments(r.payments)}
+    out = {"ruleset": r.ruleset, **_scored(r), "payments": payments_json(r.payments)}
     if explanation is not None:
         out["explanation"] = _explanation(explanation)
     return out
@@ -107,7 +107,7 @@ def waits_response(r: WaitsResult) -> dict[str, Any]:
 
 
 def _win(w: WinSummary) -> dict[str, Any]:
-    return {"event": w.event, "seat": w.seat, "fans": [_fan(f) for f in w.fans],
+    return {"event": w.event, "seat": w.seat, "fans": [fan_json(f) for f in w.fans],
             "fan_total": w.fan_total, "value": w.value, "multiplier": w.multiplier,
             "decomposition": _decomposition(w.decomposition)}
 
@@ -115,7 +115,7 @@ def _win(w: WinSummary) -> dict[str, Any]:
 def _draw_player(p: DrawPlayer) -> dict[str, Any]:
     best = None
     if p.best is not None:
-        best = {"tile": p.best.tile, "fans": [_fan(f) for f in p.best.fans],
+        best = {"tile": p.best.tile, "fans": [fan_json(f) for f in p.best.fans],
                 "fan_total": p.best.fan_total, "value": p.best.value}
     return {"seat": p.seat, "state": p.state, "best": best}
 
