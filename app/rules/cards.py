@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from app.domain.arrange import Arranger, Form, Piece, patterns
 from app.domain.deck import Deck
-from app.rules.options import OptionDef
+from app.rules.options import DeclaresOptions, OptionDef
 
 FREE = "free"  # a placement of the winning card: an ordinary hand card
 
@@ -138,7 +138,7 @@ class HandRule:
 
 
 @dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
-class CardRuleSet:
+class CardRuleSet(DeclaresOptions):
     id: str
     name: str
     name_en: str
@@ -163,14 +163,6 @@ class CardRuleSet:
 
     # The rule set's own answer to "is this a group game?" (the API asks it).
     kind = "cards"
-
-    @cached_property
-    def option_defaults(self) -> Mapping[str, Any]:
-        return MappingProxyType({o.name: o.default for o in self.options})
-
-    @cached_property
-    def option_by_name(self) -> Mapping[str, OptionDef]:
-        return MappingProxyType({o.name: o for o in self.options})
 
     @cached_property
     def fans(self) -> tuple[PatternDef, ...]:

@@ -27,7 +27,7 @@ from app.rules.definitions import (
     StandInDef,
     WildDef,
 )
-from app.rules.options import OptionDef
+from app.rules.options import DeclaresOptions, OptionDef
 from app.rules.payments import SCHEMES, Scheme
 from app.rules.plan import Plan, compile_plan
 from app.rules.settlement import SettlementDef
@@ -100,7 +100,7 @@ def _bound(func: Callable[..., Any], params: Mapping[str, Any]) -> Callable[...,
 
 
 @dataclass(frozen=True, eq=False)  # one object per loaded rule set; compared by identity
-class RuleSet:
+class RuleSet(DeclaresOptions):
     id: str
     name: str
     name_en: str
@@ -178,14 +178,6 @@ class RuleSet:
     def fan_by_id(self) -> Mapping[str, FanDef]:
         return MappingProxyType({f.id: f for f in self.fans})
 
-    @cached_property
-    def option_defaults(self) -> Mapping[str, Any]:
-        """Every option with its default: a request's options start from these."""
-        return MappingProxyType({o.name: o.default for o in self.options})
-
-    @cached_property
-    def option_by_name(self) -> Mapping[str, OptionDef]:
-        return MappingProxyType({o.name: o for o in self.options})
 
 
 # Any loaded rule set: a tile game scored by fans, or a card game scored by groups.

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
+from types import MappingProxyType
 from typing import Any
 
 OPTION_TYPES = ("bool", "int", "enum", "per_seat")
@@ -25,3 +28,19 @@ class OptionDef:
     maximum: int | None = None
     dealer_entry: int | None = None
 
+
+
+class DeclaresOptions:
+    """What a rule set of either family derives from its `options`: the defaults a request's
+    options start from, and each option by name."""
+
+    options: tuple[OptionDef, ...]
+
+    @cached_property
+    def option_defaults(self) -> Mapping[str, Any]:
+        """Every option with its default: a request's options start from these."""
+        return MappingProxyType({o.name: o.default for o in self.options})
+
+    @cached_property
+    def option_by_name(self) -> Mapping[str, OptionDef]:
+        return MappingProxyType({o.name: o for o in self.options})
