@@ -108,8 +108,13 @@ class Deck:
         return self._suit_letters[suit] * len(self.ranks) + self.ranks.index(rank)
 
     def with_attribute(self, attribute: str) -> frozenset[int]:
-        """The indices of the card kinds that have `attribute`."""
-        return frozenset(c.index for c in self.cards if attribute in c.attributes)
+        """The indices of the card kinds that have `attribute` (none for an unknown one)."""
+        return self._by_attribute.get(attribute, frozenset())
+
+    @cached_property
+    def _by_attribute(self) -> Mapping[str, frozenset[int]]:
+        return {a: frozenset(c.index for c in self.cards if a in c.attributes)
+                for a in self.attributes}
 
     # --- reading ---------------------------------------------------------------------
 

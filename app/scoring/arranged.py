@@ -152,13 +152,21 @@ def _readings(hand: CardHand, ctx: CardWin, rs: CardRuleSet
     return out
 
 
-def _finished(hand: CardHand, ctx: CardWin, rs: CardRuleSet, groups: tuple[Piece, ...]
-              ) -> Finished:
+def _counts(hand: CardHand, rs: CardRuleSet) -> tuple[int, ...]:
+    """The copies of each card over the whole finished hand (the same for every
+    arrangement): the hand's cards and the table's."""
     counts = [0] * rs.deck.size
-    for g in groups:
+    for c in hand.cards:
+        counts[c] += 1
+    for g in hand.table:
         for c in g.cards:
             counts[c] += 1
-    return Finished(rs.deck, tuple(counts), groups, hand.table, hand.win_card, ctx.win_type,
+    return tuple(counts)
+
+
+def _finished(hand: CardHand, ctx: CardWin, rs: CardRuleSet, counts: tuple[int, ...],
+              groups: tuple[Piece, ...]) -> Finished:
+    return Finished(rs.deck, counts, groups, hand.table, hand.win_card, ctx.win_type,
                     ctx.winner, ctx.dealer, ctx.flags, ctx.cards, ctx.options)
 
 
@@ -192,10 +200,11 @@ def _ranked(hand: CardHand, ctx: CardWin, rs: CardRuleSet
     patterns = _patterns(rs, options)
     order = resolve(rs.rank_by, options)
     deck = rs.deck
+    counts = _counts(hand, rs)
     for groups, on_table, win in _readings(hand, ctx, rs):
         points = sum(rs.points(g) for g in groups)
-        reading = _Reading(groups, on_table, win,
-                           _tally(points, _finished(hand, ctx, rs, groups), steps, patterns))
+        reading = _Reading(groups, on_table, win, _tally(
+            points, _finished(hand, ctx, rs, counts, groups), steps, patterns))
         canonical = tuple(sorted(f"{g.kind} {deck.format_group(g.cards)}" for g in groups))
         yield _rank(reading, order, canonical), reading
 
@@ -209,8 +218,8 @@ def score(hand: CardHand, ctx: CardWin, rs: CardRuleSet) -> CardResult:
 def _result(hand: CardHand, ctx: CardWin, rs: CardRuleSet, reading: _Reading | None
             ) -> CardResult:
     deck = rs.deck
-    figures = tuple((name, sum(hand.cards.count(c) + sum(g.cards.count(c) for g in hand.table)
-                               for c in deck.with_attribute(attr)))
+    counts = _counts(hand, rs)
+    figures = tuple((name, sum(counts[c] for c in deck.with_attribute(attr)))
                     for name, attr in rs.figures.items())
     if reading is None:
         return CardResult(rs.id, False, Reason(NO_SHAPE, _no_shape(rs)), None, None, (),
@@ -343,7 +352,7 @@ def explained(hand: CardHand, ctx: CardWin, rs: CardRuleSet
         for i, (_, r) in enumerate(ranked[:MAX_READINGS]))
     left: list[NotCounted] = []
     if chosen is not None:
-        finished = _finished(hand, ctx, rs, chosen.groups)
+        finished = _finished(hand, ctx, rs, _counts(hand, rs), chosen.groups)
         for p in rs.patterns:
             if resolve(p.value, ctx.options):
                 continue
