@@ -26,7 +26,9 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.api.helpers import OPENAPI_FILE, validator_for
+from app.rules.cards import CardRuleSet
+from app.rules.loader import load_rulesets
+from tests.api.helpers import OPENAPI_FILE, REPO_ROOT, validator_for
 
 schemathesis.experimental.OPEN_API_3_1.enable()
 
@@ -37,7 +39,8 @@ MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "100"))
 # word-card game's (`Card...`); a rule set takes the bodies of its own family.
 FAMILY_SCHEMAS = {"/score": ("ScoreRequest", "CardScoreRequest"),
                   "/waits": ("WaitsRequest", "CardWaitsRequest")}
-CARD_RULESETS = frozenset({"hengyang"})
+CARD_RULESETS = frozenset(rid for rid, rs in load_rulesets(REPO_ROOT / "rulesets").items()
+                          if isinstance(rs, CardRuleSet))
 
 
 def _fits(body: Any, schema: str) -> bool:
