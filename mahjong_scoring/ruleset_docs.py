@@ -336,8 +336,8 @@ def load_sources(rulesets_dir: Path, cases_dir: Path) -> dict[str, Source]:
 # The keys of the rule-set document (`ruleset_document`) this page renders, and those it
 # leaves out on purpose: `limits` is the serving configuration, not the rule set.
 DOCUMENT_KEYS = frozenset({
-    "id", "name", "name_en", "players", "description", "tiles", "min_fan", "max_flowers",
-    "fans", "options", "meld_kinds", "requirements", "fan_requirements", "payment",
+    "id", "name", "name_en", "players", "description", "tiles", "min_fan", "max_fan",
+    "first_turn_claims", "max_flowers", "fans", "options", "meld_kinds", "requirements", "fan_requirements", "payment",
     "settlement", "wild"})
 DOCUMENT_SKIPPED = frozenset({"limits"})
 FAN_KEYS = frozenset({"id", "name", "name_en", "value", "excludes", "description"})
@@ -482,8 +482,14 @@ class _Page:
             ["Declared melds", melds],
             ["Winning shapes", shapes],
             ["Minimum fan", str(d["min_fan"])],
-            ["Flowers", flowers],
         ]
+        if d["max_fan"] is not None:
+            rows.append(["Fan cap (封顶)", f"{d['max_fan']}: a larger total counts "
+                         f"{d['max_fan']}, its fans still listed"])
+        rows.append(["Flowers", flowers])
+        if d["first_turn_claims"]:
+            rows.append(["First turn", "`context.first_turn` is a win in the first go-round: "
+                         "a meld claimed in it is allowed"])
         if rs.combination_policy:
             rows.append(["Chow combinations", link(code(rs.combination_policy),
                                                     f"{TO_CHECKS}#"

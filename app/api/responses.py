@@ -164,6 +164,8 @@ def ruleset_document(rs: AnyRuleSet, limits: Mapping[str, float]) -> dict[str, A
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,
         "min_fan": rs.min_fan,
+        "max_fan": rs.max_fan,
+        "first_turn_claims": rs.first_turn_claims,
         "max_flowers": rs.max_flowers,
         "fans": [_fan_definition(f) for f in rs.fans],
         "options": [option_definition(o) for o in rs.options],

@@ -86,7 +86,7 @@ TOP_KEYS = {
     "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
     "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
     "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
-    "wild", "requires_fans", "stand_in", "context_rules",
+    "wild", "requires_fans", "stand_in", "context_rules", "max_fan", "first_turn_claims",
 }
 REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
                 "fans")
@@ -233,6 +233,14 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
     min_fan = _int(data.get("min_fan", 0), "min_fan", err, minimum=0)
     max_flowers = _int(data.get("max_flowers", 0), "max_flowers", err, minimum=0)
+    # 封顶: the fan total never exceeds it (None: no cap).
+    max_fan = (None if data.get("max_fan") is None
+               else _int(data["max_fan"], "max_fan", err, minimum=1))
+    if max_fan is not None and max_fan < min_fan:
+        raise err("max_fan", f"must be at least min_fan ({min_fan})")
+    first_turn_claims = data.get("first_turn_claims", False)
+    if not isinstance(first_turn_claims, bool):
+        raise err("first_turn_claims", "must be true or false")
 
     fans_raw = data["fans"]
     # An empty list is a rule set that counts no fan: it decides legality and money only.
@@ -312,7 +320,8 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         description=data["description"], players=players, tileset=tileset,
         fans=tuple(fans), shapes=MappingProxyType(shapes),
         options=options,
-        payment=payment, min_fan=min_fan, max_flowers=max_flowers,
+        payment=payment, min_fan=min_fan, max_fan=max_fan, max_flowers=max_flowers,
+        first_turn_claims=first_turn_claims,
         flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
         meld_kinds=tuple(meld_kinds), requirements=requirements,
         fan_requirements=fan_requirements, settlement=settlement,

@@ -112,7 +112,13 @@ class RuleSet(DeclaresOptions):
     options: tuple[OptionDef, ...]
     payment: PaymentDef
     min_fan: int = 0
+    # 封顶: the fan total is capped at this (二人麻将: 13); None: no cap.
+    max_fan: int | None = None
     max_flowers: int = 0
+    # Whether `context.first_turn` (a win in the first go-round) admits claimed melds: false,
+    # it is the winner's first turn before any claim (a claimed meld is refused); true, any
+    # win in the first go-round, a claim included (联众 人和 "第一圈内胡牌").
+    first_turn_claims: bool = False
     flower_fan: str | None = None
     combination_policy: str | None = None
     tie_break_fans: tuple[str, ...] = ()

@@ -21,7 +21,8 @@ each step looks for):
    then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower
    priority.
-5. Flowers are added to the best reading's fans.
+5. Flowers are added to the best reading's fans; the total is capped where the rule set
+   caps it (`max_fan`, 封顶).
 6. Whether it wins: the rule set's requirements (四川 定缺), its minimum (flowers aside where
    they do not count toward it), then its requirements on the counted fans (天津 min_hand).
    A hand that does not win still says what it would have scored, and why not.
@@ -238,6 +239,10 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
             fan_total += flower.value * n
             if flower.toward_minimum:
                 min_total += flower.value * n
+    # 封顶: the total never exceeds the rule set's cap (二人麻将 13); the fans stay listed.
+    max_fan = rs.max_fan
+    if max_fan is not None and fan_total > max_fan:
+        fan_total = max_fan
     table = _SHOWN.get(plan)
     fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
     decomposition = describe(view.reading, hand, tileset, wild_set)

@@ -211,6 +211,11 @@ TOP_REJECTIONS = [
     ("players bool", mini(players=True), "players", ["2 to 4"]),
     ("unknown tile set", mini(tiles="wordcards"), "tiles", ["unknown tile set"]),
     ("min_fan text", mini(min_fan="8"), "min_fan", ["integer"]),
+    ("max_fan text", mini(max_fan="13"), "max_fan", ["integer"]),
+    ("max_fan zero", mini(max_fan=0), "max_fan", ["at least 1"]),
+    ("max_fan under min_fan", mini(max_fan=1), "max_fan", ["at least min_fan (2)"]),
+    ("first_turn_claims not a bool", mini(first_turn_claims="yes"), "first_turn_claims",
+     ["true or false"]),
     ("unknown shape", mini(shapes={"regular": {}, "eight_pairs": {}}), "shapes",
      ["unknown shape", "eight_pairs"]),
     ("no shapes", mini(shapes={}), "shapes", []),
@@ -322,6 +327,21 @@ def test_a_rule_set_may_count_no_fan(tmp_path: Path) -> None:
     found = waits(standing, melds, ctx, rs)
     assert [(w.tile, w.winning, w.fan_total, w.fans) for w in found.waits] == [
         ("5m", True, 0, ())]
+
+
+def test_max_fan_caps_the_total_and_keeps_the_fans(tmp_path: Path) -> None:
+    """封顶 (`max_fan`): the total stops at the cap, the fans counted stay listed, and the
+    money is the capped total's."""
+    three = [fan("a", "self_drawn", value=2), fan("b", "tiles_within",
+                                                   params={"tiles": "123456789m123456789p"
+                                                                    "123456789s"}, value=2)]
+    rs = load_rulesets(write(tmp_path, mini(fans=three, min_fan=0, max_fan=3)))["mini"]
+    r = _scored(rs, "123m456p789s234s55m")
+    assert [f.id for f in r.fans] == ["a", "b"] and r.fan_total == 3 and r.value == 11
+    assert ruleset_document(rs, {})["max_fan"] == 3
+    uncapped = load_rulesets(write(tmp_path, mini(fans=three, min_fan=0)))["mini"]
+    assert _scored(uncapped, "123m456p789s234s55m").fan_total == 4
+    assert ruleset_document(uncapped, {})["max_fan"] is None
 
 
 def _switched(tmp_path: Path, default: bool) -> RuleSet:
