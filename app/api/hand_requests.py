@@ -387,7 +387,8 @@ def _build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     for rule in ruleset.context_rules:
         _check_context_rule(rule, win_type, winner, options)
     melds = hand.melds if isinstance(hand, Hand) else hand
-    if first_turn and any(not (m.kind == KONG and m.concealed) for m in melds):
+    if (first_turn and not ruleset.first_turn_claims
+            and any(not (m.kind == KONG and m.concealed) for m in melds)):
         raise _inconsistent(
             "context.first_turn is true but hand.melds holds a claimed meld: nothing can be "
             "claimed before a player's first turn (only a concealed kong can be declared)",

@@ -745,6 +745,17 @@ def test_first_turn_three_ways(ctx: dict[str, Any], expected: str) -> None:
     [v] = lz_views("123m456p789s234s5m5m", **ctx)
     assert not any(call("first_turn", v, winner=w) for w in ("dealer", "after_dealer", "rest"))
 
+    # After a claim in the first go-round (联众 人和, `first_turn_claims`): never on the deal
+    # or a first draw, so only `rest`.
+    [v] = lz_views("[123m]456p789s234s5m5m", first_turn=True, **ctx)
+    got = {w for w in ("dealer", "after_dealer", "other", "rest")
+           if call("first_turn", v, winner=w)}
+    assert got == {"rest"}
+    # A concealed kong is no claim.
+    [v] = lz_views("{1111s}123m456p789s5m5m", first_turn=True, **ctx)
+    got = {w for w in ("dealer", "after_dealer", "rest") if call("first_turn", v, winner=w)}
+    assert got == {expected}
+
 
 def test_option_on() -> None:
     [v] = lz_views("123m456p789s234s5m5m", options={"tian_ting": True})

@@ -75,16 +75,21 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
 def first_turn(v: View, ctx: WinContext, *,
                winner: Literal["dealer", "other", "after_dealer", "rest"],
                win_type: WinType | None = None, players: int = 4) -> int:
-    """天胡 / 地胡 / 人和: won on the winner's first turn, before any claim.
+    """天胡 / 地胡 / 人和: won in the first go-round (`first_turn`).
 
     `dealer`: the dealer's self-draw on the deal (天胡). `other`: any other player's first-turn
     win (地胡), with `win_type` only a self-drawn one (地和 of a two-player table: on the first
     tile drawn) or only one on a discard (人和: on the dealer's first discard). Where three
     seats' wins are told apart: `after_dealer`, the self-draw of the seat after the dealer
-    (seat dealer + 1 of `players`) on its first draw (地和); `rest`, every other first-turn
-    win (人和: on a discard, or another seat's first self-draw)."""
+    (seat dealer + 1 of `players`) on its first draw (地和); `rest`, every other first-round
+    win (人和: on a discard, another seat's first self-draw, or any win after a claim).
+    `dealer`, `other` and `after_dealer` are wins on the deal or a first draw, so never with a
+    claimed meld (a rule set whose first turn admits claims, `first_turn_claims`)."""
     if not ctx.first_turn:
         return 0
+    claimed = v.facts.exposed_melds > 0
+    if claimed:
+        return 1 if winner == "rest" else 0
     dealer_draw = ctx.winner == ctx.dealer and ctx.self_drawn
     if winner == "dealer":
         return 1 if dealer_draw else 0
