@@ -360,7 +360,10 @@ def shares_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
 # ---- payer_fans: each payer's own 番, doubled -------------------------------------------
 
 DISCARD_PAYERS = ("discarder", "everyone")
-DEALER_BONUS = ("always", "not_on_discard")
+# When the dealer's +1 applies to a payment between the dealer and another player: `always`;
+# `not_on_discard`, never when the dealer wins on a discard; `discarder_only_on_discard`,
+# when the dealer wins on a discard, only on the discarder's payment (the other payers' not).
+DEALER_BONUS = ("always", "not_on_discard", "discarder_only_on_discard")
 
 
 def payer_fans_value(total: int, *, base: int, cap: int | str, discard_payers: str = "discarder",
@@ -378,16 +381,20 @@ def payer_fan(total: int, ctx: WinContext, payer: int, *, dealer_fan: int = 0,
               self_draw_fan: int = 0) -> int:
     """One payer's 番 (uncapped): the hand's, + `self_draw_fan` on a self-draw, +
     `discarder_fan` for the discarder, + `dealer_fan` when the dealer is the winner or the
-    payer (with `dealer_bonus` not_on_discard, not when the dealer wins on a discard)."""
+    payer. When the dealer wins on a discard, `dealer_bonus` not_on_discard gives no payer
+    the `dealer_fan`, and discarder_only_on_discard gives it to the discarder alone."""
     fan = total
     if ctx.self_drawn:
         fan += self_draw_fan
     elif payer == ctx.discarder:
         fan += discarder_fan
     dealer = ctx.dealer
-    if dealer == payer or (dealer == ctx.winner and (ctx.self_drawn
-                                                     or dealer_bonus != "not_on_discard")):
+    if dealer == payer:
         fan += dealer_fan
+    elif dealer == ctx.winner:
+        if (ctx.self_drawn or dealer_bonus == "always"
+                or (dealer_bonus == "discarder_only_on_discard" and payer == ctx.discarder)):
+            fan += dealer_fan
     return fan
 
 
@@ -433,8 +440,9 @@ def payer_fans_pay(total: int, ctx: WinContext, players: int,
 def payer_fans_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
                        fan_ids: frozenset[str]) -> dict[str, Any]:
     """The payer_fans scheme's parameters: `cap` a number of 番 or none (or an enum option
-    of those), `discard_payers` discarder or everyone, `dealer_bonus` always or
-    not_on_discard (or enum options mapped onto those), `declared` a per_seat option."""
+    of those), `discard_payers` discarder or everyone, `dealer_bonus` always,
+    not_on_discard or discarder_only_on_discard (or enum options mapped onto those),
+    `declared` a per_seat option."""
     def caps_ok(values: Sequence[Any]) -> bool:
         return all(v == NO_CAP or (isinstance(v, int) and not isinstance(v, bool) and v >= 0)
                    for v in values)

@@ -79,6 +79,31 @@ def test_dealer_bonus_not_on_discard() -> None:
                      dealer_bonus="not_on_discard") == 1
 
 
+def test_dealer_bonus_discarder_only_on_discard() -> None:
+    """The dealer wins on a discard: the discarder's payment keeps the dealer's +1, the other
+    payers' lose it; any other win pays as `always`."""
+    seed = {**FULL, "dealer_bonus": "discarder_only_on_discard"}
+    c = ctx(DISCARD, 0, 1, 0)
+    assert payer_fan(1, c, 1, dealer_fan=1, discarder_fan=1,
+                     dealer_bonus="discarder_only_on_discard") == 3
+    assert payer_fan(1, c, 2, dealer_fan=1, discarder_fan=1,
+                     dealer_bonus="discarder_only_on_discard") == 1
+    # 庄家夹胡 8 / 2, 庄家飘胡 16 / 4 (the discarder, each other payer).
+    assert payer_fans_pay(1, c, 4, **seed).net == (12, -8, -2, -2)
+    assert payer_fans_pay(2, ctx(DISCARD, 0, 3, 0), 4, **seed).net == (24, -4, -4, -16)
+    # 包庄: an undeclared discarder pays each amount as it would have been, 8 + 2 + 2.
+    covered = payer_fans_pay(1, c, 4, **{**seed, "declared": (1, 0, 1, 1),
+                                         "undeclared_discarder_pays_all": True})
+    assert covered.net == (12, -12, 0, 0)
+    # Every other arrangement pays as `always`.
+    for win_type, winner, discarder, dealer in arrangements():
+        if win_type == DISCARD and winner == dealer:
+            continue
+        for total in (0, 1, 3, 6):
+            c = ctx(win_type, winner, discarder, dealer)
+            assert payer_fans_pay(total, c, 4, **seed) == payer_fans_pay(total, c, 4, **FULL)
+
+
 def test_the_cap_and_the_value() -> None:
     c = ctx(SELF_DRAW, 0, None, 0)
     assert payer_fans_pay(6, c, 4, **FULL).net == (192, -64, -64, -64)
@@ -137,7 +162,12 @@ def test_the_vocabulary_loads(tmp_path: Path) -> None:
      "payment.params.dealer_bonus", "map each of its choices"),
     ({"payment": {"scheme": "payer_fans", "params": {**PAYMENT["params"], "dealer_bonus": {
         "option": "bonus", "values": {"book": "always", "folk": "sometimes"}}}}},
-     "payment.params.dealer_bonus", "must be one of always, not_on_discard"),
+     "payment.params.dealer_bonus",
+     "must be one of always, not_on_discard, discarder_only_on_discard"),
+    ({"payment": {"scheme": "payer_fans", "params": {**PAYMENT["params"],
+                                                     "dealer_bonus": "discarder_only"}}},
+     "payment.params.dealer_bonus",
+     "must be one of always, not_on_discard, discarder_only_on_discard"),
     ({"payment": {"scheme": "payer_fans", "params": {**PAYMENT["params"],
                                                      "discard_payers": "some"}}},
      "payment.params.discard_payers", "must be one of discarder, everyone"),

@@ -84,7 +84,7 @@ def random_context(rng: random.Random) -> dict[str, Any]:
     dealer = rng.randrange(4)
     options: dict[str, Any] = {
         "ready": [rng.randint(0, 1) for _ in range(4)],
-        "dealer_bonus": rng.choice(["mil", "not_on_discard"]),
+        "dealer_bonus": rng.choice(["mil", "not_on_discard", "seed"]),
         "cap": rng.choice([6, 6, "none"]),
         "base": rng.choice([1, 1, 5]),
     }
@@ -117,6 +117,10 @@ def expected_net(fan_total: int, ctx: dict[str, Any]) -> list[int]:
         dealer_on = dealer in (payer, winner)
         if (options["dealer_bonus"] == "not_on_discard" and dealer == winner
                 and discarder is not None):
+            dealer_on = False
+        # seed: the dealer's discard win gives the +1 to the discarder's payment alone.
+        if (options["dealer_bonus"] == "seed" and dealer == winner
+                and discarder is not None and payer != discarder):
             dealer_on = False
         fan += int(dealer_on)
         if cap != "none":
