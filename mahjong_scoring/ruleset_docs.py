@@ -337,8 +337,8 @@ def load_sources(rulesets_dir: Path, cases_dir: Path) -> dict[str, Source]:
 # leaves out on purpose: `limits` is the serving configuration, not the rule set.
 DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "tiles", "min_fan", "max_fan",
-    "first_turn_claims", "max_flowers", "fans", "options", "meld_kinds", "requirements", "fan_requirements", "payment",
-    "settlement", "wild"})
+    "first_turn_claims", "max_flowers", "fans", "options", "meld_kinds", "requirements",
+    "fan_requirements", "payment", "settlement", "wild"})
 DOCUMENT_SKIPPED = frozenset({"limits"})
 FAN_KEYS = frozenset({"id", "name", "name_en", "value", "excludes", "description"})
 OPTION_KEYS = frozenset({"name", "type", "default", "description", "choices", "minimum",

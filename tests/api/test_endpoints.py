@@ -43,14 +43,16 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert set(body) == {"id", "name", "name_en", "players", "description", "tiles", "min_fan",
-                         "max_flowers", "meld_kinds", "requirements", "fan_requirements",
-                         "fans", "options", "payment", "settlement", "wild", "limits"}
+                         "max_fan", "first_turn_claims", "max_flowers", "meld_kinds",
+                         "requirements", "fan_requirements", "fans", "options", "payment",
+                         "settlement", "wild", "limits"}
     assert body["limits"] == {"request_bytes": 65536, "batch_bytes": 2 * 1024 * 1024,
                               "batch_items": 1000, "time_limit_seconds": 10.0}
     assert (body["meld_kinds"], body["requirements"], body["fan_requirements"],
             body["settlement"], body["wild"]) == (["chow", "pung", "kong"], [], [], None, None)
     assert (body["id"], body["players"], body["tiles"]) == ("mcr", 4, "standard")
-    assert (body["min_fan"], body["max_flowers"]) == (8, 8)
+    assert (body["min_fan"], body["max_fan"], body["max_flowers"]) == (8, None, 8)
+    assert body["first_turn_claims"] is False
     ruleset = app.extensions[RULESETS_KEY]["mcr"]
     # In the rule set's order, all of them: 81 fans + 明暗杠 + 花牌.
     assert [f["id"] for f in body["fans"]] == [f.id for f in ruleset.fans]
