@@ -215,9 +215,13 @@ def test_the_real_rule_sets() -> None:
     options = {o.name: o.default for o in real["chengdu"].options}
     assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (True, 2)
     # chengdu's own option list replaces sichuan's: the inherited ones are still there.
-    assert {"base", "cap", "self_draw"} <= set(options)
-    # 杠上炮: the kong money is refunded (the switch `true`).
-    assert sichuan.kong_discard_refund == chengdu.kong_discard_refund == REFUND
+    assert {"base", "cap", "self_draw", "gang_shang_pao_kong_money"} <= set(options)
+    # 杠上炮's kong money: the request chooses; refunded unless it says otherwise.
+    gsp = OptionRef("gang_shang_pao_kong_money")
+    assert sichuan.kong_discard_refund == chengdu.kong_discard_refund == gsp
+    for rs in (real["sichuan"], real["chengdu"]):
+        od = rs.option_by_name["gang_shang_pao_kong_money"]
+        assert (od.type, od.choices, od.default) == ("enum", (REFUND, TRANSFER, KEEP), REFUND)
     # kawuxing's `false` (the rules say nothing else) keeps the kong money.
     assert real["kawuxing"].settlement is not None
     assert real["kawuxing"].settlement.kong_discard_refund == KEEP
