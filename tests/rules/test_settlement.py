@@ -164,6 +164,15 @@ def test_the_option_for_the_kong_money_after_a_kong_is_an_enum_of_modes(
     assert "refund, transfer, keep" in msg
 
 
+def test_a_child_redeclaring_the_mode_option_is_checked_against_the_parents_settlement(
+        tmp_path: Path) -> None:
+    child = {"id": "kid", "extends": "mini", "name": "子", "name_en": "Kid",
+             "options": [{"name": "gsp", "type": "enum", "default": "keep",
+                          "choices": ["keep", "split"], "description": "split the money"}]}
+    msg = load_error(tmp_path, with_settlement(kong_discard_refund={"option": "gsp"}), child)
+    assert_names(msg, "kid.yaml", "settlement.kong_discard_refund")
+
+
 def test_a_bad_kong_money_mode_says_the_modes(tmp_path: Path) -> None:
     msg = load_error(tmp_path, with_settlement(kong_discard_refund="transfers"))
     assert_names(msg, "mini.yaml", "settlement.kong_discard_refund")
