@@ -63,7 +63,10 @@ from app.rules.settlement import (
     EACH_ACTIVE,
     FIRST_REVEALED,
     GOLDEN,
+    KEEP,
     OFF,
+    REFUND,
+    TRANSFER,
 )
 
 __all__ = ["CHECKS_MARKER", "DocsError", "main", "render_all", "render_checks_page",
@@ -810,9 +813,7 @@ class _Page:
         "robbed_kong_void": lambda p, v: (
             "A robbed added kong (抢杠) is void: its money goes back." if v
             else "A robbed added kong (抢杠) keeps its money."),
-        "kong_discard_refund": lambda p, v: (
-            "A win on the discard after a kong (杠上炮) refunds that kong's money." if v
-            else "A win on the discard after a kong (杠上炮) refunds nothing."),
+        "kong_discard_refund": lambda p, v: p.kong_discard(v),
         "follow_dealer": lambda p, v: p.follow_dealer(v),
         "reveal_option": lambda p, v: (
             f"亮倒: players reveal a ready hand by {code('reveal')} events; each win is scored "
@@ -852,6 +853,25 @@ class _Page:
             "a drawn game returns every kong's money (荒庄荒杠)"),
         "revealed_pay": lambda p, v: p.revealed_pay(v),
     }
+
+    # 杠上炮: what becomes of that kong's money, by mode.
+    KONG_DISCARD_MODES: Mapping[str, str] = {
+        REFUND: f"goes back to those who paid it, the winner included ({code('kong_refund')})",
+        TRANSFER: ("goes from the kong's maker to the winner (呼叫转移, "
+                   f"{code('kong_transfer')}; with several winners on that discard, 一炮多响, "
+                   "to the first of them in turn order after the discarder)"),
+        KEEP: "stands"}
+
+    def kong_discard(self, v: Any) -> str:
+        """杠上炮: the settlement's mode, or the option choosing one (each of its choices)."""
+        lead = "On a win on the discard a kong's maker makes right after it (杠上炮)"
+        if isinstance(v, Mapping) and set(v) == {"option"}:
+            return (f"{lead}, that kong's money, as {self.option(v['option'])} says: "
+                    + "; ".join(f"{code(k)}, {w}" for k, w in self.KONG_DISCARD_MODES.items()
+                                if k in self.options[v["option"]]["choices"]) + ".")
+        if v in self.KONG_DISCARD_MODES:
+            return f"{lead}, that kong's money {self.KONG_DISCARD_MODES[v]}."
+        raise DocsError(f"settlement.kong_discard_refund: no words for {v!r}")
 
     REVEALED_PAY_FIELDS = frozenset({"amount", "payers"})
     REVEALED_PAYERS: Mapping[str, str] = {

@@ -18,8 +18,12 @@ options, like the payment scheme's own parameters).
   later event). A hand that is not a legal win cannot be settled: `HandError` `not_a_win`,
   naming the event.
 - A robbed added kong (抢杠) is void where the rule set says so: its money goes back
-  (`kong_void`). A win on the discard after a kong (杠上炮) refunds that kong's money where the
-  rule set says so (`kong_refund`). Each happens once per kong.
+  (`kong_void`). A win on the discard after a kong (杠上炮) does to that kong's money what the
+  settlement's `kong_discard_refund` (or the request's option it names) says: `refund` gives it
+  back to its payers (`kong_refund`), `transfer` (呼叫转移) has the kong's maker pass it to the
+  winner (`kong_transfer`; with several winners on that discard, 一炮多响, to the first of them
+  in turn order after the discarder: seat discarder + 1, + 2, ...), `keep` leaves it. Each
+  happens once per kong.
 - A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each pig,
   holding more suits than `max_suits`, pays `pig_penalty` to each other player not yet won who
   is not a pig; a passive pig pays no penalty and counts as not ready), 查大叫 (each player not
@@ -72,6 +76,8 @@ from app.rules.settlement import (
     FIRST_REVEALED,
     GOLDEN,
     OFF,
+    REFUND,
+    TRANSFER,
     KongMoney,
     SettlementDef,
     resolve,
@@ -93,6 +99,7 @@ KONG_VOID = "kong_void"
 DRAWN_GAME_REFUND = "drawn_game_refund"
 FOLLOW_DEALER = "follow_dealer"
 KONG_REFUND = "kong_refund"
+KONG_TRANSFER = "kong_transfer"  # 呼叫转移
 WIN_DISCARD = "win_discard"
 WIN_SELF_DRAW = "win_self_draw"
 PIG_PENALTY = "pig_penalty"
@@ -239,8 +246,8 @@ def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
         kong = st.kongs[event.kong_event]
         if ctx.kong == KONG_ROBBED and st.sd.robbed_kong_void:
             st.give_back(kong, KONG_VOID, i)
-        elif ctx.kong == KONG_AFTER_DISCARD and st.sd.kong_discard_refund:
-            st.give_back(kong, KONG_REFUND, i)
+        elif ctx.kong == KONG_AFTER_DISCARD:
+            _after_kong_discard(st, i, event, kong)
     why_paid = WIN_SELF_DRAW if ctx.self_drawn else WIN_DISCARD
     # Where a win ends the round nobody drops out before it: a second win on the same discard
     # (一炮多响) is paid as if it were alone (包胡 counts the first winner among the others).
@@ -253,6 +260,30 @@ def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
     st.active.remove(event.seat)
     return WinSummary(i, event.seat, result.fans, result.fan_total, result.value,
                       result.multiplier, result.decomposition)
+
+
+def _after_kong_discard(st: _State, i: int, event: WinEvent, kong: _Kong) -> None:
+    """杠上炮: the kong's money under the settlement's mode. `refund` returns it to its payers
+    (the winner included); `transfer` (呼叫转移) has the maker pass all it still holds of it to
+    the winner, that is to the first winner on that discard in turn order after the discarder;
+    `keep` leaves it with the maker."""
+    mode = resolve(st.sd.kong_discard_refund, st.options)
+    if mode == REFUND:
+        st.give_back(kong, KONG_REFUND, i)
+    elif mode == TRANSFER and event.seat == _first_winner_on(st, event):
+        st.move(kong.seat, event.seat, sum(amount for _, amount in kong.held), KONG_TRANSFER, i)
+        kong.held = []
+
+
+def _first_winner_on(st: _State, event: WinEvent) -> int:
+    """一炮多响 on a 杠上炮: of the seats that win the kong maker's discard (the win events
+    after that kong), the first in turn order after the discarder (seat discarder + 1 plays
+    next), whatever the order the events list them in."""
+    discarder = event.context.discarder
+    assert discarder is not None
+    seats = [e.seat for e in st.rnd.events if isinstance(e, WinEvent)
+             and e.kong_event == event.kong_event and e.context.kong == KONG_AFTER_DISCARD]
+    return min(seats, key=lambda seat: (seat - discarder) % st.rs.players)
 
 
 def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:

@@ -147,6 +147,19 @@ def test_chengdu_settles_with_its_options(client: FlaskClient) -> None:
     assert post(client, body, "/v1/rulesets/chengdu/settle").get_json()["net"] == [-5, 0, 5, 0]
 
 
+@pytest.mark.parametrize("ruleset", ["sichuan", "chengdu"])
+def test_the_rule_set_document_offers_the_kong_money_of_gang_shang_pao(
+        client: FlaskClient, ruleset: str) -> None:
+    """杠上炮's kong money is a request option (chengdu inherits it), and the settlement says
+    it reads it; its rounds are cases under tests/cases/<ruleset>/rounds/."""
+    doc = client.get(f"/v1/rulesets/{ruleset}").get_json()
+    option = next(o for o in doc["options"] if o["name"] == "gang_shang_pao_kong_money")
+    assert {k: option[k] for k in ("type", "default", "choices")} == {
+        "type": "enum", "default": "refund", "choices": ["refund", "transfer", "keep"]}
+    assert "呼叫转移" in option["description"]
+    assert doc["settlement"]["kong_discard_refund"] == {"option": "gang_shang_pao_kong_money"}
+
+
 def test_an_empty_round_and_null_options(client: FlaskClient) -> None:
     response = post(client, {"options": None, "events": []})
     assert response.get_json() == {"ruleset": "sichuan", "finished": False, "net": [0, 0, 0, 0],

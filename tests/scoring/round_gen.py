@@ -2,11 +2,12 @@
 
 A round is drawn step by step with hypothesis: kongs (direct, added, concealed), wins
 (self-draw or discard, 杠上开花 / 杠上炮 when they follow a kong, now and then a 抢杠 of the
-added kong just made) and, at the end, maybe a draw that shows every hand not yet won (ready,
-not ready, or a pig with three suits, passive or not). Every tile comes out of one pool of
-four copies per kind, so the round never holds a fifth copy; each seat keeps to its own two
-suits (its kongs included) so that its wins are legal; a hand declares exactly its seat's
-kongs, and a seat whose added kong was robbed shows that pung.
+added kong just made, and on request more winners of a discard just won, 一炮多响) and, at
+the end, maybe a draw that shows every hand not yet won (ready, not ready, or a pig with
+three suits, passive or not). Every tile comes out of one pool of four copies per kind, so
+the round never holds a fifth copy (a discard won by several seats is one tile); each seat
+keeps to its own two suits (its kongs included) so that its wins are legal; a hand declares
+exactly its seat's kongs, and a seat whose added kong was robbed shows that pung.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from hypothesis import strategies as st
+
+from app.rules.settlement import KONG_DISCARD_MODES
 
 SUITS = "mps"
 N = 27  # the suits tile set: 1m..9m, 1p..9p, 1s..9s here (indices only used inside)
@@ -95,9 +98,13 @@ def _hand(seat: _Seat, standing: list[int], win_tile: int | None) -> dict[str, A
 
 
 @st.composite
-def rounds(draw: Any, players: int = 4) -> dict[str, Any]:
+def rounds(draw: Any, players: int = 4, shared_discards: bool = False) -> dict[str, Any]:
     """A settle request body for `sichuan` or `chengdu` (the caller picks the rule set; the
-    options here are valid for both unless `chengdu` ones are added by the caller)."""
+    options here are valid for both unless `chengdu` ones are added by the caller). With
+    `shared_discards`, a discard win right after a kong is as often as not on the kong maker's
+    discard (杠上炮), a discard just won is as often as not won by another seat too (一炮多响),
+    and the options may choose `gang_shang_pao_kong_money`; without, the rounds are those the
+    benchmarks measured."""
     pool = [4] * N
     seats = [_Seat(draw(st.sampled_from(["mp", "ms", "ps", "m", "p", "s"])))
              for _ in range(players)]
@@ -106,7 +113,13 @@ def rounds(draw: Any, players: int = 4) -> dict[str, Any]:
     prev: dict[str, Any] | None = None
     for _ in range(draw(st.integers(0, 9))):
         active = [s for s in range(players) if s not in won]
-        action = draw(st.sampled_from(["kong", "kong", "win", "rob"]))
+        # After a discard win, as often as not another seat wins that discard too.
+        won_discard = (prev is not None and prev["type"] == "win"
+                       and prev["context"]["win_type"] == "discard")
+        if shared_discards and won_discard and draw(st.booleans()):
+            action = "also"
+        else:
+            action = draw(st.sampled_from(["kong", "kong", "win", "rob"]))
         if action == "kong":
             seat = draw(st.sampled_from(active))
             free = [t for t in suit_tiles(seats[seat].suits) if pool[t] == 4]
@@ -125,6 +138,32 @@ def rounds(draw: Any, players: int = 4) -> dict[str, Any]:
             seats[seat].kongs.append((tile, kind == "concealed"))
             events.append(event)
             prev = event
+            continue
+        if action == "also":
+            # 一炮多响: another seat wins the tile of the discard just won (杠上炮 and 抢杠
+            # flags and all); the discarded tile is one tile, shared by the winners.
+            assert prev is not None
+            discarder = prev["context"]["discarder"]
+            tile = next(t for t in range(N) if code(t) == prev["hand"]["win_tile"])
+            others = [s for s in active if s != discarder
+                      and SUITS[tile // 9] in seats[s].suits and seats[s].n_melds() < 4]
+            if not others:
+                continue
+            seat = draw(st.sampled_from(others))
+            pool[tile] += 1  # the shared discard, for this hand only
+            made = _complete(draw, pool, seats[seat], must=tile)
+            pool[tile] -= 1
+            if made is None:
+                continue
+            standing, rest = made
+            pool[:] = rest
+            event = {"type": "win", "seat": seat, "hand": _hand(seats[seat], standing, tile),
+                     "context": dict(prev["context"])}
+            events.append(event)
+            prev = event
+            won.append(seat)
+            if len(won) == players - 1:
+                break
             continue
         if action == "rob":
             # 抢杠: right after an added kong, another seat wins on the added tile.
@@ -167,7 +206,12 @@ def rounds(draw: Any, players: int = 4) -> dict[str, Any]:
                 if prev is not None and prev["type"] == "kong" and prev["seat"] == seat:
                     context["kong"] = "replacement"
             else:
-                discarder = draw(st.sampled_from(others))
+                # Right after a kong, as often as not on its maker's discard (杠上炮).
+                maker = prev["seat"] if prev is not None and prev["type"] == "kong" else None
+                if shared_discards and maker in others and draw(st.booleans()):
+                    discarder = maker
+                else:
+                    discarder = draw(st.sampled_from(others))
                 context = {"win_type": "discard", "discarder": discarder}
                 if prev is not None and prev["type"] == "kong" and prev["seat"] == discarder:
                     context["kong"] = "after_kong_discard"
@@ -194,6 +238,8 @@ def rounds(draw: Any, players: int = 4) -> dict[str, Any]:
         options["self_draw"] = draw(st.sampled_from(["add_base", "add_fan"]))
     if draw(st.booleans()):
         options["cap"] = draw(st.sampled_from([3, 4, 5, "none"]))
+    if shared_discards and draw(st.booleans()):
+        options["gang_shang_pao_kong_money"] = draw(st.sampled_from(KONG_DISCARD_MODES))
     return {"options": options, "events": events}
 
 

@@ -23,6 +23,7 @@ from app.domain.errors import HandError
 from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext
 from app.rules.loader import load_rulesets
+from app.rules.settlement import KEEP, KONG_DISCARD_MODES, REFUND, TRANSFER
 from app.scoring.rounds import SettleResult, settle
 from app.scoring.waits import waits
 from tests.scoring.round_gen import rounds
@@ -366,6 +367,37 @@ def test_nets_sum_to_zero_over_random_chengdu_rounds(body: dict[str, Any], fresh
                                                      direct: int) -> None:
     body["options"].update(added_kong_fresh_only=fresh_only, direct_kong_amount=direct)
     _check_round(body, "chengdu")
+
+
+@settings(max_examples=ROUNDS // 3, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+@given(rounds(shared_discards=True))
+def test_the_kong_money_of_gang_shang_pao_under_each_mode(body: dict[str, Any]) -> None:
+    """杠上炮 under refund, transfer and keep: keep moves no kong money at the win; transfer
+    moves, from the discarder to a winner of that discard (the first in turn order after the
+    discarder), exactly what refund returns to the payers, since the modes part only there."""
+    results = {}
+    for mode in KONG_DISCARD_MODES:
+        body["options"]["gang_shang_pao_kong_money"] = mode
+        results[mode] = _check_round(body, "sichuan")
+    rnd = build_round(body, SICHUAN)
+
+    def paid(mode: str, reason: str) -> list[tuple[int, int, int, int]]:
+        return [(t.payer, t.payee, t.amount, t.event) for t in results[mode].transfers
+                if t.reason == reason]
+
+    assert not paid(KEEP, "kong_refund") and not paid(KEEP, "kong_transfer")
+    assert not paid(REFUND, "kong_transfer") and not paid(TRANSFER, "kong_refund")
+    assert (sum(a for *_, a, _ in paid(REFUND, "kong_refund"))
+            == sum(a for *_, a, _ in paid(TRANSFER, "kong_transfer")))
+    for payer, payee, _, i in paid(TRANSFER, "kong_transfer"):
+        event = rnd.events[i]
+        assert isinstance(event, WinEvent) and event.context.kong == "after_kong_discard"
+        assert (payer, payee) == (event.context.discarder, event.seat)
+        winners = [e.seat for e in rnd.events if isinstance(e, WinEvent)
+                   and e.kong_event == event.kong_event]
+        assert all((payee - payer) % SICHUAN.players <= (w - payer) % SICHUAN.players
+                   for w in winners)
 
 
 @settings(max_examples=ROUNDS // 3, deadline=None, database=None,
