@@ -813,7 +813,7 @@ class _Page:
         "robbed_kong_void": lambda p, v: (
             "A robbed added kong (抢杠) is void: its money goes back." if v
             else "A robbed added kong (抢杠) keeps its money."),
-        "kong_discard_refund": lambda p, v: p.kong_discard(v),
+        "kong_discard_money": lambda p, v: p.kong_discard(v),
         "follow_dealer": lambda p, v: p.follow_dealer(v),
         "reveal_option": lambda p, v: (
             f"亮倒: players reveal a ready hand by {code('reveal')} events; each win is scored "
@@ -871,7 +871,7 @@ class _Page:
                                 if k in self.options[v["option"]]["choices"]) + ".")
         if v in self.KONG_DISCARD_MODES:
             return f"{lead}, that kong's money {self.KONG_DISCARD_MODES[v]}."
-        raise DocsError(f"settlement.kong_discard_refund: no words for {v!r}")
+        raise DocsError(f"settlement.kong_discard_money: no words for {v!r}")
 
     REVEALED_PAY_FIELDS = frozenset({"amount", "payers"})
     REVEALED_PAYERS: Mapping[str, str] = {

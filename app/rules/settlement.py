@@ -25,11 +25,11 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   `factor` times its money (长春: 1筒, 1条 and the dragons double), while `enabled` (a switch
   or a bool option, default true) is on.
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
-- `kong_discard_refund`: what a win on the discard after a kong (杠上炮) does to that kong's
-  money: `refund` (or true: back to those who paid it, the winner included), `transfer`
-  (呼叫转移: the kong's maker passes what it received for that kong to the winner; with several
-  winners on that discard, 一炮多响, to the first of them in turn order after the discarder),
-  `keep` (or false, the default: the kong money stands), or an enum option choosing one.
+- `kong_discard_money`: what a win on the discard after a kong (杠上炮) does to that kong's
+  money: `refund` (back to those who paid it, the winner included), `transfer` (呼叫转移: the
+  kong's maker passes what it received for that kong to the winner; with several winners on
+  that discard, 一炮多响, to the first of them in turn order after the discarder), `keep` (the
+  default: the kong money stands), or an enum option choosing one.
 - `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits is
   花猪), `pig_penalty` (from each pig to each other player not yet won who is not a pig),
   `pig_counts_as_not_ready` (a pig then also pays as 没叫), `not_ready_pays` (`best_value`: 查大叫,
@@ -45,7 +45,7 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 
 Amounts count in units of the payment's `base` and may name a request option instead of a
 number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
-`kongs_stand` may name a bool option the same way, `kong_discard_refund` an enum option.
+`kongs_stand` may name a bool option the same way, `kong_discard_money` an enum option.
 
 `build_settlement` validates the mapping strictly; the loader passes its error factory, so
 every error names the file and the field (`settlement.kongs.added.amount`).
@@ -85,7 +85,7 @@ TRANSFER = "transfer"  # 呼叫转移: from the kong's maker to the winner (most
 KEEP = "keep"  # the kong money stands (the literal reading: 杠上炮 is a fan, nothing more)
 KONG_DISCARD_MODES = (REFUND, TRANSFER, KEEP)
 
-SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_refund", "drawn_game",
+SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_money", "drawn_game",
                    "win_ends_round", "seat_factors", "follow_dealer", "reveal",
                    "kong_chain_doubling", "kong_tiles"}
 KONG_KEYS = {"payer", "amount", "only_if_fresh"}
@@ -161,7 +161,7 @@ class FollowDealer:
 class SettlementDef:
     kongs: Mapping[str, KongMoney]  # by kind (KONG_KINDS, GOLDEN); a kind absent earns nothing
     robbed_kong_void: bool = False
-    kong_discard_refund: str | OptionRef = KEEP  # a KONG_DISCARD_MODES, or the enum option
+    kong_discard_money: str | OptionRef = KEEP  # a KONG_DISCARD_MODES, or the enum option
     drawn_game: DrawnGameDef = DrawnGameDef()
     win_ends_round: bool = False
     seat_factors: bool = False
@@ -249,7 +249,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         kong_tiles=kong_tiles,
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
                                "settlement.robbed_kong_void", err),
-        kong_discard_refund=_kong_discard(raw.get("kong_discard_refund", KEEP), by_name, err),
+        kong_discard_money=_kong_discard(raw.get("kong_discard_money", KEEP), by_name, err),
         drawn_game=_drawn_game(drawn_raw, by_name, err, reveal=reveal is not None),
         win_ends_round=_bool(raw.get("win_ends_round", False), "settlement.win_ends_round",
                              err),
@@ -263,11 +263,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
 
 def _kong_discard(value: Any, options: Mapping[str, OptionDef],
                   err: ErrorFactory) -> str | OptionRef:
-    """杠上炮's kong money: a mode, true or false (the switch it was: true refunds, false
-    keeps), or an enum option whose choices are modes."""
-    field = "settlement.kong_discard_refund"
-    if isinstance(value, bool):
-        return REFUND if value else KEEP
+    """杠上炮's kong money: a mode, or an enum option whose choices are modes."""
+    field = "settlement.kong_discard_money"
     modes = ", ".join(KONG_DISCARD_MODES)
     if isinstance(value, dict):
         od = _option_ref(value, field, options, err)
@@ -277,8 +274,7 @@ def _kong_discard(value: Any, options: Mapping[str, OptionDef],
         return OptionRef(od.name)
     if isinstance(value, str) and value in KONG_DISCARD_MODES:
         return value
-    raise err(field, f"must be one of {modes}, true (refund), false (keep) or "
-              f"{{option: name}} (got {value!r})")
+    raise err(field, f"must be one of {modes} or {{option: name}} (got {value!r})")
 
 
 def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,

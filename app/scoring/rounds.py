@@ -19,7 +19,7 @@ options, like the payment scheme's own parameters).
   naming the event.
 - A robbed added kong (抢杠) is void where the rule set says so: its money goes back
   (`kong_void`). A win on the discard after a kong (杠上炮) does to that kong's money what the
-  settlement's `kong_discard_refund` (or the request's option it names) says: `refund` gives it
+  settlement's `kong_discard_money` (or the request's option it names) says: `refund` gives it
   back to its payers (`kong_refund`), `transfer` (呼叫转移) has the kong's maker pass it to the
   winner (`kong_transfer`; with several winners on that discard, 一炮多响, to the first of them
   in turn order after the discarder: seat discarder + 1, + 2, ...), `keep` leaves it. Each
@@ -267,7 +267,7 @@ def _after_kong_discard(st: _State, i: int, event: WinEvent, kong: _Kong) -> Non
     (the winner included); `transfer` (呼叫转移) has the maker pass all it still holds of it to
     the winner, that is to the first winner on that discard in turn order after the discarder;
     `keep` leaves it with the maker."""
-    mode = resolve(st.sd.kong_discard_refund, st.options)
+    mode = resolve(st.sd.kong_discard_money, st.options)
     if mode == REFUND:
         st.give_back(kong, KONG_REFUND, i)
     elif mode == TRANSFER and event.seat == _first_winner_on(st, event):

@@ -157,7 +157,7 @@ def test_the_rule_set_document_offers_the_kong_money_of_gang_shang_pao(
     assert {k: option[k] for k in ("type", "default", "choices")} == {
         "type": "enum", "default": "refund", "choices": ["refund", "transfer", "keep"]}
     assert "呼叫转移" in option["description"]
-    assert doc["settlement"]["kong_discard_refund"] == {"option": "gang_shang_pao_kong_money"}
+    assert doc["settlement"]["kong_discard_money"] == {"option": "gang_shang_pao_kong_money"}
 
 
 def test_an_empty_round_and_null_options(client: FlaskClient) -> None:

@@ -32,7 +32,7 @@ SETTLEMENT: dict[str, Any] = {
         "concealed": {"payer": "each_active", "amount": {"option": "cap"}},
     },
     "robbed_kong_void": True,
-    "kong_discard_refund": True,
+    "kong_discard_money": "refund",
     "drawn_game": {"max_suits": 2, "pig_penalty": 16, "pig_counts_as_not_ready": True,
                    "not_ready_pays": "best_value", "refund_kongs": True},
 }
@@ -73,7 +73,7 @@ def test_a_settlement_section_loads(tmp_path: Path) -> None:
     assert rs.settlement == SettlementDef(
         kongs={"direct": KongMoney("discarder", 2), "added": KongMoney("each_active", 1, True),
                "concealed": KongMoney("each_active", OptionRef("cap"))},
-        robbed_kong_void=True, kong_discard_refund=REFUND,
+        robbed_kong_void=True, kong_discard_money=REFUND,
         drawn_game=DrawnGameDef(max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
                                 not_ready_pays="best_value", refund_kongs=True),
     )
@@ -109,10 +109,11 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"kongs__added__only_if_fresh": {"option": "cap"}}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__extra": 1}, "settlement.kongs.added.extra"),
     ({"robbed_kong_void": "yes"}, "settlement.robbed_kong_void"),
-    ({"kong_discard_refund": 1}, "settlement.kong_discard_refund"),
-    ({"kong_discard_refund": "transfers"}, "settlement.kong_discard_refund"),
-    ({"kong_discard_refund": {"option": "nope"}}, "settlement.kong_discard_refund"),
-    ({"kong_discard_refund": {"option": "gsp", "x": 1}}, "settlement.kong_discard_refund"),
+    ({"kong_discard_money": 1}, "settlement.kong_discard_money"),
+    ({"kong_discard_money": True}, "settlement.kong_discard_money"),
+    ({"kong_discard_money": "transfers"}, "settlement.kong_discard_money"),
+    ({"kong_discard_money": {"option": "nope"}}, "settlement.kong_discard_money"),
+    ({"kong_discard_money": {"option": "gsp", "x": 1}}, "settlement.kong_discard_money"),
     ({"drawn_game__max_suits": 0}, "settlement.drawn_game.max_suits"),
     ({"drawn_game__max_suits": None}, "settlement.drawn_game.max_suits"),
     ({"drawn_game__pig_penalty": -16}, "settlement.drawn_game.pig_penalty"),
@@ -139,28 +140,28 @@ def test_an_option_amount_from_an_enum_of_integers(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("value,mode", [
-    (True, REFUND), (False, KEEP), *((m, m) for m in KONG_DISCARD_MODES),
+    *((m, m) for m in KONG_DISCARD_MODES),
     ({"option": "gsp"}, OptionRef("gsp")),
 ])
 def test_the_kong_money_of_a_win_after_a_kong(tmp_path: Path, value: Any, mode: Any) -> None:
-    # 杠上炮: a mode, the switch it was (true refunds, false keeps) or an enum option of modes.
+    # 杠上炮: a mode or an enum option of modes.
     assert KONG_DISCARD_MODES == (REFUND, TRANSFER, KEEP)
-    rs = load_rulesets(write(tmp_path, with_settlement(kong_discard_refund=value)))["mini"]
-    assert rs.settlement is not None and rs.settlement.kong_discard_refund == mode
+    rs = load_rulesets(write(tmp_path, with_settlement(kong_discard_money=value)))["mini"]
+    assert rs.settlement is not None and rs.settlement.kong_discard_money == mode
 
 
 def test_no_word_on_the_kong_money_of_a_win_after_a_kong_keeps_it(tmp_path: Path) -> None:
     # (`None` drops the key.)
-    rs = load_rulesets(write(tmp_path, with_settlement(kong_discard_refund=None)))["mini"]
-    assert rs.settlement is not None and rs.settlement.kong_discard_refund == KEEP
+    rs = load_rulesets(write(tmp_path, with_settlement(kong_discard_money=None)))["mini"]
+    assert rs.settlement is not None and rs.settlement.kong_discard_money == KEEP
 
 
 @pytest.mark.parametrize("option", ["style", "fresh", "amount", "cap"])
 def test_the_option_for_the_kong_money_after_a_kong_is_an_enum_of_modes(
         tmp_path: Path, option: str) -> None:
     # `style` is an enum of other words, the others are no enum of words at all.
-    msg = load_error(tmp_path, with_settlement(kong_discard_refund={"option": option}))
-    assert_names(msg, "mini.yaml", "settlement.kong_discard_refund")
+    msg = load_error(tmp_path, with_settlement(kong_discard_money={"option": option}))
+    assert_names(msg, "mini.yaml", "settlement.kong_discard_money")
     assert "refund, transfer, keep" in msg
 
 
@@ -169,14 +170,14 @@ def test_a_child_redeclaring_the_mode_option_is_checked_against_the_parents_sett
     child = {"id": "kid", "extends": "mini", "name": "子", "name_en": "Kid",
              "options": [{"name": "gsp", "type": "enum", "default": "keep",
                           "choices": ["keep", "split"], "description": "split the money"}]}
-    msg = load_error(tmp_path, with_settlement(kong_discard_refund={"option": "gsp"}), child)
-    assert_names(msg, "kid.yaml", "settlement.kong_discard_refund")
+    msg = load_error(tmp_path, with_settlement(kong_discard_money={"option": "gsp"}), child)
+    assert_names(msg, "kid.yaml", "settlement.kong_discard_money")
 
 
 def test_a_bad_kong_money_mode_says_the_modes(tmp_path: Path) -> None:
-    msg = load_error(tmp_path, with_settlement(kong_discard_refund="transfers"))
-    assert_names(msg, "mini.yaml", "settlement.kong_discard_refund")
-    assert "refund, transfer, keep, true (refund), false (keep) or {option: name}" in msg
+    msg = load_error(tmp_path, with_settlement(kong_discard_money="transfers"))
+    assert_names(msg, "mini.yaml", "settlement.kong_discard_money")
+    assert "refund, transfer, keep or {option: name}" in msg
     assert "'transfers'" in msg
 
 
@@ -227,13 +228,13 @@ def test_the_real_rule_sets() -> None:
     assert {"base", "cap", "self_draw", "gang_shang_pao_kong_money"} <= set(options)
     # 杠上炮's kong money: the request chooses; refunded unless it says otherwise.
     gsp = OptionRef("gang_shang_pao_kong_money")
-    assert sichuan.kong_discard_refund == chengdu.kong_discard_refund == gsp
+    assert sichuan.kong_discard_money == chengdu.kong_discard_money == gsp
     for rs in (real["sichuan"], real["chengdu"]):
         od = rs.option_by_name["gang_shang_pao_kong_money"]
         assert (od.type, od.choices, od.default) == ("enum", (REFUND, TRANSFER, KEEP), REFUND)
     # kawuxing's `false` (the rules say nothing else) keeps the kong money.
     assert real["kawuxing"].settlement is not None
-    assert real["kawuxing"].settlement.kong_discard_refund == KEEP
+    assert real["kawuxing"].settlement.kong_discard_money == KEEP
 
 
 # --- 天津: one winner, the dealer's stakes, 金杠, 跟庄, kong money on a drawn game ------------
@@ -273,7 +274,7 @@ def test_a_tianjin_like_settlement_loads(tmp_path: Path) -> None:
                                                                    OptionRef("stand"))
     # 血战到底's checks are all off.
     assert sd.drawn_game == DrawnGameDef(ready_as="self_draw", kongs_stand=OptionRef("stand"))
-    assert not sd.robbed_kong_void and sd.kong_discard_refund == KEEP
+    assert not sd.robbed_kong_void and sd.kong_discard_money == KEEP
 
 
 def test_the_new_keys_default_to_blood_battle(tmp_path: Path) -> None:
