@@ -41,7 +41,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.api.card_requests import build_card_hand, read_card_score_request
 from app.api.hand_requests import build
@@ -53,6 +52,7 @@ from app.rules.model import AnyRuleSet
 from app.scoring import arranged
 from app.scoring.evaluate import score
 from app.scoring.explain import RULES, explained
+from tests.cases import collect
 from tests.mcr_reference.generator import call_oracle, oracle_args
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,17 +64,9 @@ CARD_EXPECT_KEYS = {"winning", "reason", "huxi", "tun", "fans", "multiplier", "s
                     "fan_total", "net", "groups", "error", "not_counted"}
 
 
-def _collect() -> list[Any]:
-    params = []
-    for path in sorted(CASES.glob("*/*.yaml")):
-        ruleset = path.parent.name
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for i, case in enumerate(data["cases"]):
-            params.append(pytest.param(ruleset, case, id=f"{ruleset}/{path.stem}/{i}"))
-    return params
 
 
-ALL_CASES = _collect()
+ALL_CASES = collect()
 
 
 def test_every_rule_set_directory_is_a_rule_set() -> None:

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from flask.testing import FlaskClient
 
 from app import create_app
 from app.rules.loader import load_rulesets
+from tests.cases import collect
 from tests.cases.test_cases import _fan_key
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,17 +42,9 @@ TRANSFER_KEYS = {"from", "to", "amount", "reason", "event"}
 WIN_KEYS = {"seat", "fans", "fan_total", "value"}
 
 
-def _collect() -> list[Any]:
-    params = []
-    for path in sorted(CASES.glob("*/rounds/*.yaml")):
-        ruleset = path.parent.parent.name
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for i, case in enumerate(data["cases"]):
-            params.append(pytest.param(ruleset, case, id=f"{ruleset}/rounds/{path.stem}/{i}"))
-    return params
 
 
-ALL_CASES = _collect()
+ALL_CASES = collect("rounds")
 
 
 @pytest.fixture(scope="module")

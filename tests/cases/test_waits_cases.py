@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.api.card_requests import build_card_waiting
 from app.api.hand_requests import build_waiting
@@ -32,26 +31,18 @@ from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
 from app.scoring import arranged
 from app.scoring.waits import waits
+from tests.cases import collect
 from tests.cases.test_cases import _fan_key
 from tests.mcr_reference.generator import call_oracle, oracle_args
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = Path(__file__).resolve().parent
 RULESETS = load_rulesets(ROOT / "rulesets")
 EXPECT_KEYS = {"waits", "not_winning", "fans", "best"}
 
 
-def _collect() -> list[Any]:
-    params = []
-    for path in sorted(CASES.glob("*/waits/*.yaml")):
-        ruleset = path.parent.parent.name
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        for i, case in enumerate(data["cases"]):
-            params.append(pytest.param(ruleset, case, id=f"{ruleset}/waits/{path.stem}/{i}"))
-    return params
 
 
-ALL_CASES = _collect()
+ALL_CASES = collect("waits")
 
 
 def test_there_are_waits_cases() -> None:
