@@ -47,11 +47,12 @@ from typing import Any, NamedTuple
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from app.api.hand_requests import build_options, field_name, validated
+from app.api.hand_requests import build_options, check_named_ruleset, field_name, validated
 from app.api.schemas import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
     MSG_NULL,
+    RULESET_ID_MAX,
     HandField,
     NotAllowed,
     Options,
@@ -215,6 +216,7 @@ def card_schemas(rs: CardRuleSet) -> CardSchemas:
                                   "or an object with cards, groups and win_card.")}),
         "context": fields.Nested(context(True), required=True, error_messages={
             "required": context_required, "null": MSG_NULL}),
+        "ruleset": StrictStr(allow_none=True, max_length=RULESET_ID_MAX),
     })
     waits = _schema("CardWaitsRequestSchema", "a waits request", {
         "hand": CardHandField(waiting_object, required=True, error_messages={
@@ -224,6 +226,7 @@ def card_schemas(rs: CardRuleSet) -> CardSchemas:
         "context": fields.Nested(context(False), required=True, error_messages={
             "required": _required("the context, an object (win_type may be left out: every "
                                   "win type is tried)."), "null": MSG_NULL}),
+        "ruleset": StrictStr(allow_none=True, max_length=RULESET_ID_MAX),
     })
     return CardSchemas(score, waits)
 
@@ -235,6 +238,7 @@ def read_card_score_request(body: Mapping[str, Any], rs: CardRuleSet
                             ) -> tuple[CardHand, CardWin]:
     """A decoded score request body as the hand and the context of its win."""
     data = validated(card_schemas(rs).score, body)
+    check_named_ruleset(data, rs.id)
     return build_card_hand(data["hand"], data["context"], rs)
 
 
@@ -242,6 +246,7 @@ def read_card_waits_request(body: Mapping[str, Any], rs: CardRuleSet
                             ) -> tuple[tuple[int, ...], tuple[Piece, ...], CardWin]:
     """A decoded waits request body as (hand cards, table groups, context)."""
     data = validated(card_schemas(rs).waits, body)
+    check_named_ruleset(data, rs.id)
     return build_card_waiting(data["hand"], data["context"], rs)
 
 

@@ -103,9 +103,21 @@ def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+def check_named_ruleset(data: Mapping[str, Any], ruleset_id: str) -> None:
+    """A request may name its rule set (`ruleset`, as a line of a log does): it must be the
+    path's, else the request was meant for another rule set (422 invalid_field)."""
+    named = data.get("ruleset")
+    if named is not None and named != ruleset_id:
+        raise HandError(Code.INVALID_FIELD,
+                        f"ruleset {named!r} is not the rule set of the path ({ruleset_id!r}): "
+                        f"post the request to /v1/rulesets/{named}/..., or leave ruleset out",
+                        "/ruleset")
+
+
 def read_score_request(body: Mapping[str, Any], ruleset: RuleSet) -> tuple[Hand, WinContext]:
     """A decoded score request body as the hand and the context of its win."""
     data = validated(SCORE_REQUEST, body)
+    check_named_ruleset(data, ruleset.id)
     return build(data["hand"], data["context"], ruleset)
 
 
@@ -113,6 +125,7 @@ def read_waits_request(body: Mapping[str, Any], ruleset: RuleSet
                        ) -> tuple[tuple[int, ...], tuple[Meld, ...], WinContext]:
     """A decoded waits request body as (standing tiles, declared melds, context)."""
     data = validated(WAITS_REQUEST, body)
+    check_named_ruleset(data, ruleset.id)
     return build_waiting(data["hand"], data["context"], ruleset)
 
 

@@ -47,6 +47,7 @@ MAX_FLOWER_LIST = 16
 MAX_OPTIONS = 32
 MAX_OPTION_NAME_LENGTH = 64
 MAX_OPTION_STRING_LENGTH = 64
+RULESET_ID_MAX = 64  # a request's own `ruleset` (a rule-set id)
 MAX_OPTION_LIST = 8  # a per-seat option lists one integer per seat
 OPTION_INT_MIN = -(2**31)
 OPTION_INT_MAX = 2**31 - 1
@@ -648,6 +649,9 @@ class ScoreRequestSchema(_Strict):
     hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
+    # A line of a log names its rule set (mahjong-score-log, the command-line scorer): it may
+    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
+    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 class WaitsRequestSchema(_Strict):
@@ -659,6 +663,7 @@ class WaitsRequestSchema(_Strict):
         "an object with concealed and melds.")})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
+    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 # --- the settle request: a round as events --------------------------------------------
