@@ -68,6 +68,23 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
         gevent.idle()
 
 
+def post_fork(server: Any, worker: Any) -> None:
+    """Under gevent, long work takes turns with the worker's other connections: the engine's
+    time-limit check (called between the hands it scores) waits, once a slice of
+    `MAHJONG_TURN_SLICE_MS` (10 ms) has passed, for the worker's event loop to have nothing
+    else to do (`gevent.idle`: every connection ready to go served, new ones included), so a
+    batch or a waits search on wild tiles no longer holds health probes and short requests
+    until it ends (app/domain/deadline.py). `gevent.sleep(0)` gives each other connection
+    only one step per slice (accept, read, answer): a probe then took up to 750 ms."""
+    if type(worker).__module__ == "gunicorn.workers.ggevent":
+        import gevent
+
+        from app.domain import deadline
+
+        slice_ms = float(os.environ.get("MAHJONG_TURN_SLICE_MS", "10"))
+        deadline.set_pause(gevent.idle, slice_ms / 1000)
+
+
 class WorkerTimeout(Exception):
     """Raised into a request that ran past `timeout`, for the app to answer."""
 

@@ -7,17 +7,41 @@ A caller that answers others (the HTTP service) sets a limit around the work wit
 the limit `check` raises `TimeLimitExceeded`, which the caller answers as it sees fit. Without
 a limit `check` never raises. The limit is per thread and per task (a context variable), so
 concurrent requests do not share it.
+
+Taking turns. A server that answers many requests on one thread of control (gevent's
+greenlets: the service's default worker) registers a function that lets the others run
+(`set_pause`, gunicorn.conf.py). `check` calls it once a slice of time has passed since the
+last pause, so a long request (a batch, waits on wild tiles, a big round) holds the other
+connections of its worker (health probes among them) for at most about a slice and one unit
+of work, never until it ends. The slice is the worker's, not a request's: one thread of
+control runs one request at a time.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
 # (the deadline on the monotonic clock, the limit it was set from), or None: no limit.
 _limit: ContextVar[tuple[float, float] | None] = ContextVar("time_limit", default=None)
+
+# The pause that lets other requests run, the slice between two pauses (seconds), and when
+# the next pause is due (monotonic clock).
+DEFAULT_SLICE = 0.01
+_pause: Callable[[], object] | None = None
+_slice = DEFAULT_SLICE
+_next_pause = 0.0
+
+
+def set_pause(pause: Callable[[], object] | None, slice_seconds: float = DEFAULT_SLICE) -> None:
+    """From now on `check` calls `pause` once `slice_seconds` have passed since the last
+    pause (None: never pauses)."""
+    global _pause, _slice, _next_pause
+    if not slice_seconds > 0:
+        raise ValueError(f"the slice must be more than 0 seconds, not {slice_seconds!r}")
+    _pause, _slice, _next_pause = pause, slice_seconds, 0.0
 
 
 class TimeLimitExceeded(Exception):
@@ -42,7 +66,17 @@ def time_limit(seconds: float) -> Iterator[None]:
 
 
 def check() -> None:
-    """Raise `TimeLimitExceeded` if the caller's time limit has passed."""
+    """Raise `TimeLimitExceeded` if the caller's time limit has passed; let other requests
+    run first when a pause is due (`set_pause`)."""
+    global _next_pause
     limit = _limit.get()
-    if limit is not None and time.monotonic() > limit[0]:
+    pause = _pause
+    if limit is None and pause is None:
+        return
+    now = time.monotonic()
+    if pause is not None and now >= _next_pause:
+        pause()
+        now = time.monotonic()
+        _next_pause = now + _slice
+    if limit is not None and now > limit[0]:
         raise TimeLimitExceeded(limit[1])

@@ -337,6 +337,69 @@ def test_served_health_while_idle_connections_hold_partial_headers(
             sock.close()
 
 
+def _seven_wild_waits(count: int) -> list[dict[str, Any]]:
+    """`count` different tianjin waits requests holding six wild tiles (indicator 3s: 3s and
+    4s are wild) and seven natural ones: tens to hundreds of ms of search each."""
+    import random
+
+    rng = random.Random(7)
+    tiles = [f"{r}{s}" for s in "mps" for r in range(1, 10) if f"{r}{s}" not in ("3s", "4s")]
+    tiles += list("ESWNCFP")
+    hands: set[str] = set()
+    while len(hands) < count:
+        hands.add("".join(sorted(rng.sample(tiles, 7))) + "3s3s4s4s4s4s")
+    return [{"hand": h, "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
+            for h in sorted(hands)]
+
+
+def test_served_health_and_score_while_one_worker_runs_a_long_batch(
+        server: tuple[int, Path]) -> None:
+    """No head-of-line blocking: while the one worker (WEB_CONCURRENCY=1) answers a waits
+    batch of wild-tile hands (seconds of work), a health probe on a fresh connection every
+    0.25 s and a score request each answer within 1 s: the engine lets the worker's other
+    connections run between the hands it scores (gunicorn.conf.py `post_fork`)."""
+    import threading
+
+    port, _ = server
+    assert _request(port, "GET", "/healthz")[0] == 200
+    body = json.dumps({"requests": _seven_wild_waits(40)}).encode()
+    done: dict[str, Any] = {}
+
+    def batch() -> None:
+        started = time.monotonic()
+        done["status"] = _request(port, "POST", "/v1/rulesets/tianjin/waits/batch", body,
+                                  {"Content-Type": "application/json"}, timeout=60)[0]
+        done["took"] = time.monotonic() - started
+
+    worker = threading.Thread(target=batch)
+    worker.start()
+    time.sleep(0.3)  # the batch is being scored
+    probes: list[float] = []
+    scored = None
+    while worker.is_alive() and len(probes) < 12:
+        started = time.monotonic()
+        try:
+            status = _request(port, "GET", "/healthz", timeout=HEALTH_BOUND_S)[0]
+        except OSError as exc:
+            pytest.fail(f"/healthz did not answer within 1 s during the batch ({exc!r})")
+        probes.append(time.monotonic() - started)
+        assert status == 200
+        if scored is None:
+            started = time.monotonic()
+            status, _, answer = _request(port, "POST", SCORE_URL,
+                                         json.dumps(NINE_GATES_REQUEST).encode(),
+                                         {"Content-Type": "application/json"},
+                                         timeout=HEALTH_BOUND_S)
+            scored = time.monotonic() - started
+            assert (status, answer) == (200, NINE_GATES_RESPONSE)
+        time.sleep(0.25)
+    worker.join(timeout=60)
+    assert done.get("status") == 200
+    # The probes ran while the batch did (else they prove nothing).
+    assert len(probes) >= 3 and scored is not None, (probes, done)
+    assert max(probes) < HEALTH_BOUND_S and scored < HEALTH_BOUND_S, (probes, scored)
+
+
 def test_a_port_taken_before_gunicorn_binds_it_is_left_for_another(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # The first port found free is taken (listened at) before the server starts: the server
