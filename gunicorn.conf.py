@@ -38,7 +38,9 @@ max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000")
 # (RuleSetError) instead of workers failing one by one, and workers share the loaded data.
 preload_app = True
 # The app writes one JSON access-log line per request (app/api/observe.py), with the request
-# ID, route, rule set and duration; gunicorn's plain-text line would say it twice.
+# ID, route, rule set and duration; gunicorn's plain-text line would say it twice. The app's
+# own log records are JSON lines on standard output as well; gunicorn's log stays plain text
+# on standard error.
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info")

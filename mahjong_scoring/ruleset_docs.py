@@ -1059,7 +1059,7 @@ class _Page:
 CARD_DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "kind", "players_option", "deck",
     "groups", "hand", "win_card", "win_types", "context_flags", "context_cards", "figures",
-    "names", "rank_by", "scoring", "patterns", "options", "source"})
+    "names", "rank_by", "scoring", "patterns", "options", "settlement", "source"})
 CARD_GROUP_KEYS = frozenset({"id", "name", "name_en", "description", "size", "forms", "points",
                              "table", "flags", "made_of"})
 CARD_PATTERN_KEYS = frozenset({"id", "name", "name_en", "description", "check", "params",
@@ -1174,6 +1174,9 @@ class _CardPage:
                 lines += [("> " if i == 0 else ">\n> ") + md(p)]
             lines.append("")
         rid = self.rs.id
+        # "It settles no rounds" is the page's words for the document's null settlement.
+        if d["settlement"] is not None:
+            raise DocsError(f"{rid}: settlement: no words for a card game's round settlement")
         lines += [f"A card game scored by groups: the service serves it at "
                   f"{code(f'GET /v1/rulesets/{rid}')} (the data of this page, "
                   f"{code('kind: cards')}) and scores hands at "

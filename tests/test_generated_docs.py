@@ -293,6 +293,16 @@ def test_an_unknown_document_key_stops_the_generator() -> None:
         render_ruleset_page(_with(source, dealer_bonus=True))
 
 
+def test_a_card_game_that_settles_rounds_stops_the_generator() -> None:
+    """A card page says the game settles no rounds: true only while its document's
+    `settlement` is null."""
+    source = load_sources(ROOT / "rulesets", ROOT / "tests" / "cases")["hengyang"]
+    assert source.document["settlement"] is None
+    assert "It settles no rounds." in render_ruleset_page(source)
+    with pytest.raises(DocsError, match=r"hengyang: settlement: no words"):
+        render_ruleset_page(_with(source, settlement={"kongs": {}}))
+
+
 def test_every_shape_field_has_words() -> None:
     assert {f.name for f in dataclasses.fields(ShapeDef)} == ruleset_docs.SHAPE_DEF_FIELDS
 

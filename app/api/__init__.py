@@ -29,7 +29,11 @@ def register_api(app: Flask) -> None:
     register_metrics(app, app.extensions[RULESETS_KEY])
     origins = app.config["CORS_ORIGINS"]
     if origins:
-        CORS(app, origins=origins, expose_headers=[REQUEST_ID_HEADER], max_age=600)
+        # A preflight names only the methods some route serves (flask-cors would otherwise
+        # offer PUT, PATCH and DELETE too); read from the routes, so it follows them.
+        methods = sorted({m for rule in app.url_map.iter_rules() for m in rule.methods or ()})
+        CORS(app, origins=origins, methods=methods, expose_headers=[REQUEST_ID_HEADER],
+             max_age=600)
     app.config.setdefault("COMPRESS_ALGORITHM", ["gzip"])
     app.config.setdefault("COMPRESS_MIN_SIZE", COMPRESS_MIN_SIZE)
     app.config.setdefault("COMPRESS_MIMETYPES", [

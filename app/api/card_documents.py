@@ -3,11 +3,12 @@
 It writes out what the loaded `CardRuleSet` holds, in the key order `openapi.yaml` documents
 (`CardRuleSetDocument`): the deck and its cards, the group kinds with their points, the hand
 rule, where the winning card may go, the win types and who pays, the scoring steps, the
-multiplying patterns (名堂) and the options. A value a house rule chooses is written as the
-choice itself, `{option, values, default}`: `values` maps each value of the option (written
-as JSON text when it is not a string: `true`, `15`) to what it chooses, `default` is what the
-values not listed choose (null when every value is listed), and empty `values` mean the
-option's own value. Nothing here computes.
+multiplying patterns (名堂), the options and `settlement` (always null: no card game settles
+rounds). A value a house rule chooses is written as the choice itself, `{option, values,
+default}`: `values` maps each value of the option (written as JSON text when it is not a
+string: `true`, `15`) to what it chooses, `default` is what the values not listed choose (null
+when every value is listed), and empty `values` mean the option's own value. Nothing here
+computes.
 """
 
 from __future__ import annotations
@@ -144,6 +145,8 @@ def card_ruleset_document(rs: CardRuleSet, limits: Mapping[str, float]) -> dict[
         "scoring": choice_value(rs.steps),
         "patterns": [_pattern(p) for p in rs.patterns],
         "options": [option_definition(o) for o in rs.options],
+        # As in a tile game's document: null says `POST .../settle` is not supported.
+        "settlement": None,
         "source": rs.source,
         "limits": dict(limits),
     }

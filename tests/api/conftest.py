@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import create_app
-from tests.api.helpers import OPENAPI_FILE, REPO_ROOT
+from app.api.observe import APP_LOGGER, JsonFormatter
+from tests.api.helpers import OPENAPI_FILE, REPO_ROOT, AppLog
 
 
 @pytest.fixture(scope="session")
@@ -25,6 +28,22 @@ def app() -> Flask:
 def client(app: Flask) -> Iterator[FlaskClient]:
     with app.test_client() as c:
         yield c
+
+
+@pytest.fixture()
+def app_log(app: Flask) -> Iterator[AppLog]:
+    """The handler the app installed on its logger (`app`), writing to a buffer instead of
+    standard output for the test: its lines exactly as an operator would read them."""
+    handlers = [h for h in logging.getLogger(APP_LOGGER).handlers
+                if isinstance(h, logging.StreamHandler) and isinstance(h.formatter, JsonFormatter)]
+    assert len(handlers) == 1, "the app's log has no JSON handler, or more than one"
+    buffer = io.StringIO()
+    before = handlers[0].setStream(buffer)
+    try:
+        yield AppLog(buffer)
+    finally:
+        if before is not None:
+            handlers[0].setStream(before)
 
 
 @pytest.fixture(scope="session")

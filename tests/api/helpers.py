@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -102,3 +104,16 @@ def validate_live(spec: dict[str, Any], path: str, method: str, response: Any) -
         schema_pointer = f"{pointer}/content/{escape(response.mimetype)}/schema"
         errors = list(validator_for(spec, schema_pointer).iter_errors(response.get_json()))
         assert not errors, errors[0]
+
+
+class AppLog:
+    """What the app's own log handler wrote during a test."""
+
+    def __init__(self, stream: io.StringIO) -> None:
+        self.stream = stream
+
+    def lines(self) -> list[dict[str, Any]]:
+        """Each line parsed: a line that is not one JSON object fails the test here."""
+        parsed = [json.loads(line) for line in self.stream.getvalue().splitlines()]
+        assert all(isinstance(p, dict) for p in parsed), parsed
+        return parsed

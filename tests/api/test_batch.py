@@ -21,7 +21,7 @@ from app.api.batch import run_batch, score_item
 from app.domain.deadline import check
 from app.rules.model import RuleSet
 from mahjong_scoring import loggen
-from tests.api.helpers import problem, validate_live
+from tests.api.helpers import AppLog, problem, validate_live
 
 BATCH_PATHS = {"score": "/v1/rulesets/{ruleset}/score/batch",
                "waits": "/v1/rulesets/{ruleset}/waits/batch"}
@@ -232,7 +232,7 @@ def test_past_the_time_limit_the_rest_of_the_batch_is_not_scored(app: Flask) -> 
 
 def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient,
                                                  monkeypatch: pytest.MonkeyPatch,
-                                                 caplog: pytest.LogCaptureFixture) -> None:
+                                                 app_log: AppLog) -> None:
     real = batch.score_item
     broken = {"hand": "123m456m789m123p55s", "context": {"win_type": "discard",
                                                         "discarder": 2}}
@@ -249,7 +249,7 @@ def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient
     assert response.status_code == 200
     assert results[0] == results[2] == _single(client, "score", "mcr", good)
     assert results[1]["error"]["code"] == "internal_error"
-    assert "unhandled error on item 1" in caplog.text
+    assert any("unhandled error on item 1" in line["message"] for line in app_log.lines())
 
 
 @pytest.mark.parametrize("endpoint", ["score", "waits"])

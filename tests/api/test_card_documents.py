@@ -52,6 +52,15 @@ def test_the_service_serves_it(client: FlaskClient, rs: CardRuleSet) -> None:
     assert ruleset_document(rs, LIMITS) == card_ruleset_document(rs, LIMITS)
 
 
+def test_the_keys_are_the_schemas_in_its_order(doc: dict[str, Any],
+                                               spec: dict[str, Any]) -> None:
+    """Every key `CardRuleSetDocument` lists, in its order; `settlement` is null, as the
+    tile games' document says of a rule set that does not settle rounds."""
+    schema = spec["components"]["schemas"]["CardRuleSetDocument"]
+    assert list(doc) == list(schema["properties"]) == schema["required"]
+    assert "settlement" in doc and doc["settlement"] is None
+
+
 def test_the_summary_and_the_limits(doc: dict[str, Any]) -> None:
     assert (doc["id"], doc["name"], doc["players"], doc["players_option"]) == (
         RULESET, "衡阳六胡抢", 4, "players")

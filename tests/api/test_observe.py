@@ -1,13 +1,16 @@
-"""What the apps and operators around the service see: request IDs, the JSON access log,
-the version and readiness, CORS for configured origins, gzip for large responses."""
+"""What the apps and operators around the service see: request IDs, the JSON access log, the
+app's own JSON log lines, the version and readiness, CORS for configured origins, gzip for
+large responses."""
 
 from __future__ import annotations
 
 import gzip
 import json
 import logging
+import re
 import tomllib
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -15,9 +18,17 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import __version__, create_app
+from app.api.batch import run_batch, score_item
 from app.api.observe import ACCESS_LOGGER
 from app.api.routes import RULESETS_KEY
-from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, REPO_ROOT, SCORE_URL, problem
+from tests.api.helpers import (
+    NINE_GATES_REQUEST,
+    OPENAPI_FILE,
+    REPO_ROOT,
+    SCORE_URL,
+    AppLog,
+    problem,
+)
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +117,78 @@ def test_the_access_log_can_be_off(access_log: list[dict[str, Any]],
     assert access_log == []
 
 
+# --- the app's own log -------------------------------------------------------------------------
+
+APP_LINE_KEYS = {"time", "level", "logger", "message", "request_id"}
+BATCH_URL = "/v1/rulesets/mcr/score/batch"
+
+
+def _when(line: dict[str, Any]) -> datetime:
+    # The access log's format: ISO 8601 in UTC, to the millisecond.
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", line["time"])
+    return datetime.fromisoformat(line["time"])
+
+
+def test_a_batch_past_its_time_limit_is_one_json_line(app_log: AppLog) -> None:
+    # A limit of 0 s has passed before the first item is scored.
+    client = create_app({"REQUEST_TIME_LIMIT": 0, "ACCESS_LOG": False}).test_client()
+    started = datetime.now(UTC)
+    response = client.post(BATCH_URL, json={"requests": [NINE_GATES_REQUEST] * 2},
+                           headers={"X-Request-ID": "batch-7"})
+    assert response.status_code == 200
+    [line] = app_log.lines()
+    assert set(line) == APP_LINE_KEYS
+    assert (line["level"], line["logger"], line["request_id"]) == (
+        "WARNING", "app.api.batch", "batch-7")
+    assert line["message"] == ("a batch for mcr ran past the time limit of 0 s: 2 of its 2 "
+                               "requests not scored")
+    assert started - timedelta(seconds=1) <= _when(line) <= datetime.now(UTC)
+
+
+def test_an_unhandled_error_is_logged_with_its_traceback(
+        client: FlaskClient, monkeypatch: pytest.MonkeyPatch, app_log: AppLog) -> None:
+    def broken(body: object, ruleset: Any) -> dict[str, Any]:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("app.api.routes.score_item", broken)
+    response = client.post(BATCH_URL, json={"requests": [NINE_GATES_REQUEST]})
+    assert response.get_json()["results"][0]["error"]["code"] == "internal_error"
+    [line] = app_log.lines()
+    assert set(line) == APP_LINE_KEYS | {"exception"}
+    assert (line["level"], line["logger"]) == ("ERROR", "app.api.batch")
+    assert line["message"] == "unhandled error on item 0 of a batch for mcr"
+    # The request's ID, as its response echoes it (a new one: none was sent).
+    assert line["request_id"] == response.headers["X-Request-ID"]
+    assert line["exception"].startswith("Traceback (most recent call last):")
+    assert line["exception"].endswith("RuntimeError: a bug")
+    _when(line)
+
+
+def test_flasks_own_logger_writes_the_same_lines(client: FlaskClient,
+                                                 monkeypatch: pytest.MonkeyPatch,
+                                                 app_log: AppLog) -> None:
+    """A request's unhandled error goes through `app.logger` (the error handlers)."""
+    def broken(*args: Any) -> Any:
+        raise RuntimeError("engine bug")
+
+    monkeypatch.setattr("app.api.batch.evaluate.score", broken)
+    response = client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"X-Request-ID": "r-9"})
+    assert response.status_code == 500
+    [line] = app_log.lines()
+    assert (line["level"], line["logger"], line["request_id"]) == ("ERROR", "app", "r-9")
+    assert line["message"] == "unhandled error on POST /v1/rulesets/mcr/score"
+    assert line["exception"].endswith("RuntimeError: engine bug")
+
+
+def test_outside_a_request_the_line_has_no_request_id(app: Flask, app_log: AppLog) -> None:
+    """The command-line scorer runs batches without a request."""
+    create_app({"ACCESS_LOG": False})  # a second app adds no second handler (else two lines)
+    run_batch([NINE_GATES_REQUEST], app.extensions[RULESETS_KEY]["mcr"], score_item, 0)
+    [line] = app_log.lines()
+    assert line["request_id"] is None and line["level"] == "WARNING"
+    assert line["message"].endswith("1 of its 1 requests not scored")
+
+
 # --- version and readiness --------------------------------------------------------------------
 
 
@@ -143,7 +226,9 @@ def test_cors_for_the_configured_origins(monkeypatch: pytest.MonkeyPatch) -> Non
         "Origin": "https://app.example", "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "content-type, x-request-id"})
     assert preflight.headers["Access-Control-Allow-Origin"] == "https://app.example"
-    assert "POST" in preflight.headers["Access-Control-Allow-Methods"]
+    # Only the methods the API serves: not flask-cors's default of PUT, PATCH and DELETE too.
+    allowed = preflight.headers["Access-Control-Allow-Methods"].split(", ")
+    assert sorted(allowed) == ["GET", "HEAD", "OPTIONS", "POST"]
     answered = client.post(SCORE_URL, json=NINE_GATES_REQUEST,
                            headers={"Origin": "https://other.example"})
     assert answered.headers["Access-Control-Allow-Origin"] == "https://other.example"

@@ -135,6 +135,19 @@ def test_the_documented_round_is_the_rule_page_round(client: FlaskClient) -> Non
     assert post(client, json.loads(found.group(1))).get_json() == shown == RULE_PAGE_RESPONSE
 
 
+def test_the_settle_section_names_every_rule_set_that_settles(client: FlaskClient) -> None:
+    """docs/api.md's sentence listing the rule sets that settle rounds names exactly those
+    with a `settlement:` section, so a new one cannot be left out."""
+    text = (REPO_ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    sentence = re.search(r"Only rule sets with a `settlement:` section settle rounds \(([^)]*)\)",
+                         text)
+    assert sentence is not None
+    named = re.findall(r"`([a-z0-9-]+)`", sentence.group(1))
+    settling = {rs.id for rs in client.application.extensions[RULESETS_KEY].values()
+                if rs.settlement is not None}
+    assert len(named) == len(set(named)) and set(named) == settling
+
+
 def test_chengdu_settles_with_its_options(client: FlaskClient) -> None:
     body = events(kong(2, "direct", "3p", discarder=0), kong(1, "added", "7s", fresh=False),
                   direct_kong_amount=1, base=5, added_kong_fresh_only=False)
