@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from flask import Flask
-from flask_compress import Compress
 from flask_cors import CORS
 
+from app.api.compression import register_compression
 from app.api.docs import docs
 from app.api.handlers import register_error_handlers
 from app.api.metrics import register_metrics
@@ -34,8 +34,4 @@ def register_api(app: Flask) -> None:
         methods = sorted({m for rule in app.url_map.iter_rules() for m in rule.methods or ()})
         CORS(app, origins=origins, methods=methods, expose_headers=[REQUEST_ID_HEADER],
              max_age=600)
-    app.config.setdefault("COMPRESS_ALGORITHM", ["gzip"])
-    app.config.setdefault("COMPRESS_MIN_SIZE", COMPRESS_MIN_SIZE)
-    app.config.setdefault("COMPRESS_MIMETYPES", [
-        "application/json", "application/problem+json", "application/yaml", "text/plain"])
-    Compress(app)
+    register_compression(app, min_size=COMPRESS_MIN_SIZE)

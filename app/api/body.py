@@ -15,6 +15,7 @@ import orjson
 from flask import Request, current_app, request
 from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
+from app.api.compression import check_body_coding, gunzip_body
 from app.api.problems import ApiError
 
 # Integers longer than this are read as floats, which every integer field refuses; Python's
@@ -30,14 +31,21 @@ _JSON_TYPES: dict[type, str] = {
 
 def json_object_body(limit: int | None = None) -> dict[str, Any]:
     """The request body as a JSON object, or an `ApiError` (413, 415 or 400). `limit`: the
-    most bytes it may hold (default: the app's MAX_CONTENT_LENGTH)."""
+    most bytes it may hold (default: the app's MAX_CONTENT_LENGTH), as sent and, when sent
+    with `Content-Encoding: gzip`, once decompressed."""
     req = request._get_current_object()  # type: ignore[attr-defined]
     if limit is None:
         limit = int(current_app.config["MAX_CONTENT_LENGTH"])
     else:
         # werkzeug's own reading (a chunked body) stops at the same limit.
         req.max_content_length = limit
-    return json_object(_raw_body(req, limit))
+    raw = _raw_body(req, limit)
+    # Content-Encoding is looked up only here, once the body is read: a plain body (nearly
+    # every request) pays one dictionary lookup for it.
+    coding = req.environ.get("HTTP_CONTENT_ENCODING")
+    if coding is not None and check_body_coding(coding):
+        raw = gunzip_body(raw, limit)
+    return json_object(raw)
 
 
 def json_object(raw: bytes) -> dict[str, Any]:

@@ -24,12 +24,14 @@ TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 # code; `detail` says what happened.
 REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "Malformed JSON body"),
+    "malformed_gzip": (400, "Malformed gzip body"),
     "invalid_query": (400, "Invalid query parameter"),
     "not_found": (404, "Not found"),
     "unknown_ruleset": (404, "Unknown rule set"),
     "method_not_allowed": (405, "Method not allowed"),
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
+    "unsupported_content_encoding": (415, "Unsupported content encoding"),
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),
