@@ -15,33 +15,28 @@ large value (`--slice-ms 100000`) shows the worker without taking turns.
 
 from __future__ import annotations
 
+# isort: off
+import _paths  # noqa: F401  (first: this folder behind the standard library)
+# isort: on
+
 import argparse
 import json
-import random
+import os
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-sys.path = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
-sys.path.append(str(Path(__file__).resolve().parent))
+from serving import ROOT, Server, request, run_main, servers_stopped_on_exit
 
-from serving import Server, request, run_main, servers_stopped_on_exit  # noqa: E402
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from tests.api.helpers import wild_waits_requests
 
 SCORE = json.dumps({"hand": "1112345678999m5m",
                     "context": {"win_type": "discard", "discarder": 2}}).encode()
-
-
-def wild_waits(count: int, seed: int) -> list[dict[str, object]]:
-    rng = random.Random(seed)
-    tiles = [f"{r}{s}" for s in "mps" for r in range(1, 10) if f"{r}{s}" not in ("3s", "4s")]
-    tiles += list("ESWNCFP")
-    hands: set[str] = set()
-    while len(hands) < count:
-        hands.add("".join(sorted(rng.sample(tiles, 7))) + "3s3s4s4s4s4s")
-    return [{"hand": h, "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
-            for h in sorted(hands)]
 
 
 def main() -> int:
@@ -52,13 +47,11 @@ def main() -> int:
     parser.add_argument("--time-limit", type=float, default=60.0,
                         help="the server's MAHJONG_TIME_LIMIT (default 60: the whole batch)")
     args = parser.parse_args()
-    import os
-
     os.environ.update({"WEB_CONCURRENCY": "1", "MAHJONG_TURN_SLICE_MS": str(args.slice_ms),
                        "MAHJONG_TIME_LIMIT": str(args.time_limit),
                        "GUNICORN_TIMEOUT": str(int(args.time_limit) + 30),
                        "MAHJONG_ACCESS_LOG": "off"})
-    body = json.dumps({"requests": wild_waits(args.hands, args.seed)}).encode()
+    body = json.dumps({"requests": wild_waits_requests(args.hands, args.seed)}).encode()
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
         server = Server("service", "app:create_app()", [], Path(tmp))

@@ -117,3 +117,19 @@ class AppLog:
         parsed = [json.loads(line) for line in self.stream.getvalue().splitlines()]
         assert all(isinstance(p, dict) for p in parsed), parsed
         return parsed
+
+
+def wild_waits_requests(count: int, seed: int = 7) -> list[dict[str, Any]]:
+    """`count` different tianjin waits requests holding six wild tiles (indicator 3s: 3s and
+    4s are wild) and seven natural ones, one tile short: tens to hundreds of ms of search
+    each (the served head-of-line test, bench/busy.py)."""
+    import random
+
+    rng = random.Random(seed)
+    tiles = [f"{r}{s}" for s in "mps" for r in range(1, 10) if f"{r}{s}" not in ("3s", "4s")]
+    tiles += list("ESWNCFP")
+    hands: set[str] = set()
+    while len(hands) < count:
+        hands.add("".join(sorted(rng.sample(tiles, 7))) + "3s3s4s4s4s4s")
+    return [{"hand": h, "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
+            for h in sorted(hands)]

@@ -24,7 +24,13 @@ import pytest
 from app import RULESETS_ENV, create_app
 from app.api.routes import RULESETS_KEY
 from app.rules.loader import RuleSetError
-from tests.api.helpers import NINE_GATES_REQUEST, NINE_GATES_RESPONSE, REPO_ROOT, SCORE_URL
+from tests.api.helpers import (
+    NINE_GATES_REQUEST,
+    NINE_GATES_RESPONSE,
+    REPO_ROOT,
+    SCORE_URL,
+    wild_waits_requests,
+)
 
 RUN = REPO_ROOT / "run"
 BROKEN_FAN = "big_four_winds"
@@ -337,21 +343,6 @@ def test_served_health_while_idle_connections_hold_partial_headers(
             sock.close()
 
 
-def _seven_wild_waits(count: int) -> list[dict[str, Any]]:
-    """`count` different tianjin waits requests holding six wild tiles (indicator 3s: 3s and
-    4s are wild) and seven natural ones: tens to hundreds of ms of search each."""
-    import random
-
-    rng = random.Random(7)
-    tiles = [f"{r}{s}" for s in "mps" for r in range(1, 10) if f"{r}{s}" not in ("3s", "4s")]
-    tiles += list("ESWNCFP")
-    hands: set[str] = set()
-    while len(hands) < count:
-        hands.add("".join(sorted(rng.sample(tiles, 7))) + "3s3s4s4s4s4s")
-    return [{"hand": h, "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
-            for h in sorted(hands)]
-
-
 def test_served_health_and_score_while_one_worker_runs_a_long_batch(
         server: tuple[int, Path]) -> None:
     """No head-of-line blocking: while the one worker (WEB_CONCURRENCY=1) answers a waits
@@ -362,7 +353,7 @@ def test_served_health_and_score_while_one_worker_runs_a_long_batch(
 
     port, _ = server
     assert _request(port, "GET", "/healthz")[0] == 200
-    body = json.dumps({"requests": _seven_wild_waits(40)}).encode()
+    body = json.dumps({"requests": wild_waits_requests(40)}).encode()
     done: dict[str, Any] = {}
 
     def batch() -> None:
