@@ -72,8 +72,9 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
 
 def post_fork(server: Any, worker: Any) -> None:
     """Under gevent, long work takes turns with the worker's other connections: the engine's
-    time-limit check (called between the hands it scores) waits, once a slice of
-    `MAHJONG_TURN_SLICE_MS` (10 ms) has passed, for the worker's event loop to have nothing
+    time-limit check (called between the hands it scores) waits, once a request has run for a
+    slice of `MAHJONG_TURN_SLICE_MS` (10 ms) and as long has passed since the last wait, for
+    the worker's event loop to have nothing
     else to do (`gevent.idle`: every connection ready to go served, new ones included), so a
     batch or a waits search on wild tiles no longer holds health probes and short requests
     until it ends (app/domain/deadline.py). `gevent.sleep(0)` gives each other connection

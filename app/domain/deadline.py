@@ -10,11 +10,12 @@ concurrent requests do not share it.
 
 Taking turns. A server that answers many requests on one thread of control (gevent's
 greenlets: the service's default worker) registers a function that lets the others run
-(`set_pause`, gunicorn.conf.py). `check` calls it once a slice of time has passed since the
-last pause, so a long request (a batch, waits on wild tiles, a big round) holds the other
-connections of its worker (health probes among them) for at most about a slice and one unit
-of work, never until it ends. The slice is the worker's, not a request's: one thread of
-control runs one request at a time.
+(`set_pause`, gunicorn.conf.py). Within a time limit, `check` calls it once the work has run
+for a slice and a slice has passed since the last pause, so a long request (a batch, waits on
+wild tiles, a big round) holds the other connections of its worker (health probes among them)
+for at most about a slice and one unit of work, never until it ends, while a short request
+(most take well under a slice) never pauses. One thread of control runs one request at a
+time, so the time since the last pause is the worker's.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-# (the deadline on the monotonic clock, the limit it was set from), or None: no limit.
-_limit: ContextVar[tuple[float, float] | None] = ContextVar("time_limit", default=None)
+# (the deadline on the monotonic clock, the limit it was set from, when the work began), or
+# None: no limit.
+_limit: ContextVar[tuple[float, float, float] | None] = ContextVar("time_limit", default=None)
 
 # The pause that lets other requests run, the slice between two pauses (seconds), and when
 # the next pause is due (monotonic clock).
@@ -36,8 +38,8 @@ _next_pause = 0.0
 
 
 def set_pause(pause: Callable[[], object] | None, slice_seconds: float = DEFAULT_SLICE) -> None:
-    """From now on `check` calls `pause` once `slice_seconds` have passed since the last
-    pause (None: never pauses)."""
+    """From now on `check`, within a time limit, calls `pause` once the work has run for
+    `slice_seconds` and as long has passed since the last pause (None: never pauses)."""
     global _pause, _slice, _next_pause
     if not slice_seconds > 0:
         raise ValueError(f"the slice must be more than 0 seconds, not {slice_seconds!r}")
@@ -56,9 +58,11 @@ class TimeLimitExceeded(Exception):
 def time_limit(seconds: float) -> Iterator[None]:
     """Within the block, `check` raises once `seconds` have passed (an inner limit never
     extends an outer one)."""
-    deadline = time.monotonic() + seconds
+    now = time.monotonic()
+    deadline = now + seconds
     outer = _limit.get()
-    token = _limit.set((deadline, seconds) if outer is None or deadline < outer[0] else outer)
+    token = _limit.set((deadline, seconds, now) if outer is None or deadline < outer[0]
+                       else outer)
     try:
         yield
     finally:
@@ -70,13 +74,13 @@ def check() -> None:
     run first when a pause is due (`set_pause`)."""
     global _next_pause
     limit = _limit.get()
-    pause = _pause
-    if limit is None and pause is None:
+    if limit is None:
         return
     now = time.monotonic()
-    if pause is not None and now >= _next_pause:
+    pause = _pause
+    if pause is not None and now >= _next_pause and now - limit[2] >= _slice:
         pause()
         now = time.monotonic()
         _next_pause = now + _slice
-    if limit is not None and now > limit[0]:
+    if now > limit[0]:
         raise TimeLimitExceeded(limit[1])

@@ -52,26 +52,33 @@ def test_a_limit_belongs_to_its_thread() -> None:
 
 
 def test_check_pauses_once_a_slice_has_passed() -> None:
-    """Taking turns (`set_pause`): `check` calls the pause at the first check and then once
-    per slice, whether or not a time limit is set; without a pause it calls nothing."""
+    """Taking turns (`set_pause`): within a time limit, `check` calls the pause once the work
+    has run for a slice, then once per slice; a short piece of work, or work without a limit,
+    never pauses."""
     from app.domain import deadline
 
     paused: list[float] = []
     deadline.set_pause(lambda: paused.append(time.monotonic()), 0.02)
     try:
-        check()
-        check()  # within the slice: no second pause
-        assert len(paused) == 1
-        time.sleep(0.025)
+        check()  # no limit: no pause
         with time_limit(60.0):
+            check()  # younger than a slice: no pause
+            assert paused == []
+            time.sleep(0.025)
             check()
-        assert len(paused) == 2 and paused[1] - paused[0] >= 0.02
-        for _ in range(1000):
+            check()  # within the slice since the pause: no second one
+            assert len(paused) == 1
+            time.sleep(0.025)
             check()
-        assert len(paused) <= 3
+            assert len(paused) == 2 and paused[1] - paused[0] >= 0.02
+            for _ in range(1000):
+                check()
+            assert len(paused) <= 3
     finally:
         deadline.set_pause(None)
-    check()
+    with time_limit(60.0):
+        time.sleep(0.025)
+        check()
     assert len(paused) <= 3
 
 
@@ -81,6 +88,7 @@ def test_a_pause_past_the_limit_still_raises() -> None:
     deadline.set_pause(lambda: time.sleep(0.01), 0.001)
     try:
         with time_limit(0.005), pytest.raises(TimeLimitExceeded):
+            time.sleep(0.002)  # past the slice, not yet past the limit: the pause takes it past
             check()
     finally:
         deadline.set_pause(None)
