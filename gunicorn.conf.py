@@ -88,6 +88,14 @@ def post_fork(server: Any, worker: Any) -> None:
         deadline.set_pause(gevent.idle, slice_ms / 1000)
 
 
+def worker_exit(server: Any, worker: Any) -> None:
+    """Write the access-log lines the worker still holds (they wait up to a quarter second to
+    be written together, app/api/observe.py) before it goes."""
+    from app.api.observe import flush_access_log
+
+    flush_access_log()
+
+
 class WorkerTimeout(Exception):
     """Raised into a request that ran past `timeout`, for the app to answer."""
 

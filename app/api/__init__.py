@@ -22,11 +22,10 @@ COMPRESS_MIN_SIZE = 2048
 def register_api(app: Flask) -> None:
     """The routes, error handlers, request IDs and access log, metrics (`GET /metrics`), CORS
     (for the origins in `CORS_ORIGINS`, none by default) and gzip for large responses."""
-    register_observe(app, access_log=bool(app.config["ACCESS_LOG"]))
     app.register_blueprint(api)
     app.register_blueprint(docs)
     register_error_handlers(app)
-    register_metrics(app, app.extensions[RULESETS_KEY])
+    metrics = register_metrics(app, app.extensions[RULESETS_KEY])
     origins = app.config["CORS_ORIGINS"]
     if origins:
         # A preflight names only the methods some route serves (flask-cors would otherwise
@@ -35,3 +34,5 @@ def register_api(app: Flask) -> None:
         CORS(app, origins=origins, methods=methods, expose_headers=[REQUEST_ID_HEADER],
              max_age=600)
     register_compression(app, min_size=COMPRESS_MIN_SIZE)
+    # Last: its middleware wraps everything above, and sees every answer as it is sent.
+    register_observe(app, metrics, access_log=bool(app.config["ACCESS_LOG"]))

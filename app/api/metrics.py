@@ -28,10 +28,10 @@ into a registry of its own.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Collection
+from typing import Any
 
-from flask import Flask, Request, Response, current_app, request
+from flask import Flask, Response, current_app
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
     CollectorRegistry,
@@ -61,8 +61,6 @@ MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 METRICS_ENDPOINT = "metrics"
 UNMATCHED = "unmatched"
 UNKNOWN_RULESET = "unknown"
-STARTED_KEY = "mahjong.metrics.started"
-IN_FLIGHT_KEY = "mahjong.metrics.in_flight"
 # prometheus_client chooses its mode when imported, by this variable: so does this module.
 MULTIPROCESS = MULTIPROC_ENV in os.environ
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
@@ -71,16 +69,14 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
                    10.0)
 
 
-def _request() -> Request:
-    # The request behind the proxy, looked up once: every attribute read through the proxy
-    # is another look-up (microseconds each).
-    found: Request = request._get_current_object()  # type: ignore[attr-defined]
-    return found
-
-
 class Metrics:
     """One app's metrics. `registry` is None in multiprocess mode: the values live in the
-    directory's files, and `/metrics` reads them all."""
+    directory's files, and `/metrics` reads them all.
+
+    Counted by the observing middleware (app/api/observe.py) once a request is answered, from
+    the URL rule Flask matched. Each series' child is looked up once and kept: prometheus_client's
+    `labels()` takes a lock and checks the values on every call, and costs more than the
+    update itself."""
 
     def __init__(self, registry: CollectorRegistry | None, rulesets: Collection[str]) -> None:
         self.registry = registry
@@ -97,38 +93,40 @@ class Metrics:
         self.in_flight = Gauge(
             "mahjong_http_requests_in_flight", "Requests being answered now.",
             registry=registry, multiprocess_mode="livesum")
+        # The label values are bounded (routes, loaded rule sets, methods, statuses), and so
+        # are these.
+        self._requests: dict[tuple[str | None, str | None, str, int], Any] = {}
+        self._latency: dict[str | None, Any] = {}
+        self._hands: dict[tuple[str, str], Any] = {}
 
-    def labels(self, req: Request) -> tuple[str, str]:
-        """(route, ruleset): the URL rule and the rule set, from values the app chose."""
-        rule = req.url_rule
-        if rule is None:
-            return UNMATCHED, ""
-        ruleset = (req.view_args or {}).get("ruleset")
-        if ruleset is None:
-            return rule.rule, ""
-        return rule.rule, ruleset if ruleset in self.rulesets else UNKNOWN_RULESET
+    def count_request(self, route: str | None, ruleset: str | None, method: str, status: int,
+                      seconds: float) -> None:
+        """Count a request answered: `route` the URL rule it matched (None: none did),
+        `ruleset` its `ruleset` argument if it has one, as sent."""
+        key = (route, ruleset, method, status)
+        counter = self._requests.get(key)
+        if counter is None:
+            counter = self._requests[key] = self.requests.labels(
+                route if route is not None else UNMATCHED, self._ruleset_label(route, ruleset),
+                method if method in METHODS else "other", str(status))
+        counter.inc()
+        latency = self._latency.get(route)
+        if latency is None:
+            latency = self._latency[route] = self.latency.labels(
+                route if route is not None else UNMATCHED)
+        latency.observe(seconds)
 
-    def before(self) -> None:
-        req = _request()
-        req.environ[STARTED_KEY] = time.perf_counter()
-        if req.endpoint != METRICS_ENDPOINT:
-            self.in_flight.inc()
-            req.environ[IN_FLIGHT_KEY] = True
+    def _ruleset_label(self, route: str | None, ruleset: str | None) -> str:
+        # What a client writes in a URL never becomes a label value.
+        if route is None or ruleset is None:
+            return ""
+        return ruleset if ruleset in self.rulesets else UNKNOWN_RULESET
 
-    def after(self, response: Response) -> Response:
-        req = _request()
-        route, ruleset = self.labels(req)
-        method = req.method if req.method in METHODS else "other"
-        self.requests.labels(route, ruleset, method, str(response.status_code)).inc()
-        # Absent when an earlier before_request hook answered: no duration then.
-        started = req.environ.get(STARTED_KEY)
-        if started is not None:
-            self.latency.labels(route).observe(time.perf_counter() - started)
-        return response
-
-    def teardown(self, _exc: BaseException | None) -> None:
-        if request.environ.pop(IN_FLIGHT_KEY, False):
-            self.in_flight.dec()
+    def count_hands(self, ruleset: str, endpoint: str, hands: int) -> None:
+        counter = self._hands.get((ruleset, endpoint))
+        if counter is None:
+            counter = self._hands[ruleset, endpoint] = self.hands.labels(ruleset, endpoint)
+        counter.inc(hands)
 
     def serve(self) -> Response:
         return Response(self.exposition(), content_type=CONTENT_TYPE_LATEST)
@@ -146,7 +144,7 @@ def count_hands(ruleset: str, endpoint: str, hands: int = 1) -> None:
     """Count `hands` scored under `ruleset` (a loaded rule set's id) by `endpoint`."""
     if hands:
         metrics: Metrics = current_app.extensions[METRICS_KEY]
-        metrics.hands.labels(ruleset, endpoint).inc(hands)
+        metrics.count_hands(ruleset, endpoint, hands)
 
 
 def round_hands(round_: Round) -> int:
@@ -156,9 +154,10 @@ def round_hands(round_: Round) -> int:
                for event in round_.events)
 
 
-def register_metrics(app: Flask, rulesets: Collection[str]) -> None:
-    """Count every request of `app` and serve `GET /metrics`; `rulesets`: the ids of the
-    loaded rule sets, the only values the `ruleset` label takes besides `unknown` and `""`."""
+def register_metrics(app: Flask, rulesets: Collection[str]) -> Metrics:
+    """Serve `GET /metrics` for `app` and make the metrics its requests are counted into
+    (by `register_observe`); `rulesets`: the ids of the loaded rule sets, the only values the
+    `ruleset` label takes besides `unknown` and `""`."""
     if MULTIPROCESS and not os.path.isdir(os.environ[MULTIPROC_ENV]):
         raise ValueError(f"{MULTIPROC_ENV} must name an existing directory, not "
                          f"{os.environ[MULTIPROC_ENV]!r}")
@@ -167,7 +166,5 @@ def register_metrics(app: Flask, rulesets: Collection[str]) -> None:
     registry = None if MULTIPROCESS else CollectorRegistry()
     metrics = Metrics(registry, rulesets)
     app.extensions[METRICS_KEY] = metrics
-    app.before_request(metrics.before)
-    app.after_request(metrics.after)
-    app.teardown_request(metrics.teardown)
     app.add_url_rule("/metrics", METRICS_ENDPOINT, metrics.serve, methods=["GET"])
+    return metrics

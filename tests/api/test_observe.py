@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import gzip
 import json
-import logging
+import os
 import re
+import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -19,7 +20,7 @@ from flask.testing import FlaskClient
 
 from app import __version__, create_app
 from app.api.batch import run_batch, score_item
-from app.api.observe import ACCESS_LOGGER
+from app.api.observe import LINES_PER_WRITE, PIPE_BUF, AccessLog, shared_access_log
 from app.api.routes import RULESETS_KEY
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
@@ -36,24 +37,23 @@ def logged_app() -> Flask:
     return create_app({"ACCESS_LOG": True})
 
 
-class _Lines(logging.Handler):
-    def __init__(self) -> None:
-        super().__init__()
-        self.lines: list[dict[str, Any]] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(json.loads(record.getMessage()))
+AccessLines = Callable[[], list[dict[str, Any]]]
 
 
 @pytest.fixture()
-def access_log() -> Iterator[list[dict[str, Any]]]:
-    handler = _Lines()
-    logger = logging.getLogger(ACCESS_LOGGER)
-    logger.addHandler(handler)
-    try:
-        yield handler.lines
-    finally:
-        logger.removeHandler(handler)
+def access_log(capfd: pytest.CaptureFixture[str]) -> AccessLines:
+    """The access-log lines written on standard output (file descriptor 1) since the test
+    started, read once the process's access log has written what it holds."""
+
+    def written() -> list[dict[str, Any]]:
+        shared_access_log().flush()
+        out = capfd.readouterr().out
+        return [line for line in map(json.loads, (t for t in out.splitlines()
+                                                  if t.startswith("{")))
+                if "route" in line]
+
+    written()  # what earlier tests left
+    return written
 
 
 # --- request IDs ------------------------------------------------------------------------------
@@ -91,13 +91,14 @@ def test_problems_carry_the_request_id(client: FlaskClient) -> None:
 
 
 def test_one_json_access_log_line_per_request(logged_app: Flask,
-                                              access_log: list[dict[str, Any]]) -> None:
+                                              access_log: AccessLines) -> None:
     client = logged_app.test_client()
     client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"X-Request-ID": "r-2"})
     client.post("/v1/rulesets/riichi/score", json={})
     client.get("/nowhere")
-    assert len(access_log) == 3
-    scored, unknown, nowhere = access_log
+    lines = access_log()
+    assert len(lines) == 3
+    scored, unknown, nowhere = lines
     assert set(scored) == {"time", "request_id", "method", "route", "path", "ruleset", "status",
                            "duration_ms", "bytes", "remote"}
     assert (scored["request_id"], scored["method"], scored["route"], scored["path"],
@@ -108,13 +109,80 @@ def test_one_json_access_log_line_per_request(logged_app: Flask,
     assert (nowhere["route"], nowhere["status"]) == (None, 404)
 
 
-def test_the_access_log_can_be_off(access_log: list[dict[str, Any]],
+def test_the_access_log_can_be_off(access_log: AccessLines,
                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MAHJONG_ACCESS_LOG", "off")
     quiet = create_app()
     assert quiet.config["ACCESS_LOG"] is False
     quiet.test_client().get("/healthz")
-    assert access_log == []
+    assert access_log() == []
+
+
+class _Writes:
+    """What `os.write` is asked to write to one file descriptor, call by call."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, fd: int) -> None:
+        self.calls: list[bytes] = []
+        real = os.write
+
+        def write(to: int, data: Any) -> int:
+            if to == fd:
+                self.calls.append(bytes(data))
+                return len(data)
+            return real(to, data)
+
+        monkeypatch.setattr(os, "write", write)
+
+
+def _line(n: int, pad: int = 0) -> bytes:
+    return json.dumps({"n": n, "pad": "x" * pad}).encode() + b"\n"
+
+
+def test_access_lines_are_written_together_in_whole_atomic_writes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    writes = _Writes(monkeypatch, fd=99)
+    log = AccessLog(fd=99, interval=3600)
+    for n in range(LINES_PER_WRITE - 1):
+        log.add(_line(n, pad=400))
+    assert writes.calls == []  # held, not written one by one
+    log.add(_line(LINES_PER_WRITE - 1, pad=400))
+    # Written once enough are held: whole lines, no write over PIPE_BUF bytes (which two
+    # workers writing to one pipe could interleave).
+    assert writes.calls and all(len(w) <= PIPE_BUF and w.endswith(b"\n")
+                                for w in writes.calls)
+    assert b"".join(writes.calls) == b"".join(_line(n, pad=400)
+                                              for n in range(LINES_PER_WRITE))
+    # A line longer than PIPE_BUF goes out whole, on its own.
+    writes.calls.clear()
+    log.add(_line(100))
+    log.add(_line(101, pad=PIPE_BUF))
+    log.flush()
+    assert writes.calls == [_line(100), _line(101, pad=PIPE_BUF)]
+
+
+def test_held_access_lines_are_written_within_the_interval(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    writes = _Writes(monkeypatch, fd=98)
+    log = AccessLog(fd=98, interval=0.05)
+    log.add(_line(1))
+    deadline = time.monotonic() + 5
+    while not writes.calls and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert writes.calls == [_line(1)]
+
+
+def test_a_failed_access_log_does_not_fail_requests(capsys: pytest.CaptureFixture[str]) -> None:
+    read, write = os.pipe()
+    os.close(read)  # writing now fails (EPIPE)
+    log = AccessLog(fd=write, interval=3600)
+    try:
+        for n in range(2 * LINES_PER_WRITE):
+            log.add(_line(n))
+        log.flush()
+    finally:
+        os.close(write)
+    # Said once on standard error, not once per line.
+    assert capsys.readouterr().err.count("access log: lines are lost") == 1
 
 
 # --- the app's own log -------------------------------------------------------------------------
