@@ -81,9 +81,9 @@ def post_fork(server: Any, worker: Any) -> None:
     until it ends (app/domain/deadline.py). `gevent.sleep(0)` gives each other connection
     only one step per slice (accept, read, answer): a probe then took up to 750 ms.
 
-    Under gevent too, a read of a request body that waits past the body's deadline is cut
-    short there (`gevent.Timeout`), where without a timer it would be refused only once the
-    client sent something more (app/api/body_deadline.py)."""
+    Under gevent too, a read of a request body still waiting at the body's deadline is cut
+    short there (`gevent.Timeout`); without a timer it would be refused only once the read
+    returns, when the rest of the body has come (app/api/body_deadline.py)."""
     if type(worker).__module__ == "gunicorn.workers.ggevent":
         import gevent
 
