@@ -24,7 +24,8 @@ worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 # Idle keep-alive connections are closed after this many seconds; under gevent it is also how
-# long a client may take to send a request's headers before the connection is dropped.
+# long a client may take to send a request's headers before the connection is dropped. (The
+# body has a deadline of its own in the app, MAHJONG_BODY_TIMEOUT: app/api/body_deadline.py.)
 keepalive = 5
 # Recycle each worker after this many requests (plus up to the jitter, so that workers do not
 # restart together). bench/memory.py: a worker's private memory grows by ~14 MiB in its first
@@ -78,14 +79,20 @@ def post_fork(server: Any, worker: Any) -> None:
     else to do (`gevent.idle`: every connection ready to go served, new ones included), so a
     batch or a waits search on wild tiles no longer holds health probes and short requests
     until it ends (app/domain/deadline.py). `gevent.sleep(0)` gives each other connection
-    only one step per slice (accept, read, answer): a probe then took up to 750 ms."""
+    only one step per slice (accept, read, answer): a probe then took up to 750 ms.
+
+    Under gevent too, a read of a request body still waiting at the body's deadline is cut
+    short there (`gevent.Timeout`); without a timer it would be refused only once the read
+    returns, when the rest of the body has come (app/api/body_deadline.py)."""
     if type(worker).__module__ == "gunicorn.workers.ggevent":
         import gevent
 
+        from app.api import body_deadline
         from app.domain import deadline
 
         slice_ms = float(os.environ.get("MAHJONG_TURN_SLICE_MS", "10"))
         deadline.set_pause(gevent.idle, slice_ms / 1000)
+        body_deadline.set_timer(gevent.Timeout)
 
 
 def worker_exit(server: Any, worker: Any) -> None:
@@ -145,3 +152,24 @@ def _without_server_banner() -> None:
 
 
 _without_server_banner()
+
+
+# An answer the app sends with `Connection: close` closes the connection. gunicorn drops that
+# header as hop-by-hop and keeps the connection open; before the next request it would then
+# read what is left of the body, for up to `keepalive` seconds. The app says it where the
+# rest of the body must not be read: a body past its deadline (408 request_timeout).
+def _closing_when_the_app_says_so() -> None:
+    from gunicorn.http import wsgi
+
+    process_headers = wsgi.Response.process_headers
+
+    def process(self: Any, headers: list[tuple[str, str]]) -> None:
+        process_headers(self, headers)
+        for name, value in headers:
+            if name.lower() == "connection" and value.strip(" \t").lower() == "close":
+                self.force_close()
+
+    wsgi.Response.process_headers = process  # type: ignore[method-assign]
+
+
+_closing_when_the_app_says_so()

@@ -10,6 +10,7 @@ Flask is imported inside `create_app` so that importing the pure packages (`app.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -33,6 +34,11 @@ RULESETS_ENV = "MAHJONG_RULESETS_DIR"
 # a request past it is answered (503 time_limit_exceeded) rather than its worker killed.
 TIME_LIMIT_ENV = "MAHJONG_TIME_LIMIT"
 DEFAULT_TIME_LIMIT = 10.0
+# The most seconds a request's body may take to arrive, from its headers to its last byte;
+# past it the request is answered 408 request_timeout and its connection closed. 0: no
+# deadline (for a service behind a proxy that buffers bodies and has its own deadline).
+BODY_TIMEOUT_ENV = "MAHJONG_BODY_TIMEOUT"
+DEFAULT_BODY_TIMEOUT = 10.0
 # Origins a browser app may call the service from (CORS), comma-separated, or "*"; none by
 # default.
 CORS_ENV = "MAHJONG_CORS_ORIGINS"
@@ -62,6 +68,19 @@ def _time_limit(config: Mapping[str, Any]) -> float:
     return seconds
 
 
+def _body_timeout(config: Mapping[str, Any]) -> float:
+    value = config.get("BODY_TIMEOUT", os.environ.get(BODY_TIMEOUT_ENV, DEFAULT_BODY_TIMEOUT))
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"the body timeout ({BODY_TIMEOUT_ENV} or BODY_TIMEOUT) must be a "
+                         f"number of seconds, not {value!r}") from None
+    if not (seconds >= 0 and math.isfinite(seconds)):
+        raise ValueError(f"the body timeout must be 0 (no deadline) or more seconds, "
+                         f"not {value!r}")
+    return seconds
+
+
 def _cors_origins(config: Mapping[str, Any]) -> list[str]:
     value = config.get("CORS_ORIGINS", os.environ.get(CORS_ENV, ""))
     if isinstance(value, str):
@@ -79,11 +98,12 @@ def _access_log(config: Mapping[str, Any]) -> bool:
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Config keys: RULESETS_DIR (else env MAHJONG_RULESETS_DIR, else
     `rulesets/` at the repository root), REQUEST_TIME_LIMIT (seconds; else env
-    MAHJONG_TIME_LIMIT, else 10), MAX_BATCH_CONTENT_LENGTH (bytes of a batch body, else
-    2 MiB), CORS_ORIGINS (a list, or a comma-separated string; else env
+    MAHJONG_TIME_LIMIT, else 10), BODY_TIMEOUT (seconds a request's body may take to arrive;
+    else env MAHJONG_BODY_TIMEOUT, else 10; 0: no deadline), MAX_BATCH_CONTENT_LENGTH (bytes
+    of a batch body, else 2 MiB), CORS_ORIGINS (a list, or a comma-separated string; else env
     MAHJONG_CORS_ORIGINS, else none), ACCESS_LOG (else env MAHJONG_ACCESS_LOG, else on),
-    plus any Flask setting. Raises `RuleSetError` when a rule
-    set is invalid."""
+    plus any Flask setting. Raises `RuleSetError` when a rule set is invalid, `ValueError`
+    when a setting is not a valid value."""
     from flask import Flask
 
     from app.api import OPENAPI_KEY, RULESETS_KEY, register_api
@@ -95,6 +115,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config["MAX_BATCH_CONTENT_LENGTH"] = MAX_BATCH_CONTENT_LENGTH
     app.config.update(config)
     app.config["REQUEST_TIME_LIMIT"] = _time_limit(config)
+    app.config["BODY_TIMEOUT"] = _body_timeout(config)
     app.config["CORS_ORIGINS"] = _cors_origins(config)
     app.config["ACCESS_LOG"] = _access_log(config)
     # Chinese fan names go out as UTF-8, and keys keep the documented order.

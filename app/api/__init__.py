@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask
 from flask_cors import CORS
 
+from app.api.body_deadline import with_body_deadline
 from app.api.compression import register_compression
 from app.api.docs import docs
 from app.api.handlers import register_error_handlers
@@ -21,7 +22,8 @@ COMPRESS_MIN_SIZE = 2048
 
 def register_api(app: Flask) -> None:
     """The routes, error handlers, request IDs and access log, metrics (`GET /metrics`), CORS
-    (for the origins in `CORS_ORIGINS`, none by default) and gzip for large responses."""
+    (for the origins in `CORS_ORIGINS`, none by default), gzip for large responses, and the
+    deadline for a request's body (`BODY_TIMEOUT` seconds; 0: none)."""
     app.register_blueprint(api)
     app.register_blueprint(docs)
     register_error_handlers(app)
@@ -34,5 +36,7 @@ def register_api(app: Flask) -> None:
         CORS(app, origins=origins, methods=methods, expose_headers=[REQUEST_ID_HEADER],
              max_age=600)
     register_compression(app, min_size=COMPRESS_MIN_SIZE)
+    app.wsgi_app = with_body_deadline(  # type: ignore[method-assign]
+        app.wsgi_app, app.config["BODY_TIMEOUT"])
     # Last: its middleware wraps everything above, and sees every answer as it is sent.
     register_observe(app, metrics, access_log=bool(app.config["ACCESS_LOG"]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
+from app.api.body_deadline import BodyTimeout, timeout_problem
 from app.api.problems import (
     ApiError,
     api_problem,
@@ -62,6 +63,12 @@ def _time_limit(exc: TimeLimitExceeded) -> Response:
         "are the slowest; send fewer at once or ask the operator to raise the limit.")
 
 
+def _body_timeout(exc: BodyTimeout) -> Response:
+    # The rest of the body is never read: the connection must not carry another request
+    # (gunicorn.conf.py makes gunicorn close it on this header).
+    return problem_document_response(timeout_problem(exc.limit), {"Connection": "close"})
+
+
 def _unexpected(exc: Exception) -> Response:
     current_app.logger.exception("unhandled error on %s %s", request.method, request.path)
     return problem_response("internal_error", "The server failed to handle this request.")
@@ -72,4 +79,5 @@ def register_error_handlers(app: Flask) -> None:
     app.register_error_handler(HandError, _hand_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(TimeLimitExceeded, _time_limit)
+    app.register_error_handler(BodyTimeout, _body_timeout)
     app.register_error_handler(Exception, _unexpected)

@@ -32,6 +32,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "payload_too_large": (413, "Payload too large"),
     "unsupported_media_type": (415, "Unsupported media type"),
     "unsupported_content_encoding": (415, "Unsupported content encoding"),
+    "request_timeout": (408, "Request timeout"),
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),

@@ -415,6 +415,7 @@ def test_every_request_problem_code_is_tested() -> None:
               "time_limit_exceeded",  # tests/api/test_time_limit.py
               "not_ready",  # tests/api/test_observe.py
               "invalid_query",  # tests/api/test_explain.py
-              "malformed_gzip", "unsupported_content_encoding"}  # tests/api/test_compression.py
+              "malformed_gzip", "unsupported_content_encoding",  # tests/api/test_compression.py
+              "request_timeout"}  # tests/api/test_body_deadline.py
     # http_error: any other HTTP-level refusal; no route of this API produces one.
     assert set(REQUEST_PROBLEMS) - tested == {"http_error"}

@@ -478,6 +478,73 @@ def test_run_test_runs_on_workers_unless_told_not_to(tmp_path: Path) -> None:
         assert ("created:" in done.stdout) == (not args), (args, done.stdout)
 
 
+BODY_TIMEOUT_S = 1.0
+# What a loaded machine may add to the deadline before the answer arrives.
+BODY_TIMEOUT_MARGIN_S = 1.5
+
+
+def test_served_body_past_its_deadline_is_a_408_and_the_connection_closes(
+        tmp_path: Path) -> None:
+    """A client that sends a request's headers and then its body a byte at a time is
+    answered 408 request_timeout at the body's deadline (MAHJONG_BODY_TIMEOUT=1), though its
+    read is still waiting (gevent's timer cuts it short), and its connection is then closed
+    at once: the rest of the body is not read. The request asks to keep the connection open,
+    which gunicorn would, reading the rest of the body for `keepalive` (5 s) before the next
+    request, were it not for the app's `Connection: close`. Meanwhile the one worker answers
+    /healthz on another connection. Both ways of sending a body: Content-Length and
+    chunked."""
+    data = json.dumps(NINE_GATES_REQUEST).encode()
+    heads = {
+        "content-length": (f"POST {SCORE_URL} HTTP/1.1\r\nHost: localhost\r\n"
+                           "Content-Type: application/json\r\n"
+                           f"Content-Length: {len(data)}\r\n\r\n").encode(),
+        "chunked": (f"POST {SCORE_URL} HTTP/1.1\r\nHost: localhost\r\n"
+                    "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    f"{len(data):x}\r\n").encode(),
+    }
+    with _running(tmp_path, MAHJONG_BODY_TIMEOUT=str(BODY_TIMEOUT_S)) as (port, _):
+        assert _request(port, "GET", "/healthz")[0] == 200  # the worker is up and warm
+        for way, head in heads.items():
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                sock.sendall(head)
+                started = time.monotonic()
+                sent = 0
+                health: float | None = None
+                # A byte every 0.2 s until the server answers (or 5 s, which fails below).
+                while _still_waiting(sock) and time.monotonic() - started < 5:
+                    if health is None and time.monotonic() - started > 0.3:
+                        asked = time.monotonic()
+                        try:
+                            assert _request(port, "GET", "/healthz",
+                                            timeout=HEALTH_BOUND_S)[0] == 200
+                        except OSError as exc:
+                            pytest.fail(f"/healthz did not answer within 1 s ({exc!r})")
+                        health = time.monotonic() - asked
+                    sock.sendall(data[sent:sent + 1])
+                    sent += 1
+                    select.select([sock], [], [], 0.2)
+                took = time.monotonic() - started
+                response = http.client.HTTPResponse(sock)
+                response.begin()
+                body = json.loads(response.read())
+                assert (response.status, body["code"]) == (408, "request_timeout"), (way, body)
+                assert response.getheader("Content-Type") == "application/problem+json"
+                assert response.getheader("Connection") == "close"
+                assert BODY_TIMEOUT_S * 0.9 <= took < BODY_TIMEOUT_S + BODY_TIMEOUT_MARGIN_S, (
+                    way, took)
+                assert 0 < sent < len(data) and health is not None, (way, sent)
+                # Closed, not kept for another request: the end of the stream comes at once.
+                sock.settimeout(1.0)
+                try:
+                    assert sock.recv(1) == b"", way
+                except TimeoutError:
+                    pytest.fail(f"{way}: the connection was kept open after the 408")
+        # The worker goes on serving.
+        status, _, answer = _request(port, "POST", SCORE_URL, data,
+                                     {"Content-Type": "application/json"})
+        assert (status, answer) == (200, NINE_GATES_RESPONSE)
+
+
 def test_served_request_past_the_time_limit_is_a_problem(tmp_path: Path) -> None:
     # A time limit of 0 s has passed before the first hand is scored: the engine stops and
     # the service, under gunicorn, answers the problem document (not a worker's HTML page).
