@@ -12,6 +12,10 @@ server would send them. Everything is deterministic for a seed.
   kongs), score or waits.
 - `settle_bodies`: valid 血战到底 rounds from the settlement tests' generator
   (tests/scoring/round_gen.py), drawn with a fixed hypothesis seed.
+- `hengyang_bodies`: 衡阳六胡抢 (word-card) requests from the brute-force test's generator
+  (tests/scoring/hengyang_oracle.py), the three win types in turn, score or waits.
+- `log_bodies`: any tile rule set's requests from the log generator
+  (`mahjong_scoring.loggen`), score or waits.
 
 They need the test extras (the reference calculator the MCR generator imports, hypothesis):
 `./run test` installs them.
@@ -226,3 +230,36 @@ def settle_bodies(n: int, seed: int) -> list[Body]:
 
     collect()
     return unique(found)[:n]
+
+
+# --- hengyang (word cards) ---------------------------------------------------------------------
+
+
+def hengyang_bodies(n: int, seed: int, waits: bool = False) -> list[Body]:
+    """`n` different hengyang score (or waits) bodies, about half of the score hands winning.
+    A waits body is the score body without its winning card."""
+    from tests.scoring.hengyang_oracle import WIN_TYPES, random_request
+
+    rng = random.Random(seed)
+    out: dict[bytes, Body] = {}
+    while len(out) < n:
+        body: Body = random_request(rng, WIN_TYPES[len(out) % len(WIN_TYPES)])
+        if waits:
+            hand = body["hand"]
+            del hand["win_card"]
+            hand["cards"] = hand["cards"][:-1]
+        out.setdefault(encode(body), body)
+    return list(out.values())
+
+
+# --- any tile rule set -------------------------------------------------------------------------
+
+
+def log_bodies(ruleset_id: str, n: int, seed: int, waits: bool = False) -> list[Body]:
+    """`n` score (or waits) bodies of a tile rule set from the log generator: its own tiles,
+    melds, shapes, wild tiles and options, a consistent context, about 10% not winning."""
+    from mahjong_scoring.loggen import requests
+
+    ruleset = rulesets()[ruleset_id]
+    assert isinstance(ruleset, RuleSet), f"{ruleset_id} is not a tile rule set"
+    return requests(ruleset, n, seed, waits=waits)

@@ -1,13 +1,20 @@
 """docs/bulk.md's Dask recipe, run as written on a local cluster of two worker processes: its
-output is, byte for byte, what the command-line scorer writes for the same log files."""
+output is, byte for byte, what the command-line scorer writes for the same log files. The
+project's `bulk` extra is what the recipe imports."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import subprocess
 import sys
+import tomllib
+from importlib.metadata import packages_distributions
 from pathlib import Path
+
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
 from mahjong_scoring import cli, loggen
 from mahjong_scoring.lines import served_rulesets
@@ -30,6 +37,29 @@ def test_the_recipe_uses_one_public_call() -> None:
     imports = [line for line in code.splitlines() if "mahjong_scoring" in line]
     assert imports == ["from mahjong_scoring import score_lines"]
     assert "app." not in code and "import app" not in code
+
+
+def test_the_bulk_extra_is_what_the_recipe_imports() -> None:
+    """`pip install '.[bulk]'` (docs/bulk.md) gives the recipe the packages it imports besides
+    the project, and nothing more; the test extras include them."""
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(recipe())):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name.partition(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module.partition(".")[0])
+    imported.discard("mahjong_scoring")
+    installed = packages_distributions()
+    needed = {canonicalize_name(installed[m][0]) for m in imported}
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"]
+    bulk = [Requirement(r) for r in extras["bulk"]]
+    assert {canonicalize_name(r.name) for r in bulk} == needed
+    assert "bag" in next(r.extras for r in bulk if r.name == "dask")  # dask.bag
+    test = [Requirement(r) for r in extras["test"]]
+    assert any(canonicalize_name(r.name) == "mahjong-scoring" and "bulk" in r.extras
+               for r in test) or {str(r) for r in bulk} <= {str(r) for r in test}
 
 
 def test_dask_recipe_matches_the_command_line_scorer(tmp_path: Path) -> None:
