@@ -97,6 +97,8 @@ def get_ruleset(ruleset: str) -> Response:
 
 def _explain() -> bool:
     """The `explain` query parameter: true or false (absent: false)."""
+    if not request.environ.get("QUERY_STRING"):  # most requests: no query string to parse
+        return False
     given = request.args.getlist("explain")
     if not given:
         return False

@@ -21,8 +21,7 @@ time, so the time since the last pause is the worker's.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 
 # (the deadline on the monotonic clock, the limit it was set from, when the work began), or
@@ -54,19 +53,30 @@ class TimeLimitExceeded(Exception):
         self.limit = limit
 
 
-@contextmanager
-def time_limit(seconds: float) -> Iterator[None]:
+class TimeLimit:
+    """The block of `time_limit` (a class rather than a generator: it is entered on every
+    request, and costs a third as much)."""
+
+    __slots__ = ("_seconds", "_token")
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+
+    def __enter__(self) -> None:
+        now = time.monotonic()
+        deadline = now + self._seconds
+        outer = _limit.get()
+        self._token = _limit.set((deadline, self._seconds, now)
+                                 if outer is None or deadline < outer[0] else outer)
+
+    def __exit__(self, *exc: object) -> None:
+        _limit.reset(self._token)
+
+
+def time_limit(seconds: float) -> TimeLimit:
     """Within the block, `check` raises once `seconds` have passed (an inner limit never
     extends an outer one)."""
-    now = time.monotonic()
-    deadline = now + seconds
-    outer = _limit.get()
-    token = _limit.set((deadline, seconds, now) if outer is None or deadline < outer[0]
-                       else outer)
-    try:
-        yield
-    finally:
-        _limit.reset(token)
+    return TimeLimit(seconds)
 
 
 def check() -> None:
