@@ -56,29 +56,29 @@ def rulesets_dir(config: Mapping[str, Any]) -> Path:
     return DEFAULT_RULESETS_DIR
 
 
-def _time_limit(config: Mapping[str, Any]) -> float:
-    value = config.get("REQUEST_TIME_LIMIT", os.environ.get(TIME_LIMIT_ENV, DEFAULT_TIME_LIMIT))
+def _seconds(config: Mapping[str, Any], key: str, env: str, default: float, what: str,
+             zero: str) -> float:
+    """A setting in seconds: config `key`, else env `env`, else `default`; a ValueError naming
+    it when it is not a finite number of 0 or more seconds (`zero` says what 0 means)."""
+    value = config.get(key, os.environ.get(env, default))
     try:
         seconds = float(value)
     except (TypeError, ValueError):
-        raise ValueError(f"the time limit ({TIME_LIMIT_ENV} or REQUEST_TIME_LIMIT) must be a "
-                         f"number of seconds, not {value!r}") from None
-    if not seconds >= 0:
-        raise ValueError(f"the time limit must be 0 or more seconds, not {value!r}")
+        raise ValueError(f"the {what} ({env} or {key}) must be a number of seconds, "
+                         f"not {value!r}") from None
+    if not (seconds >= 0 and math.isfinite(seconds)):
+        raise ValueError(f"the {what} must be {zero} or more seconds, not {value!r}")
     return seconds
+
+
+def _time_limit(config: Mapping[str, Any]) -> float:
+    return _seconds(config, "REQUEST_TIME_LIMIT", TIME_LIMIT_ENV, DEFAULT_TIME_LIMIT,
+                    "time limit", "0")
 
 
 def _body_timeout(config: Mapping[str, Any]) -> float:
-    value = config.get("BODY_TIMEOUT", os.environ.get(BODY_TIMEOUT_ENV, DEFAULT_BODY_TIMEOUT))
-    try:
-        seconds = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"the body timeout ({BODY_TIMEOUT_ENV} or BODY_TIMEOUT) must be a "
-                         f"number of seconds, not {value!r}") from None
-    if not (seconds >= 0 and math.isfinite(seconds)):
-        raise ValueError(f"the body timeout must be 0 (no deadline) or more seconds, "
-                         f"not {value!r}")
-    return seconds
+    return _seconds(config, "BODY_TIMEOUT", BODY_TIMEOUT_ENV, DEFAULT_BODY_TIMEOUT,
+                    "body timeout", "0 (no deadline)")
 
 
 def _cors_origins(config: Mapping[str, Any]) -> list[str]:
