@@ -57,7 +57,6 @@ REQUEST_ID_KEY = "mahjong.request_id"
 # Where the app's request object leaves itself for the middleware (Flask clears its own
 # `werkzeug.request` when the request ends).
 REQUEST_KEY = "mahjong.request"
-ACCESS_LOG_KEY = "mahjong_access_log"
 
 # The package's logger: Flask names `app.logger` after the import name (`app`), and the
 # modules' `logging.getLogger(__name__)` loggers are its children.
@@ -90,9 +89,10 @@ def _new_id(sent: str | None) -> str:
 class AccessLog:
     """Access-log lines for a file descriptor (standard output), written in batches.
 
-    `add` only appends the line; the lines go out when they fill a pipe's atomic write
-    (`PIPE_BUF`), else within `FLUSH_INTERVAL` seconds (a background thread; a greenlet under
-    gevent, whose monkey-patching makes it one), and when the process exits. So a line is lost
+    `add` only appends the line; the lines go out once `LINES_PER_WRITE` are queued, else
+    within `FLUSH_INTERVAL` seconds (a background thread; a greenlet under gevent, whose
+    monkey-patching makes it one), and when the process exits, in writes of whole lines of at
+    most `PIPE_BUF` bytes. So a line is lost
     only if its process is killed outright (SIGKILL, out of memory) within that interval."""
 
     def __init__(self, fd: int = 1, interval: float = FLUSH_INTERVAL) -> None:
@@ -301,7 +301,5 @@ def register_observe(app: Flask, metrics: Metrics, *, access_log: bool) -> None:
     the app's own log as JSON lines."""
     _app_logger()
     log = shared_access_log() if access_log else None
-    if log is not None:
-        app.extensions[ACCESS_LOG_KEY] = log
     app.request_class = ObservedRequest
     app.wsgi_app = Observed(app.wsgi_app, metrics, log)  # type: ignore[method-assign]
