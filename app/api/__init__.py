@@ -7,6 +7,7 @@ from flask_cors import CORS
 
 from app.api.body_deadline import with_body_deadline
 from app.api.compression import register_compression
+from app.api.direct import Direct
 from app.api.docs import docs
 from app.api.handlers import register_error_handlers
 from app.api.metrics import register_metrics
@@ -36,6 +37,11 @@ def register_api(app: Flask) -> None:
         CORS(app, origins=origins, methods=methods, expose_headers=[REQUEST_ID_HEADER],
              max_age=600)
     register_compression(app, min_size=COMPRESS_MIN_SIZE)
+    # The common score and waits request is answered without Flask's dispatch, by the same
+    # functions; it reads its body under the deadline.
+    app.wsgi_app = Direct(  # type: ignore[method-assign]
+        app.wsgi_app, config=app.config, rulesets=app.extensions[RULESETS_KEY],
+        metrics=metrics, cors=bool(origins), gzip_min_size=COMPRESS_MIN_SIZE)
     app.wsgi_app = with_body_deadline(  # type: ignore[method-assign]
         app.wsgi_app, app.config["BODY_TIMEOUT"])
     # Last: its middleware wraps everything above, and sees every answer as it is sent.

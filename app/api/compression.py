@@ -23,6 +23,7 @@ import zlib
 
 from flask import Flask, Response, request
 from werkzeug.datastructures import Accept
+from werkzeug.http import parse_accept_header
 
 from app.api.problems import ApiError
 
@@ -47,6 +48,16 @@ def accepts_gzip(accept: Accept) -> bool:
     # `identity` competes only when the header weighs it (its own entry or `*`); unnamed it
     # is acceptable but least preferred.
     return accept.find("identity") < 0 or gzip_q >= accept.quality("identity")
+
+
+def gzip_for(accept_encoding: str) -> bool:
+    """`accepts_gzip` of an `Accept-Encoding` header's value, as werkzeug reads it."""
+    return accepts_gzip(parse_accept_header(accept_encoding, Accept))
+
+
+def gzip_body(data: bytes) -> bytes:
+    """`data` gzip-compressed (mtime 0: the same body always gives the same bytes)."""
+    return gzip.compress(data, LEVEL, mtime=0)
 
 
 def add_vary(response: Response) -> None:
@@ -78,8 +89,7 @@ def register_compression(app: Flask, *, min_size: int) -> None:
             return response
         if not accepts_gzip(request.accept_encodings):
             return response
-        # mtime=0: the same body always gives the same bytes.
-        response.set_data(gzip.compress(response.get_data(), LEVEL, mtime=0))
+        response.set_data(gzip_body(response.get_data()))
         response.headers["Content-Encoding"] = "gzip"
         return response
 

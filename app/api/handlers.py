@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from flask import Flask, Response, current_app, request
 from werkzeug.exceptions import HTTPException
 
 from app.api.body_deadline import BodyTimeout, timeout_problem
+from app.api.observe import APP_LOGGER
 from app.api.problems import (
     ApiError,
     api_problem,
     hand_problem,
+    problem_body,
     problem_document_response,
     problem_response,
 )
@@ -52,15 +57,20 @@ def _http_error(exc: HTTPException) -> Response:
                             title=None if code != "http_error" else exc.name, headers=headers)
 
 
-def _time_limit(exc: TimeLimitExceeded) -> Response:
-    limit = current_app.config["REQUEST_TIME_LIMIT"]
-    current_app.logger.warning("%s %s ran past the time limit of %g s", request.method,
-                               request.path, limit)
-    return problem_response(
+def time_limit_problem(method: str, path: str, limit: float) -> dict[str, Any]:
+    """What a request stopped at the time limit gets (logged as a warning)."""
+    logging.getLogger(APP_LOGGER).warning("%s %s ran past the time limit of %g s", method,
+                                          path, limit)
+    return problem_body(
         "time_limit_exceeded",
         f"Scoring this request took longer than the service's limit of {limit:g} s, so it was "
         "stopped. Requests of this kind (waits or rounds on hands holding many wild tiles) "
         "are the slowest; send fewer at once or ask the operator to raise the limit.")
+
+
+def _time_limit(exc: TimeLimitExceeded) -> Response:
+    return problem_document_response(time_limit_problem(
+        request.method, request.path, current_app.config["REQUEST_TIME_LIMIT"]))
 
 
 def _body_timeout(exc: BodyTimeout) -> Response:

@@ -57,6 +57,8 @@ REQUEST_ID_KEY = "mahjong.request_id"
 # Where the app's request object leaves itself for the middleware (Flask clears its own
 # `werkzeug.request` when the request ends).
 REQUEST_KEY = "mahjong.request"
+# Where a request answered without Flask (app/api/direct.py) leaves its URL rule and rule set.
+ROUTE_KEY = "mahjong.route"
 
 # The package's logger: Flask names `app.logger` after the import name (`app`), and the
 # modules' `logging.getLogger(__name__)` loggers are its children.
@@ -216,11 +218,19 @@ class Observed:
             return body
         seconds = time.perf_counter() - started
         status = int(answer[0][:3])
-        # Flask's request (removed from the environ: no reference cycle left behind).
+        # Flask's request (removed from the environ: no reference cycle left behind), or what
+        # the direct path left.
         req: Request | None = environ.pop(REQUEST_KEY, None)
-        rule = req.url_rule if req is not None else None
-        route = rule.rule if rule is not None else None
-        ruleset = (req.view_args or {}).get("ruleset") if rule is not None else None
+        route: str | None
+        ruleset: str | None
+        if req is not None:
+            rule = req.url_rule
+            route = rule.rule if rule is not None else None
+            ruleset = (req.view_args or {}).get("ruleset") if rule is not None else None
+            path = req.path
+        else:
+            route, ruleset = environ.pop(ROUTE_KEY, (None, None))
+            path = environ.get("PATH_INFO")
         method = environ.get("REQUEST_METHOD", "")
         metrics.count_request(route, ruleset, method, status, seconds)
         if self.access_log is not None:
@@ -233,7 +243,7 @@ class Observed:
                 "request_id": rid,
                 "method": method,
                 "route": route,
-                "path": req.path if req is not None else environ.get("PATH_INFO"),
+                "path": path,
                 "ruleset": ruleset,
                 "status": status,
                 "duration_ms": round(seconds * 1000, 3),

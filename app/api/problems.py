@@ -123,14 +123,19 @@ def problem_response(
         problem_body(code, detail, status=status, title=title, errors=errors), headers)
 
 
+def problem_payload(body: Mapping[str, Any], rid: str | None) -> bytes:
+    """The bytes of a problem document, with the request's ID `rid` when there is one."""
+    if rid is not None:
+        body = {**body, "request_id": rid}
+    # Request text can be echoed back (an unknown field's name, a bad tile); anything that is
+    # not encodable is replaced rather than allowed to fail the error response itself.
+    return json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
+
+
 def problem_document_response(body: Mapping[str, Any],
                               headers: Mapping[str, str] | None = None) -> Response:
     """The problem as an error response, with the request's ID (`request_id`)."""
-    if has_request_context():
-        body = {**body, "request_id": request_id()}
-    # Request text can be echoed back (an unknown field's name, a bad tile); anything that is
-    # not encodable is replaced rather than allowed to fail the error response itself.
-    payload = json.dumps(body, ensure_ascii=False).encode("utf-8", errors="replace")
+    payload = problem_payload(body, request_id() if has_request_context() else None)
     response = Response(payload, status=body["status"], mimetype=PROBLEM_MEDIA_TYPE)
     for name, value in (headers or {}).items():
         response.headers[name] = value
