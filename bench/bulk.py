@@ -57,9 +57,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app import create_app  # noqa: E402
-from app.api.hand_requests import read_score_request  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
+from app.service.hand_requests import read_score_request  # noqa: E402
 from mahjong_scoring import loggen  # noqa: E402
 from mahjong_scoring.cli import cores  # noqa: E402
 from mahjong_scoring.lines import served_rulesets  # noqa: E402

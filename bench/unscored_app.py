@@ -21,11 +21,11 @@ from flask import Flask, Response
 from app import create_app as create_service
 from app.api import direct
 from app.api.body import json_object_body
-from app.api.hand_requests import read_score_request
-from app.api.responses import score_response
 from app.api.routes import _ruleset
 from app.rules.model import AnyRuleSet, RuleSet
 from app.scoring import evaluate
+from app.service.hand_requests import read_score_request
+from app.service.responses import score_response
 
 
 def create_app() -> Flask:

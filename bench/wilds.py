@@ -50,12 +50,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app.api.hand_requests import build  # noqa: E402
 from app.domain.hand import Hand, WinContext  # noqa: E402
 from app.rules.loader import build_ruleset, load_rulesets  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
 from app.scoring import wild_readings  # noqa: E402
 from app.scoring.evaluate import score  # noqa: E402
+from app.service.hand_requests import build  # noqa: E402
 
 DEFAULT_SEED = 20261130
 TARGET_MS = 50.0

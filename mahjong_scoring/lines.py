@@ -26,12 +26,12 @@ from typing import Any
 import orjson
 
 from app import MAX_CONTENT_LENGTH, rulesets_dir
-from app.api.batch import EXPLAINED_ITEM_FUNCTIONS, ITEM_FUNCTIONS, Item, internal_error_item
-from app.api.body import json_document, not_an_object
-from app.api.problems import ApiError, api_problem, problem_body
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
+from app.service.batch import EXPLAINED_ITEM_FUNCTIONS, ITEM_FUNCTIONS, Item, internal_error_item
+from app.service.json_body import json_document, not_an_object
+from app.service.problems import ApiError, api_problem, problem_body
 
 __all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
 

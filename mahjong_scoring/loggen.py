@@ -64,8 +64,6 @@ from typing import Any
 import orjson
 
 import app
-from app.api.hand_requests import read_score_request, read_waits_request
-from app.api.problems import ApiError
 from app.domain.errors import HandError
 from app.domain.hand import (
     CHOW,
@@ -92,6 +90,8 @@ from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 from app.scoring.evaluate import score
+from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.problems import ApiError
 
 __all__ = [
     "MALFORMED_KINDS",

@@ -4,7 +4,7 @@
 
 - `docs/rulesets/<id>.md` for every rule set of `rulesets/`, loaded by the service's loader
   (`app.rules.loader.load_rulesets`) and rendered from the document the service answers at
-  `GET /v1/rulesets/{id}` (`app.api.responses.ruleset_document`), so that the page and the
+  `GET /v1/rulesets/{id}` (`app.service.responses.ruleset_document`), so that the page and the
   API say the same; what that document leaves out (the check of each fan, the shapes, the
   parent rule set) comes from the loaded `RuleSet` and the YAML. The worked examples are the
   hand cases of `tests/cases/<id>/` and the waits cases of `tests/cases/<id>/waits/`, which
@@ -45,7 +45,6 @@ from typing import Any, ClassVar
 import yaml
 
 from app import REPO_ROOT
-from app.api.responses import ruleset_document
 from app.domain.events import KONG_KINDS
 from app.domain.shapes import SHAPES, Shape
 from app.rules.card_checks import CHECKS as CARD_CHECKS
@@ -68,6 +67,7 @@ from app.rules.settlement import (
     REFUND,
     TRANSFER,
 )
+from app.service.responses import ruleset_document
 
 __all__ = ["CHECKS_MARKER", "DocsError", "main", "render_all", "render_checks_page",
            "render_ruleset_pages", "ruleset_marker", "stale_pages"]
@@ -1054,7 +1054,7 @@ class _Page:
 
 # --- a card rule set's page ----------------------------------------------------------------
 
-# The keys of a card rule set's document (`app.api.card_documents.card_ruleset_document`) its
+# The keys of a card rule set's document (`app.service.card_documents.card_ruleset_document`) its
 # page renders, and those it leaves out on purpose (as for the tile games).
 CARD_DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "kind", "players_option", "deck",

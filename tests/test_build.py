@@ -79,11 +79,11 @@ def test_the_compiled_modules_are_all_there_or_none_and_none_is_stale() -> None:
 
 def _hands() -> list[tuple[str, str, Any, Any]]:
     """(rule set, what is asked, hand or standing tiles, context) for every hand compared."""
-    from app.api.hand_requests import build, build_waiting
     from app.domain.errors import HandError
     from app.domain.hand import Hand
     from app.rules.loader import load_rulesets
     from app.rules.model import RuleSet
+    from app.service.hand_requests import build, build_waiting
     from tests.mcr_reference.generator import generate
 
     # The tile games: the modules compiled at install are the tile engine's.

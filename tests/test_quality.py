@@ -49,7 +49,7 @@ def test_layers_point_one_way() -> None:
     ("app/domain/hand.py", "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
                            "    from app.scoring.result import ScoreResult"),
     # The bulk tools sit above the whole service.
-    ("app/api/batch.py", "from mahjong_scoring.lines import LineScorer"),
+    ("app/service/batch.py", "from mahjong_scoring.lines import LineScorer"),
 ])
 def test_the_layer_contract_refuses_an_upward_import(tmp_path: Path, module: str,
                                                       upward: str) -> None:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
-from app.api.problems import PROBLEM_MEDIA_TYPE, problem_body
+from app.service.problems import PROBLEM_MEDIA_TYPE, problem_body
 
 __all__ = ["BodyDeadline", "BodyTimeout", "set_timer", "timeout_problem", "with_body_deadline"]
 

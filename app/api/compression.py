@@ -25,7 +25,7 @@ from flask import Flask, Response, request
 from werkzeug.datastructures import Accept
 from werkzeug.http import parse_accept_header
 
-from app.api.problems import ApiError
+from app.service.problems import ApiError
 
 # Media types worth compressing (what the API answers in); Swagger UI's files are not here.
 COMPRESSED_MEDIA_TYPES = frozenset({

@@ -9,14 +9,15 @@ operations middleware, answers that shape itself, with the functions the Flask r
 `announced_body`, `json_object`, `score_body` / `waits_body` under the request time limit, the
 hands counted, the answer written by orjson, gzip and `Vary` as `register_compression` does,
 errors as the problem documents of the error handlers (`hand_problem`, `api_problem`,
-`time_limit_problem`, `problem_payload`). Its answers are the Flask route's, byte for byte
-(tests/api/test_direct.py sends both the same requests).
+`time_limit_problem`, `timeout_problem` for a body past its deadline, `problem_payload`).
+Its answers are the Flask route's, byte for byte (tests/api/test_direct.py sends both the
+same requests; tests/api/test_body_deadline.py cuts a body short on each path).
 
 Everything else goes to Flask untouched: another route or method, a query string (`explain`),
 another media type, a Content-Encoding, a chunked body, a body over the size limit, an
-`Origin` when CORS is on. A request whose scoring raises anything but a request error or the
-time limit is handed to Flask with its body replayed, so that unexpected errors are logged and
-answered in one place.
+`Origin` when CORS is on. A request whose scoring raises anything but a request error, the
+time limit or the body deadline is handed to Flask with its body replayed, so that
+unexpected errors are logged and answered in one place.
 """
 
 from __future__ import annotations
@@ -28,23 +29,23 @@ from typing import TYPE_CHECKING, Any
 import orjson
 from werkzeug.http import HTTP_STATUS_CODES
 
-from app.api.batch import score_body, waits_body
-from app.api.body import announced_body, json_object
-from app.api.body_deadline import BodyTimeout
+from app.api.body_deadline import BodyTimeout, timeout_problem
 from app.api.compression import gzip_body, gzip_for
 from app.api.handlers import time_limit_problem
 from app.api.metrics import Metrics
 from app.api.observe import REQUEST_ID_KEY, ROUTE_KEY
-from app.api.problems import (
+from app.domain.deadline import TimeLimitExceeded, time_limit
+from app.domain.errors import HandError
+from app.rules.model import AnyRuleSet
+from app.service.batch import score_body, waits_body
+from app.service.json_body import announced_body, json_object
+from app.service.problems import (
     PROBLEM_MEDIA_TYPE,
     ApiError,
     api_problem,
     hand_problem,
     problem_payload,
 )
-from app.domain.deadline import TimeLimitExceeded, time_limit
-from app.domain.errors import HandError
-from app.rules.model import AnyRuleSet
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
@@ -112,8 +113,10 @@ class Direct:
         except TimeLimitExceeded:
             problem, headers = time_limit_problem(
                 "POST", path, self.config["REQUEST_TIME_LIMIT"]), []
-        except BodyTimeout:
-            raise  # answered 408 by the body deadline around this middleware
+        except BodyTimeout as exc:
+            # As the app's handler answers it: the rest of the body is never read, so the
+            # connection must not carry another request.
+            problem, headers = timeout_problem(exc.limit), [("Connection", "close")]
         except Exception:  # answered, and logged, by Flask's handlers
             del environ[ROUTE_KEY]
             environ["wsgi.input"] = io.BytesIO(raw)

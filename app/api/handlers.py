@@ -10,16 +10,10 @@ from werkzeug.exceptions import HTTPException
 
 from app.api.body_deadline import BodyTimeout, timeout_problem
 from app.api.observe import APP_LOGGER
-from app.api.problems import (
-    ApiError,
-    api_problem,
-    hand_problem,
-    problem_body,
-    problem_document_response,
-    problem_response,
-)
+from app.api.problems import problem_document_response, problem_response
 from app.domain.deadline import TimeLimitExceeded
 from app.domain.errors import HandError
+from app.service.problems import ApiError, api_problem, hand_problem, problem_body
 
 _HTTP_CODES = {
     404: "not_found",

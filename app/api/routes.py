@@ -1,8 +1,8 @@
 """The HTTP endpoints: read the request, hand it to the engine, write the answer. Nothing else.
 
 Bodies are decoded and encoded with orjson; a request is read into domain values at this
-boundary (`app.api.hand_requests`, `app.api.settle_requests`), and the engine's results are
-written out by `app.api.responses`.
+boundary (`app.service.hand_requests`, `app.service.settle_requests`), and the engine's results are
+written out by `app.service.responses`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,13 @@ from typing import Any
 import orjson
 from flask import Blueprint, Response, current_app, request
 
-from app.api.batch import (
+from app.api.body import json_object_body
+from app.api.metrics import count_hands, round_hands
+from app.domain.deadline import time_limit
+from app.rules.cards import CardRuleSet
+from app.rules.model import AnyRuleSet
+from app.scoring import rounds
+from app.service.batch import (
     MAX_BATCH_ITEMS,
     ItemFunction,
     explained_score_item,
@@ -26,15 +32,9 @@ from app.api.batch import (
     waits_body,
     waits_item,
 )
-from app.api.body import json_object_body
-from app.api.metrics import count_hands, round_hands
-from app.api.problems import ApiError
-from app.api.responses import ruleset_document, ruleset_summary, settle_response
-from app.api.settle_requests import read_settle_request
-from app.domain.deadline import time_limit
-from app.rules.cards import CardRuleSet
-from app.rules.model import AnyRuleSet
-from app.scoring import rounds
+from app.service.problems import ApiError
+from app.service.responses import ruleset_document, ruleset_summary, settle_response
+from app.service.settle_requests import read_settle_request
 from app.version import __version__
 
 api = Blueprint("api", __name__)

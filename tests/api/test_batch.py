@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from app.api import batch
-from app.api.batch import run_batch, score_item
 from app.domain.deadline import check
 from app.rules.model import RuleSet
+from app.service import batch
+from app.service.batch import run_batch, score_item
 from mahjong_scoring import loggen
 from tests.api.helpers import AppLog, problem, validate_live
 

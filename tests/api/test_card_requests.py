@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 from marshmallow import ValidationError
 
-from app.api.card_requests import card_schemas
 from app.rules.loader import load_rulesets
+from app.service.card_requests import card_schemas
 from tests.api.helpers import REPO_ROOT, problem, validator_for
 
 URL = "/v1/rulesets/hengyang/score"

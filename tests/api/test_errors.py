@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app.api.problems import HAND_ERROR_CODES, MAX_LISTED_ERRORS, REQUEST_PROBLEMS
+from app.service.problems import HAND_ERROR_CODES, MAX_LISTED_ERRORS, REQUEST_PROBLEMS
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     NINE_GATES_RESPONSE,
@@ -399,7 +399,7 @@ def test_unexpected_exception_is_a_problem_500(
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.api.batch.evaluate.score", broken)
+    monkeypatch.setattr("app.service.batch.evaluate.score", broken)
     response = client.post(SCORE_URL, json=NINE_GATES_REQUEST)
     body = problem(response, 500, "internal_error")
     assert "engine bug" not in body["detail"]

@@ -10,7 +10,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.api.problems import HAND_ERROR_CODES
+from app.service.problems import HAND_ERROR_CODES
 from tests.api.helpers import SCORE_URL, validate_live
 
 SUITS = "mps"

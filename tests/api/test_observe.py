@@ -19,9 +19,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app import __version__, create_app
-from app.api.batch import run_batch, score_item
 from app.api.observe import LINES_PER_WRITE, PIPE_BUF, AccessLog, shared_access_log
 from app.api.routes import RULESETS_KEY
+from app.service.batch import run_batch, score_item
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     OPENAPI_FILE,
@@ -207,7 +207,7 @@ def test_a_batch_past_its_time_limit_is_one_json_line(app_log: AppLog) -> None:
     [line] = app_log.lines()
     assert set(line) == APP_LINE_KEYS
     assert (line["level"], line["logger"], line["request_id"]) == (
-        "WARNING", "app.api.batch", "batch-7")
+        "WARNING", "app.service.batch", "batch-7")
     assert line["message"] == ("a batch for mcr ran past the time limit of 0 s: 2 of its 2 "
                                "requests not scored")
     assert started - timedelta(seconds=1) <= _when(line) <= datetime.now(UTC)
@@ -223,7 +223,7 @@ def test_an_unhandled_error_is_logged_with_its_traceback(
     assert response.get_json()["results"][0]["error"]["code"] == "internal_error"
     [line] = app_log.lines()
     assert set(line) == APP_LINE_KEYS | {"exception"}
-    assert (line["level"], line["logger"]) == ("ERROR", "app.api.batch")
+    assert (line["level"], line["logger"]) == ("ERROR", "app.service.batch")
     assert line["message"] == "unhandled error on item 0 of a batch for mcr"
     # The request's ID, as its response echoes it (a new one: none was sent).
     assert line["request_id"] == response.headers["X-Request-ID"]
@@ -239,7 +239,7 @@ def test_flasks_own_logger_writes_the_same_lines(client: FlaskClient,
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.api.batch.evaluate.score", broken)
+    monkeypatch.setattr("app.service.batch.evaluate.score", broken)
     response = client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"X-Request-ID": "r-9"})
     assert response.status_code == 500
     [line] = app_log.lines()

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.api.problems import ROUND_ERROR_CODES
 from app.api.routes import RULESETS_KEY
+from app.service.problems import ROUND_ERROR_CODES
 from tests.api.helpers import REPO_ROOT, problem
 
 URL = "/v1/rulesets/sichuan/settle"

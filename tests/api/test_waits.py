@@ -14,9 +14,9 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.api.problems import HAND_ERROR_CODES
 from app.api.routes import RULESETS_KEY
-from app.api.schemas import load_waits_request
+from app.service.problems import HAND_ERROR_CODES
+from app.service.schemas import load_waits_request
 from tests.api.helpers import REPO_ROOT, problem, resolve, validate_live, validator_for
 from tests.api.test_contract import _comparable
 from tests.mcr_reference.generator import (
@@ -379,7 +379,7 @@ def test_unexpected_exception_is_a_problem_500(client: FlaskClient, spec: dict[s
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.api.batch.waits.waits", broken)
+    monkeypatch.setattr("app.service.batch.waits.waits", broken)
     response = post(client, NINE_GATES)
     problem(response, 500, "internal_error")
     validate_live(spec, *WAITS_OPERATION, response)

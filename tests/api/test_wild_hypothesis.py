@@ -19,11 +19,11 @@ from flask import Flask
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from app.api.hand_requests import build
-from app.api.problems import HAND_ERROR_CODES
 from app.domain.errors import HandError
 from app.rules.loader import build_ruleset
 from app.scoring.evaluate import score
+from app.service.hand_requests import build
+from app.service.problems import HAND_ERROR_CODES
 from tests.api.helpers import validate_live
 
 # Hands are 14 tiles drawn one by one: large inputs by construction.

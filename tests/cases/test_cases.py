@@ -42,9 +42,6 @@ from typing import Any
 
 import pytest
 
-from app.api.card_requests import build_card_hand, read_card_score_request
-from app.api.hand_requests import build
-from app.api.problems import ApiError
 from app.domain.errors import HandError
 from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
@@ -52,6 +49,9 @@ from app.rules.model import AnyRuleSet
 from app.scoring import arranged
 from app.scoring.evaluate import score
 from app.scoring.explain import RULES, explained
+from app.service.card_requests import build_card_hand, read_card_score_request
+from app.service.hand_requests import build
+from app.service.problems import ApiError
 from tests.cases import collect
 from tests.mcr_reference.generator import call_oracle, oracle_args
 

@@ -23,14 +23,14 @@ from typing import Any
 
 import pytest
 
-from app.api.card_requests import build_card_waiting
-from app.api.hand_requests import build_waiting
 from app.domain.card_hand import CardHand
 from app.domain.hand import Hand
 from app.rules.cards import CardRuleSet
 from app.rules.loader import load_rulesets
 from app.scoring import arranged
 from app.scoring.waits import waits
+from app.service.card_requests import build_card_waiting
+from app.service.hand_requests import build_waiting
 from tests.cases import collect
 from tests.cases.test_cases import _fan_key
 from tests.mcr_reference.generator import call_oracle, oracle_args

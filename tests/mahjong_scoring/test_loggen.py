@@ -18,14 +18,14 @@ import pytest
 import yaml
 
 import app
-from app.api.hand_requests import read_score_request, read_waits_request
-from app.api.problems import ApiError
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
 from app.rules.cards import CardRuleSet
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
+from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.problems import ApiError
 from mahjong_scoring import loggen
 from mahjong_scoring.loggen import (
     MALFORMED_KINDS,

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 
-from app.api.hand_requests import build
 from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles
@@ -24,6 +23,7 @@ from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.policies import mcr_account_once
 from app.rules.view import FEATURES, HandFacts, View
+from app.service.hand_requests import build
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.hand_requests import build, build_waiting
-from app.api.responses import ruleset_document
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
@@ -28,6 +26,8 @@ from app.rules.policies import POLICIES
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.hand_requests import build, build_waiting
+from app.service.responses import ruleset_document
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]

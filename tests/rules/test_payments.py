@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from app.api.hand_requests import build
 from app.domain.hand import WinContext
 from app.domain.money import Transfer, payments_of
 from app.rules.loader import load_rulesets
@@ -23,6 +22,7 @@ from app.rules.payments import (
 from app.rules.payments import base_plus_fan_pay as base_plus_fan
 from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult
+from app.service.hand_requests import build
 
 ROOT = Path(__file__).resolve().parents[2]
 MCR = load_rulesets(ROOT / "rulesets")["mcr"]

@@ -7,12 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from app.api.hand_requests import build
 from app.domain.shapes import SEVEN_PAIRS, decompose
 from app.rules.checks import CHECKS, run
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
+from app.service.hand_requests import build
 from tests.rules.test_checks import tg
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,14 +13,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from app.api.hand_requests import build, build_waiting
-from app.api.settle_requests import build_round
 from app.domain.errors import HandError
 from app.domain.hand import Hand
 from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
 from app.scoring.waits import waits
+from app.service.hand_requests import build, build_waiting
+from app.service.settle_requests import build_round
 
 ROOT = Path(__file__).resolve().parents[2]
 CC = load_rulesets(ROOT / "rulesets")["changchun"]

@@ -14,8 +14,6 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.hand_requests import build
-from app.api.responses import score_response
 from app.domain.decompose import Group, Reading
 from app.domain.hand import KONG, PUNG, Hand
 from app.domain.shapes import SEVEN_PAIRS
@@ -24,6 +22,8 @@ from app.rules.model import RuleSet
 from app.scoring.describe import describe
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, score
 from app.scoring.result import ScoreResult
+from app.service.hand_requests import build
+from app.service.responses import score_response
 from tests.api.helpers import NINE_GATES_RESPONSE
 
 ROOT = Path(__file__).resolve().parents[2]

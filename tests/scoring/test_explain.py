@@ -26,7 +26,6 @@ from pathlib import Path
 
 import yaml
 
-from app.api.hand_requests import build
 from app.domain.hand import Hand, WinContext
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
@@ -42,6 +41,7 @@ from app.scoring.explain import (
     explained,
 )
 from app.scoring.result import Explanation, ScoreResult
+from app.service.hand_requests import build
 from tests.mcr_reference.generator import random_hands
 from tests.scoring.test_wild_brute_force import random_cases
 

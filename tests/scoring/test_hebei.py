@@ -17,12 +17,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from app.api.hand_requests import build, build_waiting
 from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.hand_requests import build, build_waiting
 
 ROOT = Path(__file__).resolve().parents[2]
 HEBEI: RuleSet = load_rulesets(ROOT / "rulesets")["hebei"]

@@ -13,12 +13,12 @@ import random
 from pathlib import Path
 from typing import Any
 
-from app.api.hand_requests import build, build_waiting
 from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.hand_requests import build, build_waiting
 from tests.scoring.test_waits import brute_force
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,11 +15,11 @@ import random
 from pathlib import Path
 from typing import Any
 
-from app.api.hand_requests import build
-from app.api.settle_requests import build_round
 from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
+from app.service.hand_requests import build
+from app.service.settle_requests import build_round
 
 ROOT = Path(__file__).resolve().parents[2]
 KAWUXING = load_rulesets(ROOT / "rulesets")["kawuxing"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from app.api.hand_requests import build_options
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
 from app.rules.loader import load_rulesets
@@ -15,6 +14,7 @@ from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.fans import tally
+from app.service.hand_requests import build_options
 from tests.mcr_reference.generator import random_hands
 
 # Random hands without any of lianzhong's extra fans, each scored exactly as under mcr.

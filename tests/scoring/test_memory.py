@@ -7,11 +7,11 @@ import re
 from pathlib import Path
 
 import app.scoring
-from app.api.hand_requests import build
 from app.domain.errors import HandError
 from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.memory import forget_everything
+from app.service.hand_requests import build
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app.api.hand_requests import build_waiting
-from app.api.problems import ApiError
-from app.api.settle_requests import build_round, read_settle_request
 from app.domain.errors import HandError
 from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext
@@ -26,6 +23,9 @@ from app.rules.loader import load_rulesets
 from app.rules.settlement import KEEP, KONG_DISCARD_MODES, REFUND, TRANSFER
 from app.scoring.rounds import SettleResult, settle
 from app.scoring.waits import waits
+from app.service.hand_requests import build_waiting
+from app.service.problems import ApiError
+from app.service.settle_requests import build_round, read_settle_request
 from tests.scoring.round_gen import rounds
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from app.api.hand_requests import build_waiting
-from app.api.responses import score_response, waits_response
 from app.domain.errors import HandError
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import WaitEntry, WaitsResult, waits
+from app.service.hand_requests import build_waiting
+from app.service.responses import score_response, waits_response
 from tests.mcr_reference.generator import ALL_TILES, call_oracle, oracle_args, random_hands
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -50,13 +50,13 @@ from typing import Any
 
 import pytest
 
-from app.api.hand_requests import build, build_waiting
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.checks import CHECKS
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.hand_requests import build, build_waiting
 
 HANDS = int(os.environ.get("WILD_BRUTE_HANDS", "3000"))
 SEED = int(os.environ.get("WILD_BRUTE_SEED", "20261130"))

@@ -12,9 +12,9 @@ import random
 
 import pytest
 
-from app.api.batch import score_item, waits_item
 from app.rules.model import RuleSet
 from app.scoring.wild_readings import forget_wild_memos
+from app.service.batch import score_item, waits_item
 from mahjong_scoring import loggen
 from mahjong_scoring.lines import served_rulesets
 

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 import yaml
 
-from app.api.hand_requests import build
 from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
 from app.rules.loader import build_ruleset, load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
+from app.service.hand_requests import build
 
 HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "120"))
 ROOT = Path(__file__).resolve().parents[2]

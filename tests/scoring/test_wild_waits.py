@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from app.api.hand_requests import build_waiting
 from app.domain.errors import HandError
 from app.domain.hand import Hand
 from app.domain.tiles import STANDARD
@@ -17,6 +16,7 @@ from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.hand_requests import build_waiting
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = STANDARD

@@ -1,6 +1,6 @@
-"""app.api.fast_read: the schemas described for the fast reader, and what each kind refuses.
+"""app.service.fast_read: the schemas described for the fast reader, and what each kind refuses.
 
-tests/api/test_schemas.py shows that a schema's `load` (this reader first) gives what
+tests/service/test_schemas.py shows that a schema's `load` (this reader first) gives what
 marshmallow's generic `load` gives; here: the request schemas' fields are read by kind (the
 field's own reading only where no kind fits), each kind takes what its field takes and
 refuses what it refuses (None, so that the schema reads the object again and says why).
@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from marshmallow import ValidationError
 
-from app.api.fast_read import (
+from app.service.fast_read import (
     BOOLEAN,
     HAND,
     INTEGER,
@@ -25,7 +25,7 @@ from app.api.fast_read import (
     ObjectReader,
     read_object,
 )
-from app.api.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST, ContextSchema
+from app.service.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST, ContextSchema
 
 CONTEXT = ContextSchema()
 VALID_CONTEXT = {"win_type": "discard", "discarder": 1, "winner": 0, "dealer": 2.0,

@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.api.definitions import option_definition, plain_value, ruleset_summary
 from app.domain.arrange import Form
 from app.domain.deck import Deck
 from app.rules.cards import (
@@ -29,6 +28,7 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
+from app.service.definitions import option_definition, plain_value, ruleset_summary
 
 
 def _key(value: Any) -> str:

@@ -2,7 +2,7 @@
 domain values: a `CardHand` (or a hand one card short with its table groups) and a `CardWin`,
 checking that they describe a real hand and a win that can happen.
 
-The path is the tile games' (`app.api.hand_requests`): the request schema first (JSON types,
+The path is the tile games' (`app.service.hand_requests`): the request schema first (JSON types,
 required and unknown fields, sizes; its refusal is `invalid_request`), then the checks that
 need the rule set. The schema is made from the rule set once (`card_schemas`): the win types,
 the context fields naming the seat a card came from (`payer_field` of each win type), the
@@ -47,8 +47,13 @@ from typing import Any, NamedTuple
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from app.api.hand_requests import build_options, check_named_ruleset, field_name, validated
-from app.api.schemas import (
+from app.domain.arrange import Piece
+from app.domain.card_hand import CardHand, CardWin
+from app.domain.deck import Deck
+from app.domain.errors import Code, HandError, NotationError
+from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
+from app.service.hand_requests import build_options, check_named_ruleset, field_name, validated
+from app.service.schemas import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
     MSG_NULL,
@@ -65,11 +70,6 @@ from app.api.schemas import (
     _type,
     _unknown,
 )
-from app.domain.arrange import Piece
-from app.domain.card_hand import CardHand, CardWin
-from app.domain.deck import Deck
-from app.domain.errors import Code, HandError, NotationError
-from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
 
 # Size limits (the domain then names the exact fault): a hand is at most 21 cards and a few
 # table groups more.

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from app.api.problems import ApiError
-from app.api.schemas import MAX_EVENTS
-from app.api.settle_requests import build_round, read_settle_request
 from app.domain.events import KongEvent
 from app.rules.loader import load_rulesets
+from app.service.problems import ApiError
+from app.service.schemas import MAX_EVENTS
+from app.service.settle_requests import build_round, read_settle_request
 
 SICHUAN = load_rulesets(Path(__file__).resolve().parents[2] / "rulesets")["sichuan"]
 KONG = {"type": "kong", "seat": 1, "kind": "concealed", "tile": "5m"}

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.api.hand_requests import build, field_name, read_score_request
-from app.api.problems import ApiError
 from app.domain.errors import HandError, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
 from app.rules.definitions import PaymentDef, WildDef
 from app.rules.model import OptionDef, RuleSet
+from app.service.hand_requests import build, field_name, read_score_request
+from app.service.problems import ApiError
 
 T = STANDARD
 c = T.by_code

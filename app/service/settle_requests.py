@@ -30,12 +30,12 @@ winner per hand) ends the round at its first win, except that other players may 
 same discard too (一炮多响).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
-(`app.api.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
+(`app.service.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
 schema's output and checks what it cannot: seats, the hands (every code of
-`app.api.hand_requests`, the pointer moved into the event), and that the sequence can happen. The
-first problem found is raised as a `HandError` whose pointer names the event
+`app.service.hand_requests`, the pointer moved into the event), and that the sequence can
+happen. The first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
-2): ...``). Codes besides those of `app.api.hand_requests` (all answered 422):
+2): ...``). Codes besides those of `app.service.hand_requests` (all answered 422):
 
 - ``settle_not_supported``: the rule set has no ``settlement`` section;
 - ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
@@ -72,14 +72,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from app.api.hand_requests import (
-    build,
-    build_options,
-    build_round_wilds,
-    build_waiting,
-    validated,
-)
-from app.api.schemas import SETTLE_REQUEST
 from app.domain.errors import Code, HandError
 from app.domain.events import (
     ADDED,
@@ -113,6 +105,14 @@ from app.domain.hand import (
 )
 from app.domain.notation import format_tiles, parse_tile
 from app.rules.model import RuleSet
+from app.service.hand_requests import (
+    build,
+    build_options,
+    build_round_wilds,
+    build_waiting,
+    validated,
+)
+from app.service.schemas import SETTLE_REQUEST
 
 
 def read_settle_request(body: Mapping[str, Any], ruleset: RuleSet) -> Round:

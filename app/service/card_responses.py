@@ -1,6 +1,6 @@
 """The JSON of the responses of a card game scored by groups (a `CardRuleSet`): a scored hand,
 and the waits of a hand one card short (the rule set's document is
-`app.api.card_documents`).
+`app.service.card_documents`).
 
 The keys of a scored hand are fixed for the family of games (`huxi` the points of the chosen
 arrangement, `tun` the units, `tun_parts` what they are made of); the figures the rule set
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.api.responses import fan_json, not_counted_fan, payments_json, reason_json
 from app.domain.deck import Deck
 from app.rules.cards import CardRuleSet
 from app.scoring.arranged import (
@@ -34,6 +33,7 @@ from app.scoring.arranged import (
     CardWaits,
     GroupResult,
 )
+from app.service.responses import fan_json, not_counted_fan, payments_json, reason_json
 
 
 def _group(g: GroupResult) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 and a `WinContext`, checking that they describe a real hand and a win that can happen.
 
 `read_score_request` and `read_waits_request` are the whole path from a decoded JSON body:
-the request schema (`app.api.schemas`, the one place JSON types, required and unknown fields
+the request schema (`app.service.schemas`, the one place JSON types, required and unknown fields
 and size limits are checked; its refusal is `invalid_request`), then `build` /
 `build_waiting`, which trust the schema's output and check what needs the rule set: tile
 notation, counts, meld shapes, seats, options, wild tiles and the consistency of the context.
@@ -48,8 +48,6 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError
 
-from app.api.problems import ApiError
-from app.api.schemas import SCORE_REQUEST, WAITS_REQUEST, flatten_errors
 from app.domain.errors import Code, HandError, NotationError
 from app.domain.hand import (
     CHOW,
@@ -79,6 +77,8 @@ from app.domain.tiles import TileSet
 from app.rules.definitions import ContextRule
 from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
+from app.service.problems import ApiError
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST, flatten_errors
 
 # A tile as read: the tile, the pointer of the field it was written in, and its position in
 # that field's string (None for a list item).

@@ -28,19 +28,19 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from typing import Any
 
-from app.api.body import not_an_object
-from app.api.card_requests import read_card_score_request, read_card_waits_request
-from app.api.card_responses import card_score_response, card_waits_response
-from app.api.hand_requests import read_score_request, read_waits_request, validated
-from app.api.problems import ApiError, api_problem, hand_problem, problem_body
-from app.api.responses import score_response, waits_response
-from app.api.schemas import BATCH_REQUEST, MAX_BATCH_ITEMS
 from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
 from app.rules.cards import CardRuleSet
 from app.rules.model import AnyRuleSet
 from app.scoring import arranged, evaluate, waits
 from app.scoring.explain import explained
+from app.service.card_requests import read_card_score_request, read_card_waits_request
+from app.service.card_responses import card_score_response, card_waits_response
+from app.service.hand_requests import read_score_request, read_waits_request, validated
+from app.service.json_body import not_an_object
+from app.service.problems import ApiError, api_problem, hand_problem, problem_body
+from app.service.responses import score_response, waits_response
+from app.service.schemas import BATCH_REQUEST, MAX_BATCH_ITEMS
 
 __all__ = [
     "EXPLAINED_ITEM_FUNCTIONS",

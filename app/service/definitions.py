@@ -1,5 +1,5 @@
-"""The writers the rule-set documents share (`app.api.responses.ruleset_document` for the
-tile games, `app.api.card_documents.card_ruleset_document` for card games): rule-set data
+"""The writers the rule-set documents share (`app.service.responses.ruleset_document` for the
+tile games, `app.service.card_documents.card_ruleset_document` for card games): rule-set data
 as plain JSON, an option's definition, and a rule set's summary."""
 
 from __future__ import annotations

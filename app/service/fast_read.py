@@ -1,6 +1,6 @@
 """Reading a request object that is valid, fast (compiled with the engine, see setup.py).
 
-`app.api.schemas` declares every request shape with marshmallow fields, and stays the one
+`app.service.schemas` declares every request shape with marshmallow fields, and stays the one
 place that says what a request may hold. From each schema it derives an `ObjectReader`: per
 field, what kind of value it takes (the checks of that field class's `_deserialize`, as
 data). `read_object` reads an object with it and answers the same dict the schema's own
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-# What a field takes (the field classes of app.api.schemas):
+# What a field takes (the field classes of app.service.schemas):
 STRING = 0  # StrictStr: a string, one of `choices` when some, at most `max_length` long
 BOOLEAN = 1  # StrictBool: true or false
 INTEGER = 2  # StrictInt: an integer (2.0 is 2, true is not) in [minimum, maximum]

@@ -9,8 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.api.card_documents import card_ruleset_document
-from app.api.definitions import option_definition, plain_value, ruleset_summary
 from app.domain.money import Payments
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
 from app.rules.model import AnyRuleSet, RuleSet
@@ -27,6 +25,8 @@ from app.scoring.result import (
     WaitsResult,
     WinSummary,
 )
+from app.service.card_documents import card_ruleset_document
+from app.service.definitions import option_definition, plain_value, ruleset_summary
 
 # --- scored hands ------------------------------------------------------------------------
 
@@ -157,7 +157,7 @@ def _wild(w: WildDef) -> dict[str, Any]:
 def ruleset_document(rs: AnyRuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
     """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
     with the service's `limits` on requests to it; a card rule set's is
-    `app.api.card_documents.card_ruleset_document`."""
+    `app.service.card_documents.card_ruleset_document`."""
     if not isinstance(rs, RuleSet):
         return card_ruleset_document(rs, limits)
     return {

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-from app.api import schemas
-from app.api.schemas import (
+from app.service import schemas
+from app.service.schemas import (
     SCORE_REQUEST,
     SETTLE_REQUEST,
     WAITS_REQUEST,

@@ -3,7 +3,7 @@
 A schema checks JSON types, required and unknown fields, enumerations and size limits; JSON null
 in an optional field means "use the default". What needs the rule set (tile codes, tile
 counts, seat ranges, option names) is checked when the request is read into domain values
-(`app.api.hand_requests`, `app.api.settle_requests`), which trust what these schemas let
+(`app.service.hand_requests`, `app.service.settle_requests`), which trust what these schemas let
 through. The schemas are built once, at import; `openapi.yaml` describes exactly them, and the
 API tests generate bodies from it and fail if a body the contract allows is refused here.
 
@@ -15,12 +15,14 @@ missing field, an unknown one, a wrong JSON type and a wrong value apart.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
 
-from app.api.fast_read import (
+from app.domain.events import EVENT_TYPES, FOLLOWS, KONG_KINDS
+from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
+from app.service.fast_read import (
     BOOLEAN,
     HAND,
     INTEGER,
@@ -34,8 +36,6 @@ from app.api.fast_read import (
     ObjectReader,
     read_object,
 )
-from app.domain.events import EVENT_TYPES, FOLLOWS, KONG_KINDS
-from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
 
 # Size limits. A hand is at most 18 tiles; the limits leave room for sloppy but honest input
 # (the domain then names the exact fault) while bounding the work one request can cause.
@@ -132,8 +132,8 @@ class _Strict(Schema):
     request (a closure, a chain of validators and an error store for each field), which is
     more than scoring the hand. The fields of these schemas check their own values, so plain
     loops do the same job in a few µs, with the same fields, messages and layout of errors
-    (tests/api/test_schemas.py compares them with marshmallow's own `load` on generated
-    bodies): a valid object is read by `app.api.fast_read` (compiled), from a description of
+    (tests/service/test_schemas.py compares them with marshmallow's own `load` on generated
+    bodies): a valid object is read by `app.service.fast_read` (compiled), from a description of
     the fields made from this schema when it is first loaded (`_fast_reader`); at the first
     fault it is read again here in the declared order, every fault listed (`_read_declared`).
     Options of `load` other than the data (many, partial, unknown) take marshmallow's path.
@@ -161,7 +161,7 @@ class _Strict(Schema):
         self._fast: ObjectReader | bool | None = False  # False: not made yet
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
-             unknown: str | None = None) -> Any:
+             unknown: Literal["exclude", "include", "raise"] | None = None) -> Any:
         if many or partial is not None or unknown is not None or self._hooks[VALIDATES_SCHEMA]:
             return super().load(data, many=many, partial=partial, unknown=unknown)
         if type(data) is dict:
@@ -173,7 +173,7 @@ class _Strict(Schema):
         return self._read_declared(data)
 
     def fast_reader(self) -> ObjectReader | None:
-        """The schema as `app.api.fast_read` reads it (made when first asked for); None when
+        """The schema as `app.service.fast_read` reads it (made when first asked for); None when
         it cannot be (a default made by a callable, or a schema-level validator)."""
         if self._fast is False:
             self._fast = _fast_reader(self)
@@ -273,7 +273,7 @@ def _plain_nested(field: fields.Nested) -> bool:
 
 
 def _fast_reader(schema: _Strict) -> ObjectReader | None:
-    """`schema` described for `app.api.fast_read.read_object`."""
+    """`schema` described for `app.service.fast_read.read_object`."""
     if schema._hooks[VALIDATES_SCHEMA]:
         return None
     defaults: dict[str, Any] = {}
