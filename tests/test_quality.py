@@ -50,12 +50,16 @@ def test_layers_point_one_way() -> None:
                            "    from app.scoring.result import ScoreResult"),
     # The bulk tools sit above the whole service.
     ("app/service/batch.py", "from mahjong_scoring.lines import LineScorer"),
+    # The repository's tools are never installed: neither the service nor the bulk tools
+    # may import them.
+    ("app/rules/loader.py", "from tools.ruleset_docs import render_all"),
+    ("mahjong_scoring/cli.py", "import tools.ruleset_docs"),
 ])
 def test_the_layer_contract_refuses_an_upward_import(tmp_path: Path, module: str,
                                                       upward: str) -> None:
-    # A scratch copy of the package with one import pointing up a layer: the same contract
+    # A scratch copy of the packages with one import pointing up a layer: the same contract
     # must break, naming the import.
-    for package in ("app", "mahjong_scoring"):
+    for package in ("app", "mahjong_scoring", "tools"):
         shutil.copytree(ROOT / package, tmp_path / package)
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     target = tmp_path / module

@@ -32,22 +32,21 @@ from app.rules.settlement import (
     KongMoney,
     SettlementDef,
 )
-from mahjong_scoring import ruleset_docs
-from mahjong_scoring.ruleset_docs import (
+from tools.ruleset_docs.common import (
     CHECKS_MARKER,
     CHECKS_PAGE,
     GENERATED,
     PAGES_DIR,
     DocsError,
     anchors,
-    diff,
-    load_sources,
-    render_all,
-    render_ruleset_page,
     ruleset_marker,
 )
+from tools.ruleset_docs.pages import diff, render_all, render_ruleset_page
+from tools.ruleset_docs.settlement import SettlementSection
+from tools.ruleset_docs.sources import Source, load_sources
+from tools.ruleset_docs.tile_labels import SHAPE_DEF_FIELDS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 RULESET_IDS = sorted(p.stem for p in (ROOT / "rulesets").glob("*.yaml"))
 LINK = re.compile(r"\]\(([^)\s]*)\)")
 # Ids of rule sets the scratch copies add: none the project has.
@@ -208,7 +207,7 @@ def test_a_page_without_its_rule_set_is_left_over(tmp_path: Path) -> None:
 def test_run_docs_writes_checks_and_removes(tmp_path: Path) -> None:
     # `./run docs` in a scratch copy of the project, with this virtualenv (no install).
     root = _scratch(tmp_path)
-    for package in ("app", "mahjong_scoring"):
+    for package in ("app", "mahjong_scoring", "tools"):
         shutil.copytree(ROOT / package, root / package,
                         ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     shutil.copy(ROOT / "run", root / "run")
@@ -258,7 +257,7 @@ def test_run_docs_writes_checks_and_removes(tmp_path: Path) -> None:
 
 
 def test_every_settlement_field_has_words() -> None:
-    page = ruleset_docs._Page
+    page = SettlementSection
     fields = {f.name for f in dataclasses.fields(SettlementDef)}
     assert fields == {*page.ROUND_SENTENCES, *page.SETTLEMENT_SECTIONS}
     assert {f.name for f in dataclasses.fields(DrawnGameDef)} == set(page.DRAWN_SENTENCES)
@@ -268,7 +267,7 @@ def test_every_settlement_field_has_words() -> None:
     assert set(page.PAYERS) == set(PAYERS)
 
 
-def _with(source: ruleset_docs.Source, **document: object) -> ruleset_docs.Source:
+def _with(source: Source, **document: object) -> Source:
     return dataclasses.replace(source, document={**source.document, **document})
 
 
@@ -304,7 +303,7 @@ def test_a_card_game_that_settles_rounds_stops_the_generator() -> None:
 
 
 def test_every_shape_field_has_words() -> None:
-    assert {f.name for f in dataclasses.fields(ShapeDef)} == ruleset_docs.SHAPE_DEF_FIELDS
+    assert {f.name for f in dataclasses.fields(ShapeDef)} == SHAPE_DEF_FIELDS
 
 
 def test_a_rule_set_without_fans_and_with_a_switched_shape(tmp_path: Path) -> None:

@@ -1,0 +1,5 @@
+"""The repository's own tools, run from a checkout and never installed with the package: the
+generator of the pages under docs/ (`tools.ruleset_docs`, `./run docs`).
+
+They build on the service's layers (`app`); nothing in `app` or `mahjong_scoring` imports them
+(an import-linter contract in pyproject.toml)."""
