@@ -15,7 +15,7 @@ server would send them. Everything is deterministic for a seed.
 - `hengyang_bodies`: 衡阳六胡抢 (word-card) requests from the brute-force test's generator
   (tests/scoring/hengyang_oracle.py), the three win types in turn, score or waits.
 - `log_bodies`: any tile rule set's requests from the log generator
-  (`mahjong_scoring.loggen`), score or waits.
+  (`tools.loggen`), score or waits.
 
 They need the test extras (the reference calculator the MCR generator imports, hypothesis):
 `./run test` installs them.
@@ -258,7 +258,7 @@ def hengyang_bodies(n: int, seed: int, waits: bool = False) -> list[Body]:
 def log_bodies(ruleset_id: str, n: int, seed: int, waits: bool = False) -> list[Body]:
     """`n` score (or waits) bodies of a tile rule set from the log generator: its own tiles,
     melds, shapes, wild tiles and options, a consistent context, about 10% not winning."""
-    from mahjong_scoring.loggen import requests
+    from tools.loggen import requests
 
     ruleset = rulesets()[ruleset_id]
     assert isinstance(ruleset, RuleSet), f"{ruleset_id} is not a tile rule set"

@@ -3,7 +3,7 @@
     python bench/bulk.py [--hands N] [--cli-hands M] [--seed S] [--workers W] [--conns C]
                          [--duration D] [--skip-http]
 
-The hands are `mahjong-score-log`'s (`mahjong_scoring.loggen`): N random legal MCR score
+The hands are the log generator's (`./run log`, `tools.loggen`): N random legal MCR score
 requests with a consistent context, mostly winning (default 10,000). Printed, as hands/s and
 µs per hand:
 
@@ -60,9 +60,9 @@ from app import create_app  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
 from app.service.hand_requests import read_score_request  # noqa: E402
-from mahjong_scoring import loggen  # noqa: E402
 from mahjong_scoring.cli import cores  # noqa: E402
 from mahjong_scoring.lines import served_rulesets  # noqa: E402
+from tools import loggen  # noqa: E402
 
 BATCH_SIZES = (1, 10, 100, 1000)
 DEFAULT_SEED = 20261201

@@ -230,7 +230,7 @@ def gets(n: int, seed: int) -> list[Req]:
 
 def hostile(n: int, seed: int) -> list[Req]:
     """Requests the service refuses, in turn: each kind of fault about as often."""
-    from mahjong_scoring.loggen import malformed_line
+    from tools.loggen import malformed_line
 
     rng = random.Random(seed)
     rss = bodies.rulesets()

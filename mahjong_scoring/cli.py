@@ -59,7 +59,7 @@ examples:
   mahjong-score --ruleset mcr games.jsonl -o scored.jsonl
   cat day1.jsonl day2.jsonl | mahjong-score --ruleset sichuan > scored.jsonl
   mahjong-score --waits --jobs 1 --ruleset tianjin hands.jsonl
-  mahjong-score-log --ruleset mcr --hands 1000 | mahjong-score   # a generated log
+  ./run log --ruleset mcr --hands 1000 | mahjong-score   # a generated log (a checkout)
 """
 
 

@@ -649,7 +649,7 @@ class ScoreRequestSchema(_Strict):
     hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-    # A line of a log names its rule set (mahjong-score-log, the command-line scorer): it may
+    # A line of a log names its rule set (`./run log`, the command-line scorer): it may
     # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
     ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
 

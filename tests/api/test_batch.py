@@ -20,8 +20,8 @@ from app.domain.deadline import check
 from app.rules.model import RuleSet
 from app.service import batch
 from app.service.batch import run_batch, score_item
-from mahjong_scoring import loggen
 from tests.api.helpers import AppLog, problem, validate_live
+from tools import loggen
 
 BATCH_PATHS = {"score": "/v1/rulesets/{ruleset}/score/batch",
                "waits": "/v1/rulesets/{ruleset}/waits/batch"}

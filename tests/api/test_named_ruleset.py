@@ -1,4 +1,4 @@
-"""A request may name its rule set (`ruleset`), as every line `mahjong-score-log` writes does:
+"""A request may name its rule set (`ruleset`), as every line `./run log` writes does:
 a log line is posted as it is, and one naming another rule set than the path's is refused
 (422 invalid_field at /ruleset), in single calls and batch items alike."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 from flask.testing import FlaskClient
 
-from mahjong_scoring.loggen import main as loggen_main
+from tools.loggen import main as loggen_main
 
 
 def _log_lines(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:

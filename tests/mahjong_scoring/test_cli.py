@@ -12,8 +12,9 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from mahjong_scoring import cli, loggen, score_lines
+from mahjong_scoring import cli, score_lines
 from mahjong_scoring.lines import served_rulesets
+from tools import loggen
 
 SCRIPT = Path(sys.executable).parent / "mahjong-score"
 HAND = '{"hand":"123m456m789m123p55s","context":{"win_type":"self_draw"}}'

@@ -16,8 +16,9 @@ from pathlib import Path
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
-from mahjong_scoring import cli, loggen
+from mahjong_scoring import cli
 from mahjong_scoring.lines import served_rulesets
+from tools import loggen
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "bulk.md"

@@ -15,8 +15,8 @@ import pytest
 from app.rules.model import RuleSet
 from app.scoring.wild_readings import forget_wild_memos
 from app.service.batch import score_item, waits_item
-from mahjong_scoring import loggen
 from mahjong_scoring.lines import served_rulesets
+from tools import loggen
 
 
 @pytest.fixture(scope="module")

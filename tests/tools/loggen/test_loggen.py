@@ -1,6 +1,6 @@
-"""The log generator (`mahjong_scoring.loggen`): deterministic, legal for every rule set
-(checked through the service's own reading and scoring), consistent contexts, waits one tile
-short, malformed lines refused in the way they claim, and the command line."""
+"""The log generator (`tools.loggen`): deterministic, legal for every rule set (checked
+through the service's own reading and scoring), consistent contexts, waits one tile short,
+malformed lines refused in the way they claim, and the command line (`./run log`)."""
 
 from __future__ import annotations
 
@@ -26,8 +26,8 @@ from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError
-from mahjong_scoring import loggen
-from mahjong_scoring.loggen import (
+from tools import loggen
+from tools.loggen import (
     MALFORMED_KINDS,
     NOT_AN_OBJECT_KINDS,
     NOT_JSON_KINDS,
@@ -37,8 +37,9 @@ from mahjong_scoring.loggen import (
     malformed_line,
     requests,
 )
+from tools.loggen.malformed import GARBAGE
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 # The rule sets it makes logs for: every tile game (a card game is refused, tested below).
 RULESETS: dict[str, RuleSet] = loggen.tile_rulesets(load_rulesets(app.DEFAULT_RULESETS_DIR))
 IDS = sorted(RULESETS)
@@ -112,7 +113,7 @@ def test_another_process_writes_the_same_log(tmp_path: Path) -> None:
     # Another hash seed in another process: nothing may depend on hash or set order.
     out = tmp_path / "log.jsonl"
     env = {**os.environ, "PYTHONHASHSEED": "12345", "PYTHONPATH": str(ROOT)}
-    subprocess.run([sys.executable, "-m", "mahjong_scoring.loggen", "--hands", "30",
+    subprocess.run([sys.executable, "-m", "tools.loggen", "--hands", "30",
                     "--seed", "9", "--malformed", "0.2", "-o", str(out)],
                    check=True, env=env, cwd=ROOT, timeout=120)
     here = list(log_lines(RULESETS, IDS, 30, 9, malformed=0.2))
@@ -127,10 +128,13 @@ def test_a_rule_set_s_lines_do_not_depend_on_the_others_in_the_log() -> None:
 
 def test_no_rule_set_is_named_in_the_generator() -> None:
     # Generic over rule sets: driven by their data only.
-    source = Path(loggen.__file__).read_text(encoding="utf-8")
-    for rid, rs in RULESETS.items():
-        assert not re.search(rf"\b{re.escape(rid)}\b", source, re.IGNORECASE), rid
-        assert rs.name not in source
+    modules = sorted(Path(loggen.__file__).parent.glob("*.py"))
+    assert len(modules) > 1
+    for module in modules:
+        source = module.read_text(encoding="utf-8")
+        for rid, rs in RULESETS.items():
+            assert not re.search(rf"\b{re.escape(rid)}\b", source, re.IGNORECASE), (module, rid)
+            assert rs.name not in source, module
 
 
 # --- legal requests ------------------------------------------------------------------------
@@ -318,7 +322,7 @@ def test_each_malformed_kind_is_refused(kind: str, rid: str) -> None:
 
 
 def test_no_garbage_line_is_json() -> None:
-    for text in loggen._GARBAGE:
+    for text in GARBAGE:
         with pytest.raises(ValueError):
             json.loads(text)
 
@@ -352,6 +356,18 @@ def test_the_command_line_writes_the_log(tmp_path: Path) -> None:
         body = json.loads(line)
         assert "ruleset" not in body
         read_waits_request(body, RULESETS["chengdu"])
+
+
+def test_run_log_writes_where_it_is_called_from(tmp_path: Path) -> None:
+    # `./run log` (the repository's entry point) from another directory: a relative output
+    # path lands there, and the log is the same as the function's.
+    env = {**os.environ, "RUN_NO_INSTALL": "1"}
+    done = subprocess.run([str(ROOT / "run"), "log", "--ruleset", "sichuan", "--hands", "12",
+                           "--seed", "6", "-o", "here.jsonl"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    lines = (tmp_path / "here.jsonl").read_text(encoding="utf-8").splitlines()
+    assert lines == list(log_lines(RULESETS, ["sichuan"], 12, 6))
 
 
 def test_the_command_line_help_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
