@@ -17,8 +17,9 @@ import yaml
 from app.domain.decompose import Group, Reading
 from app.domain.hand import KONG, PUNG, Hand
 from app.domain.shapes import SEVEN_PAIRS
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, score
 from app.scoring.result import ScoreResult
