@@ -1,7 +1,7 @@
 """The mahjong scoring service: `create_app()` builds the Flask application.
 
 Every rule set under `rulesets/` is loaded and validated at start-up; a rule-set error
-(`app.rules.loader.RuleSetError`) propagates, so a broken rule set stops the service from
+(`app.rules.load_errors.RuleSetError`) propagates, so a broken rule set stops the service from
 starting instead of failing requests later.
 
 Flask is imported inside `create_app` so that importing the pure packages (`app.domain`,

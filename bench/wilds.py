@@ -51,8 +51,9 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from app.domain.hand import Hand, WinContext  # noqa: E402
-from app.rules.loader import build_ruleset, load_rulesets  # noqa: E402
+from app.rules.loader import load_rulesets  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
+from app.rules.tile_loader import build_ruleset  # noqa: E402
 from app.scoring import wild_readings  # noqa: E402
 from app.scoring.evaluate import score  # noqa: E402
 from app.service.hand_requests import build  # noqa: E402

@@ -4,7 +4,7 @@ A shape is registered with two functions and what it supports:
 
 - `read(standing, declared, win_tile, tileset) -> list[Reading]`: every reading of a complete
   hand in this shape; `standing` are the standing tiles (the winning tile included), counted
-  and summed up part by part (`app.domain.decompose.Standing`), `declared` the declared melds
+  and summed up part by part (`app.domain.standing.Standing`), `declared` the declared melds
   as groups (never re-split);
 - `completes(before, n_melds, tileset) -> set[int]`: the tiles that make a hand one tile short
   (`before`, its standing tiles as `read` takes them, with `n_melds` declared melds) complete
@@ -32,22 +32,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
 
-from app.domain.decompose import (
-    KNIT,
-    PAIR,
-    Group,
-    Reading,
+from app.domain.decompose import is_regular_complete, regular_splits, regular_waits
+from app.domain.hand import KONG, Hand
+from app.domain.readings import KNIT, PAIR, Group, Reading
+from app.domain.standing import (
     Standing,
-    is_regular_complete,
     layout,
-    regular_splits,
-    regular_waits,
     standing,
     standing_waits,
     standing_waits_less,
     without,
 )
-from app.domain.hand import KONG, Hand
 from app.domain.tiles import TileSet
 
 REGULAR = "regular"

@@ -34,8 +34,8 @@ from functools import lru_cache, partial
 from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
-from app.domain.decompose import PAIR, Group, Reading
 from app.domain.hand import CHOW, PUNG
+from app.domain.readings import PAIR, Group, Reading
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.tiles import TileSet
 

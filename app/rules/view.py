@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from app.domain.decompose import EDGE as EDGE_PLACE
-from app.domain.decompose import (
+from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
+from app.domain.readings import EDGE as EDGE_PLACE
+from app.domain.readings import (
     IN_CHOW,
     IN_PUNG,
     KNIT,
@@ -21,11 +22,9 @@ from app.domain.decompose import (
     PAIR,
     Group,
     Reading,
-    standing,
-    without,
 )
-from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles, waits_alone
+from app.domain.standing import standing, without
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from operator import attrgetter, itemgetter
 
-from app.domain.decompose import Group, Reading, layout, written
 from app.domain.hand import Hand
 from app.domain.notation import format_tiles
+from app.domain.readings import Group, Reading, written
+from app.domain.standing import layout
 from app.domain.tiles import TileSet
 from app.scoring.result import Decomposition
 

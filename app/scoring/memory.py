@@ -35,7 +35,7 @@ parts 11 MB (1.25 KB each: their groups, writing and segments were their own cop
 `lru_cache`s 3-4 MB (4,096 entries each, most of them missed once and never asked again).
 
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU; the parts
-in two generations, see `app.domain.decompose`) or `functools.lru_cache` where the hot path
+in two generations, see `app.domain.standing`) or `functools.lru_cache` where the hot path
 never reaches them. Memos kept per tile set
 (`lru_cache(maxsize=8)`, one entry per tile set) and tables of a rule set's plan that are
 bounded by the rule set itself (probes per set of features: at most 2 ** len(FEATURES)) are
@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from app.domain import decompose, notation, shapes, wildcards
+from app.domain import decompose, notation, readings, shapes, standing, wildcards
 from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.view import FEATURES
@@ -70,18 +70,18 @@ def memory_bounds() -> dict[str, MemoBound]:
     """Every memo of the engine, by name: its bound and its current size (entries). Memos
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
     out: dict[str, MemoBound] = {
-        "decompose.parts": MemoBound(2 * decompose.PARTS_LIMIT, decompose.parts_held()),
+        "standing.parts": MemoBound(2 * standing.PARTS_LIMIT, standing.parts_held()),
         # Tile strings read by token, per tile set (a request's notation, read at the API).
         "notation.tokens": MemoBound(notation.TOKENS_LIMIT * len(notation._GRAMMARS),
                                      sum(len(g.tokens) for _, g in notation._GRAMMARS.values())),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
-        "decompose.part_ranks": _lru(decompose._part_ranks),
-        "decompose.layout": _lru(decompose.layout),
-        "decompose.groups": MemoBound(decompose.GROUPS_LIMIT, len(decompose._GROUPS)),
-        "decompose.written": MemoBound(decompose.WRITTEN_LIMIT, len(decompose._WRITTEN)),
-        "decompose.segments": MemoBound(decompose.SEGMENTS_LIMIT, len(decompose._SEGMENTS)),
+        "decompose.part_ranks": _lru(decompose.part_ranks),
+        "standing.layout": _lru(standing.layout),
+        "readings.groups": MemoBound(readings.GROUPS_LIMIT, len(readings._GROUPS)),
+        "readings.written": MemoBound(readings.WRITTEN_LIMIT, len(readings._WRITTEN)),
+        "standing.segments": MemoBound(standing.SEGMENTS_LIMIT, len(standing._SEGMENTS)),
         "shapes.readers": MemoBound(shapes._READERS_LIMIT, len(shapes._READERS)),
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
@@ -121,13 +121,13 @@ def memory_bounds() -> dict[str, MemoBound]:
 
 def forget_everything() -> None:
     """Empty every memo of the engine (measurements start from here)."""
-    decompose.forget_parts()
+    standing.forget_parts()
     for _, grammar in notation._GRAMMARS.values():
         grammar.tokens.clear()
-    for table in (decompose._GROUPS, decompose._WRITTEN, decompose._SEGMENTS):
+    for table in (readings._GROUPS, readings._WRITTEN, standing._SEGMENTS):
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
-               decompose._part_ranks, wildcards._suit_options, wildcards._near):
+               decompose.part_ranks, wildcards._suit_options, wildcards._near):
         clear: Callable[[], None] = fn.cache_clear
         clear()
     describe._WRITTEN.clear()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from app.domain.decompose import Group, Reading
 from app.domain.hand import Hand
+from app.domain.readings import Group, Reading
 from app.domain.shapes import declared_groups
 from app.domain.wildcards import (
     GroupInfo,

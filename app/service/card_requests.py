@@ -52,7 +52,9 @@ from app.domain.card_hand import CardHand, CardWin
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
 from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
-from app.service.hand_requests import build_options, check_named_ruleset, field_name, validated
+from app.service.hand_reading import field_name
+from app.service.hand_requests import check_named_ruleset, validated
+from app.service.option_reading import build_options
 from app.service.schemas import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,

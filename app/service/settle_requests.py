@@ -105,13 +105,9 @@ from app.domain.hand import (
 )
 from app.domain.notation import format_tiles, parse_tile
 from app.rules.model import RuleSet
-from app.service.hand_requests import (
-    build,
-    build_options,
-    build_round_wilds,
-    build_waiting,
-    validated,
-)
+from app.service.context_reading import build_round_wilds
+from app.service.hand_requests import build, build_waiting, validated
+from app.service.option_reading import build_options
 from app.service.schemas import SETTLE_REQUEST
 
 

@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from app.domain.errors import HandError
-from app.rules.loader import build_ruleset
+from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.service.hand_requests import build
 from app.service.problems import HAND_ERROR_CODES

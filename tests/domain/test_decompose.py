@@ -19,22 +19,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.domain.decompose import (
-    KNIT,
-    PAIR,
-    Group,
-    Reading,
     counts_of,
     is_regular_complete,
     regular_splits,
     regular_waits,
-    standing,
-    standing_waits,
-    standing_waits_less,
     suit_splits,
-    without,
 )
 from app.domain.hand import CHOW, KONG, PUNG, Hand
 from app.domain.notation import parse_hand_string, parse_tiles
+from app.domain.readings import KNIT, PAIR, Group, Reading
 from app.domain.shapes import (
     HONORS_AND_KNITTED,
     KNITTED_STRAIGHT,
@@ -49,6 +42,7 @@ from app.domain.shapes import (
     knitted_arrangements,
     waits_alone,
 )
+from app.domain.standing import standing, standing_waits, standing_waits_less, without
 from app.domain.tiles import STANDARD
 from app.rules.view import formal_waits
 
@@ -665,7 +659,7 @@ def test_waits_alone_of_complete_hands_with_melds(h: Hand) -> None:
 def test_parts_of_two_tile_sets_at_the_same_kinds_are_kept_apart() -> None:
     """The 84-tile set's 中发白 sit at the kinds of the standard set's 1p-3p: a part read in
     one set is never handed to the other (their categories differ)."""
-    from app.domain.decompose import standing
+    from app.domain.standing import standing
     from app.domain.tiles import DOTS_BAMBOO_DRAGONS as KWX
 
     dragons = standing(parse_tiles("CCCFF", KWX), KWX)
@@ -688,8 +682,8 @@ def test_parts_of_two_tile_sets_at_the_same_kinds_are_kept_apart() -> None:
 def test_the_136_tile_set_is_the_standard_set_without_flowers() -> None:
     """`no_flowers` keeps the standard set's 34 kinds at the same indices (so it shares its
     parts), four of each, and has no flower: a flower written in it is no tile at all."""
-    from app.domain.decompose import standing
     from app.domain.errors import NotationError
+    from app.domain.standing import standing
     from app.domain.tiles import NO_FLOWERS
 
     assert [k.code for k in NO_FLOWERS.kinds] == [STANDARD.kinds[t].code

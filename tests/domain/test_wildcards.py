@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from app.domain.decompose import PAIR, Group
 from app.domain.hand import CHOW, PUNG
+from app.domain.readings import PAIR, Group
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import (

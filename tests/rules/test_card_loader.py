@@ -11,7 +11,8 @@ import pytest
 import yaml
 
 from app.rules.cards import CardRuleSet, Choice, resolve
-from app.rules.loader import RuleSetError, load_rulesets
+from app.rules.load_errors import RuleSetError
+from app.rules.loader import load_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from app.domain.decompose import Reading
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles
+from app.domain.readings import Reading
 from app.domain.shapes import HONORS_AND_KNITTED, KNITTED_STRAIGHT, REGULAR, SEVEN_PAIRS, decompose
 from app.rules.checks import CHECKS, TileGroup, run
 from app.rules.loader import load_rulesets

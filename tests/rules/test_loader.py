@@ -20,9 +20,12 @@ import yaml
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
-from app.rules.loader import RuleSetError, bind_check, build_ruleset, load_rulesets
+from app.rules.load_errors import RuleSetError
+from app.rules.load_params import bind_check
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.policies import POLICIES
+from app.rules.tile_loader import build_ruleset
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.waits import waits

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.domain.decompose import PAIR, Group, Reading
 from app.domain.hand import CHOW, PUNG, Hand, WinContext
+from app.domain.readings import PAIR, Group, Reading
 from app.domain.shapes import REGULAR
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import group_tiles

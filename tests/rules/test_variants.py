@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.rules.loader import _resolve
+from app.rules.load_files import resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "rulesets"
@@ -36,7 +36,7 @@ def test_there_are_variants() -> None:
 @pytest.mark.parametrize("rid", VARIANTS)
 def test_a_variant_holds_only_what_differs(rid: str) -> None:
     path, data = RAW[rid]
-    parent, _ = _resolve(data["extends"], RAW, ())
+    parent, _ = resolve(data["extends"], RAW, ())
     repeated = []
     fans = {f["id"]: f for f in parent["fans"]}
     for fan in data.get("fans") or []:

@@ -14,11 +14,12 @@ from typing import Any
 import pytest
 import yaml
 
-from app.domain.decompose import Group, Reading
 from app.domain.hand import KONG, PUNG, Hand
+from app.domain.readings import Group, Reading
 from app.domain.shapes import SEVEN_PAIRS
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, score
 from app.scoring.result import ScoreResult
@@ -365,7 +366,7 @@ def test_json_shape() -> None:
 def test_describe_writes_every_group_in_the_written_order() -> None:
     """describe() of every reading (pieces end to end when the parts lie apart, else sorted)
     against its groups written out one by one and sorted."""
-    from app.domain.decompose import written
+    from app.domain.readings import written
     from app.domain.shapes import decompose
     from tests.mcr_reference.generator import generate
 

@@ -14,7 +14,7 @@ from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.fans import tally
-from app.service.hand_requests import build_options
+from app.service.option_reading import build_options
 from tests.mcr_reference.generator import random_hands
 
 # Random hands without any of lianzhong's extra fans, each scored exactly as under mcr.

@@ -30,8 +30,9 @@ import yaml
 
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, decompose
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.fans import tally

@@ -51,6 +51,6 @@ def test_memos_stay_within_their_bounds() -> None:
     bounds = app.scoring.memory_bounds()
     for name, (bound, size) in bounds.items():
         assert 0 <= size <= bound, (name, size, bound)
-    assert bounds["decompose.parts"].size > 0
+    assert bounds["standing.parts"].size > 0
     assert bounds["plan.shared_answers"].size > 0
     assert bounds["plan.wild_search_states"].size > 0

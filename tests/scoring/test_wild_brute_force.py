@@ -52,8 +52,9 @@ import pytest
 
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.checks import CHECKS
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting

@@ -20,8 +20,9 @@ import yaml
 
 from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.service.hand_requests import build
 

@@ -17,7 +17,8 @@ from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
 from app.rules.definitions import PaymentDef, WildDef
 from app.rules.model import OptionDef, RuleSet
-from app.service.hand_requests import build, field_name, read_score_request
+from app.service.hand_reading import field_name
+from app.service.hand_requests import build, read_score_request
 from app.service.problems import ApiError
 
 T = STANDARD

@@ -5,8 +5,8 @@ from __future__ import annotations
 from itertools import combinations, permutations, product
 from typing import Any, Literal
 
-from app.domain.decompose import KNIT, PAIR
 from app.domain.hand import CHOW, KONG, PUNG, WinContext
+from app.domain.readings import KNIT, PAIR
 from app.domain.shapes import SEVEN_PAIRS
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import BoolOption, TileGroup, check, group_tile_set

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from app.domain.decompose import PAIR
 from app.domain.hand import CHOW, KONG, WinContext
+from app.domain.readings import PAIR
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check
 from app.rules.view import View

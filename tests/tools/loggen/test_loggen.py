@@ -21,8 +21,9 @@ import app
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
 from app.rules.cards import CardRuleSet
-from app.rules.loader import build_ruleset, load_rulesets
+from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
+from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError

@@ -1,0 +1,174 @@
+"""A tile game's rule set: one (already merged) rule-set mapping validated and built into the
+frozen `RuleSet` (the card games' is `app.rules.card_loader`).
+
+Loading is strict: an unknown key, an unknown check, a parameter the check does not take or of
+the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a duplicate id: each
+stops start-up with a `RuleSetError` that names the file, the fan and the field. The parts of
+the mapping are read by the `app.rules.load_*` modules: fans, shapes, options, requirements,
+wild tiles, the payment scheme; the settlement by `app.rules.settlement`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any
+
+from app.domain.hand import MELD_KINDS
+from app.domain.tiles import TILESETS
+from app.rules.load_errors import RuleSetError, as_int, as_list
+from app.rules.load_fans import exclusion_order, read_fan
+from app.rules.load_options import read_conditions, read_options
+from app.rules.load_payment import read_payment
+from app.rules.load_requirements import (
+    read_context_rule,
+    read_fan_requirement,
+    read_requirement,
+)
+from app.rules.load_shapes import read_shapes, with_every_shape
+from app.rules.load_wilds import check_wild_reading, read_stand_in, read_wild
+from app.rules.model import RuleSet
+from app.rules.payments import SCHEMES
+from app.rules.policies import POLICIES
+from app.rules.settlement import build_settlement
+
+TOP_KEYS = {
+    "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
+    "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
+    "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
+    "wild", "requires_fans", "stand_in", "context_rules", "max_fan", "first_turn_claims",
+}
+REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
+                "fans")
+
+
+def build_ruleset(data: Mapping[str, Any], source: str,
+                  origins: Mapping[str, str] | None = None) -> RuleSet:
+    """Validate one (already merged) rule-set mapping and build the frozen model.
+
+    `origins` maps fan ids to the file that defines them (a parent's, for inherited fans): an
+    error in an inherited fan names both files.
+    """
+
+    def err(field: str, msg: str, fan: str | None = None) -> RuleSetError:
+        if fan:
+            origin = (origins or {}).get(fan, source)
+            from_ = f" (from {origin})" if origin != source else ""
+            return RuleSetError(f"{source}: fan {fan!r}{from_}: field {field!r}: {msg}")
+        return RuleSetError(f"{source}: field {field!r}: {msg}")
+
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise err(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
+    for key in REQUIRED_TOP:
+        if key not in data:
+            raise err(key, "missing")
+    for key in ("id", "name", "name_en", "description", "tiles"):
+        if not isinstance(data[key], str) or not data[key]:
+            raise err(key, "must be a non-empty string")
+    players = data["players"]
+    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
+        raise err("players", "must be an integer from 2 to 4")
+    tileset = TILESETS.get(data["tiles"])
+    if tileset is None:
+        raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
+    min_fan = as_int(data.get("min_fan", 0), "min_fan", err, minimum=0)
+    max_flowers = as_int(data.get("max_flowers", 0), "max_flowers", err, minimum=0)
+    # 封顶: the fan total never exceeds it (None: no cap).
+    max_fan = (None if data.get("max_fan") is None
+               else as_int(data["max_fan"], "max_fan", err, minimum=1))
+    if max_fan is not None and max_fan < min_fan:
+        raise err("max_fan", f"must be at least min_fan ({min_fan})")
+    first_turn_claims = data.get("first_turn_claims", False)
+    if not isinstance(first_turn_claims, bool):
+        raise err("first_turn_claims", "must be true or false")
+
+    fans_raw = data["fans"]
+    # An empty list is a rule set that counts no fan: it decides legality and money only.
+    if not isinstance(fans_raw, list):
+        raise err("fans", "must be a list of fans (empty: the rule set counts no fan)")
+    ids: list[str] = []
+    for i, f in enumerate(fans_raw):
+        if not isinstance(f, dict) or not isinstance(f.get("id"), str):
+            raise err(f"fans[{i}]", "each fan must be a mapping with a string 'id'")
+        if f["id"] in ids:
+            raise err("id", "duplicate fan id", f["id"])
+        ids.append(f["id"])
+    id_set = set(ids)
+
+    options = read_options(data.get("options"), err, players)
+    shapes = read_shapes(data["shapes"], id_set, err, options)
+    fans = [read_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
+    shapes = with_every_shape(fans_raw, shapes, err)
+    # Conditions on options (`when`), checked once the options are read.
+    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
+    fans = exclusion_order(fans, err)
+
+    flower_fan = data.get("flower_fan")
+    if flower_fan is not None and (not isinstance(flower_fan, str) or flower_fan not in id_set):
+        raise err("flower_fan", f"must be a fan id of this rule set (got {flower_fan!r})")
+    # The flower fan and a shape's fixed extras are counted at their loaded values.
+    fixed = {flower_fan} | {fid for s in shapes.values()
+                            for ids in s.extras_by_win_rank.values() for fid in ids}
+    for f in fans:
+        if f.value_option is not None and f.id in fixed:
+            raise err("value", "the flower fan and a shape's fixed extras have a fixed value",
+                      f.id)
+    policy = data.get("combination_policy")
+    if policy is not None and (not isinstance(policy, str) or policy not in POLICIES):
+        raise err("combination_policy",
+                  f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
+    tie = data.get("tie_break_fans") or []
+    if not isinstance(tie, list) or any(not isinstance(t, str) or t not in id_set for t in tie):
+        raise err("tie_break_fans", "must be a list of fan ids of this rule set")
+    last = [f.id for f in fans if f.when_nothing_else]
+    if len(last) > 1:
+        raise err("check", "only one fan may use a check decided when nothing else counts "
+                  f"(also {', '.join(last[:-1])})", last[-1])
+
+    bool_options = {o.name for o in options if o.type == "bool"}
+    for f in fans:
+        if f.enabled_by is not None and f.enabled_by not in bool_options:
+            raise err("enabled_by", f"must name a bool option of this rule set "
+                      f"(got {f.enabled_by!r})", f.id)
+    fans = [dataclasses.replace(f, when=read_conditions(raw_when.get(f.id), options, f.id, err))
+            if f.id in raw_when else f for f in fans]
+    meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
+    if (not isinstance(meld_kinds, list) or not meld_kinds
+            or any(k not in MELD_KINDS for k in meld_kinds)):
+        raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
+    requirements = tuple(read_requirement(r, i, tileset, err, options)
+                         for i, r in enumerate(as_list(data.get("requires"), "requires", err)))
+    fan_requirements = tuple(
+        read_fan_requirement(r, i, id_set, options, err)
+        for i, r in enumerate(as_list(data.get("requires_fans"), "requires_fans", err)))
+    payment = read_payment(data["payment"], options, err, frozenset(id_set))
+    wild = read_wild(data.get("wild"), set(shapes), err)
+    stand_in = read_stand_in(data.get("stand_in"), options, err)
+    if stand_in is not None and wild is not None:
+        raise err("stand_in", "a rule set with wild tiles cannot also have a stand-in "
+                  "winning tile")
+    context_rules = tuple(read_context_rule(r, i, options, err) for i, r in enumerate(
+        as_list(data.get("context_rules"), "context_rules", err)))
+    if wild is not None:
+        check_wild_reading(wild, fans, requirements, err)
+    settlement = (build_settlement(data["settlement"], options, payment.params, err,
+                                   seat_factors=SCHEMES[payment.scheme].seat_factor is not None,
+                                   wilds=wild is not None, tileset=tileset)
+                  if data.get("settlement") is not None else None)
+    ruleset = RuleSet(
+        id=data["id"], name=data["name"], name_en=data["name_en"],
+        description=data["description"], players=players, tileset=tileset,
+        fans=tuple(fans), shapes=MappingProxyType(shapes),
+        options=options,
+        payment=payment, min_fan=min_fan, max_fan=max_fan, max_flowers=max_flowers,
+        first_turn_claims=first_turn_claims,
+        flower_fan=flower_fan, combination_policy=policy, tie_break_fans=tuple(tie),
+        meld_kinds=tuple(meld_kinds), requirements=requirements,
+        fan_requirements=fan_requirements, settlement=settlement,
+        wild=wild, stand_in=stand_in, context_rules=context_rules, source=source,
+    )
+    _ = ruleset.plan  # compiled now, so that no request pays for it
+    _ = ruleset.fixed_payment_params, ruleset.payment_scheme, ruleset.fixed_payment
+    return ruleset
