@@ -39,7 +39,7 @@ from app.domain.hand import DISCARD, MELD_KINDS, SELF_DRAW
 from app.domain.notation import parse_tiles
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TILESETS, TileSet
-from app.rules.card_loader import build_card_ruleset
+from app.rules import card_loader
 from app.rules.checks import CHECKS, BoolOption, PerSeatOption, TileGroup
 from app.rules.definitions import (
     WILD_RULES,
@@ -53,15 +53,13 @@ from app.rules.definitions import (
     StandInDef,
     WildDef,
 )
+from app.rules.errors import RuleSetError
+from app.rules.families import TILES, RuleFamily, family_named, register_family
 from app.rules.model import AnyRuleSet, RuleSet
-from app.rules.options import OPTION_TYPES, OptionDef
+from app.rules.options import OptionDef, read_options
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
 from app.rules.policies import POLICIES
 from app.rules.settlement import build_settlement
-
-
-class RuleSetError(Exception):
-    """A rule set that cannot be served; the message names file, fan and field."""
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -96,15 +94,14 @@ FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "de
 REQUIRE_KEYS = {"check", "params", "reason", "message"}
 REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}
-OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
-               "dealer_entry"}
 FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "win_type", "reason", "message"}
 PAYMENT_KEYS = {"scheme", "params", "description"}
 
 
 def load_rulesets(directory: Path) -> dict[str, AnyRuleSet]:
     """Load every `*.yaml` in `directory`; the file name (without .yaml) must be the id.
-    A rule set with a `deck:` is a card game scored by groups (`app.rules.card_loader`)."""
+    Its `family:` (`app.rules.families`; the tile games when absent) builds it, once the
+    file is read and its parents merged in."""
     raw: dict[str, tuple[Path, dict[str, Any]]] = {}
     for path in sorted(directory.glob("*.yaml")):
         try:
@@ -131,12 +128,18 @@ def load_rulesets(directory: Path) -> dict[str, AnyRuleSet]:
             parent = raw[parent][1].get("extends")
         order.extend(r for r in reversed(chain) if r not in order)
     built: dict[str, AnyRuleSet] = {}
+    families: dict[str, str] = {}
     for rid in order:
         merged, origins = _resolve(rid, raw, ())
-        if "deck" in merged:
-            built[rid] = build_card_ruleset(merged, raw[rid][0].name, RuleSetError, _options)
-        else:
-            built[rid] = build_ruleset(merged, raw[rid][0].name, origins)
+        source = raw[rid][0].name
+        family = family_named(merged, source)
+        parent = raw[rid][1].get("extends")
+        if parent is not None and families[parent] != family.name:
+            raise RuleSetError(f"{source}: field 'family': {family.name!r}, but {parent!r}, "
+                               f"which it extends, is of family {families[parent]!r}")
+        families[rid] = family.name
+        built[rid] = family.build(
+            {k: v for k, v in merged.items() if k not in ("family", "extends")}, source, origins)
     return {rid: built[rid] for rid in raw}
 
 
@@ -168,6 +171,8 @@ def _resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
         merged["shapes"] = {k: v for k, v in shapes.items() if v is not None}
     if isinstance(base.get("options"), list) and isinstance(data.get("options"), list):
         merged["options"] = _merge_by(base["options"], data["options"], "name")
+    if not ("fans" in base or "fans" in data or "remove_fans" in data):
+        return merged, {**origins, **own}  # a family without fans (the card games)
     fans = list(base.get("fans") or [])
     removed = data.get("remove_fans") or []
     if not isinstance(removed, list):
@@ -255,7 +260,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         ids.append(f["id"])
     id_set = set(ids)
 
-    options = _options(data.get("options"), err, players)
+    options = read_options(data.get("options"), err, players)
     shapes = _shapes(data["shapes"], id_set, err, options)
     fans = [_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
     shapes = _every_shape(fans_raw, shapes, err)
@@ -836,71 +841,6 @@ def _find_cycle(ids: list[str], by_id: Mapping[str, FanDef]) -> list[str]:
     return ids[:1]
 
 
-def _options(value: Any, err: Any, players: int) -> tuple[OptionDef, ...]:
-    options = tuple(_option(o, i, err, players)
-                    for i, o in enumerate(_list(value, "options", err)))
-    names = [o.name for o in options]
-    for i, name in enumerate(names):
-        if name in names[:i]:
-            raise err(f"options[{i}].name", f"option {name!r} is declared twice")
-    return options
-
-
-def _option(o: Any, i: int, err: Any, players: int) -> OptionDef:
-    if not isinstance(o, dict):
-        raise err(f"options[{i}]", "must be a mapping")
-    bad = set(o) - OPTION_KEYS
-    if bad:
-        raise err(f"options[{i}].{sorted(bad)[0]}", "unknown key")
-    for key in ("name", "type", "description"):
-        if not isinstance(o.get(key), str):
-            raise err(f"options[{i}].{key}", "must be a string")
-    typ = o["type"]
-    if typ not in OPTION_TYPES:
-        raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
-    choices_raw = o.get("choices")
-    if choices_raw is not None and (typ != "enum" or not isinstance(choices_raw, list)):
-        raise err(f"options[{i}].choices", "only an enum option has choices: a list")
-    choices = tuple(choices_raw or ())
-    if typ == "enum" and not choices:
-        raise err(f"options[{i}].choices", "an enum option needs choices")
-    bounds: dict[str, int | None] = {}
-    for key in ("minimum", "maximum", "dealer_entry"):
-        value = o.get(key)
-        if key == "dealer_entry" and value is not None and typ != "per_seat":
-            raise err(f"options[{i}].{key}", "only a per_seat option has a dealer entry")
-        if value is not None and (typ not in ("int", "per_seat") or not isinstance(value, int)
-                                  or isinstance(value, bool)):
-            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds: an "
-                      "integer")
-        bounds[key] = value
-    lo, hi = bounds["minimum"], bounds["maximum"]
-    default = o.get("default")
-    if typ == "bool" and not isinstance(default, bool):
-        raise err(f"options[{i}].default", "must be true or false")
-    if typ == "int":
-        if not isinstance(default, int) or isinstance(default, bool):
-            raise err(f"options[{i}].default", "must be an integer")
-        if (lo is not None and default < lo) or (hi is not None and default > hi):
-            raise err(f"options[{i}].default", "must lie within minimum and maximum")
-    if typ == "enum" and default not in choices:
-        raise err(f"options[{i}].default", "must be one of the choices")
-    if typ == "per_seat":
-        # One integer per seat, each within the bounds; the dealer's entry is checked per
-        # request (the dealer is a seat of the request), so a default needs it everywhere.
-        entry = bounds["dealer_entry"]
-        if (not isinstance(default, list) or len(default) != players
-                or any(not isinstance(n, int) or isinstance(n, bool)
-                       or (lo is not None and n < lo) or (hi is not None and n > hi)
-                       or (entry is not None and n != entry) for n in default)):
-            raise err(f"options[{i}].default", f"must list {players} integers (one per seat) "
-                      "within minimum and maximum, each equal to dealer_entry when it is set")
-        default = tuple(default)
-    return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
-                     choices=choices, minimum=lo, maximum=hi,
-                     dealer_entry=bounds["dealer_entry"])
-
-
 def _accepts(ann: Any, value: Any) -> bool:
     """Whether a YAML value fits a scheme parameter annotated int, str, bool, int | str or
     Sequence[int] (a list of integers)."""
@@ -984,3 +924,11 @@ def _payment(p: Any, options: tuple[OptionDef, ...], err: Any,
             raise err(f"payment.params.{exc.field}", exc.message) from None
     return PaymentDef(scheme=scheme, params=MappingProxyType(dict(params)),
                       description=str(p.get("description", "")))
+
+
+# The two built-in families (`app.rules.families`): the tile games, this module's, and the
+# card games scored by groups (`app.rules.card_loader`).
+register_family(RuleFamily(
+    TILES, RuleSet, build_ruleset,
+    "tile games scored by fans: tiles, melds, wild tiles, additive fans with exclusions"))
+register_family(card_loader.FAMILY)
