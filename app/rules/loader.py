@@ -1,12 +1,17 @@
-"""Rule-set YAML -> validated, frozen `RuleSet`s.
+"""Rule-set YAML -> validated, frozen rule sets: the files and `extends:` of every family, and
+the tile games' `RuleSet`s.
 
-Loading is strict: an unknown key, an unknown check, a parameter the check does not take or of
-the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a duplicate id: each
-stops start-up with a `RuleSetError` that names the file, the fan and the field.
+Every file is read here alike (a strict YAML reader, its parents merged in); its family
+(`family:`, the tile games when absent; `app.rules.families`) builds the merged mapping.
+Loading a tile rule set is strict: an unknown key, an unknown check, a parameter the check
+does not take or of the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a
+duplicate id: each stops start-up with a `RuleSetError` (`app.rules.errors`) that names the
+file, the fan and the field.
 
-A rule set may `extends: <id>` another in the same directory: it starts from the parent's
-definition, so that a variant holds only what differs. Top-level keys it gives replace the
-parent's, but for three lists and maps that merge entry by entry:
+A rule set may `extends: <id>` another of its family in the same directory: it starts from the
+parent's definition, so that a variant holds only what differs. Top-level keys it gives
+replace the parent's, but for three lists and maps that merge entry by entry (the last,
+`options`, for every family):
 
 - `fans`: an entry whose id the parent has is laid over the parent's fan key by key (a key
   given replaces the parent's, a key given as null drops it); other entries are added.
