@@ -26,8 +26,8 @@ from app.rules.policies import POLICIES
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.families import ruleset_document
 from app.service.hand_requests import build, build_waiting
-from app.service.responses import ruleset_document
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
