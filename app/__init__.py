@@ -1,8 +1,9 @@
 """The mahjong scoring service: `create_app()` builds the Flask application.
 
 Every rule set under `rulesets/` is loaded and validated at start-up; a rule-set error
-(`app.rules.load_errors.RuleSetError`) propagates, so a broken rule set stops the service from
-starting instead of failing requests later.
+(`app.rules.errors.RuleSetError`) propagates, so a broken rule set stops the service from
+starting instead of failing requests later, and so does a rule set of a family the service
+does not serve (`app.service.families`).
 
 Flask is imported inside `create_app` so that importing the pure packages (`app.domain`,
 `app.rules`, `app.scoring`) never pulls in the web stack.
@@ -102,12 +103,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     else env MAHJONG_BODY_TIMEOUT, else 10; 0: no deadline), MAX_BATCH_CONTENT_LENGTH (bytes
     of a batch body, else 2 MiB), CORS_ORIGINS (a list, or a comma-separated string; else env
     MAHJONG_CORS_ORIGINS, else none), ACCESS_LOG (else env MAHJONG_ACCESS_LOG, else on),
-    plus any Flask setting. Raises `RuleSetError` when a rule set is invalid, `ValueError`
-    when a setting is not a valid value."""
+    plus any Flask setting. Raises `RuleSetError` when a rule set is invalid, `LookupError`
+    when the service serves no family of a rule set, `ValueError` when a setting is not a
+    valid value."""
     from flask import Flask
 
     from app.api import OPENAPI_KEY, RULESETS_KEY, register_api
     from app.rules.loader import load_rulesets
+    from app.service.families import check_served
 
     config = dict(config or {})
     app = Flask(__name__, static_folder=None)
@@ -125,6 +128,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     directory = rulesets_dir(config)
     app.config["RULESETS_DIR"] = str(directory)
     loaded = load_rulesets(directory)
+    check_served(loaded.values())
     app.extensions[RULESETS_KEY] = {rid: loaded[rid] for rid in sorted(loaded)}
     app.extensions[OPENAPI_KEY] = OPENAPI_PATH.read_bytes()
 

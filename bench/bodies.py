@@ -31,7 +31,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -39,6 +39,7 @@ if str(ROOT) not in sys.path:
 
 from app.domain.hand import WINDS  # noqa: E402
 from app.domain.notation import format_meld, format_tiles  # noqa: E402
+from app.rules.families import TILES, family_of  # noqa: E402
 from app.rules.loader import load_rulesets  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
 
@@ -261,5 +262,5 @@ def log_bodies(ruleset_id: str, n: int, seed: int, waits: bool = False) -> list[
     from tools.loggen import requests
 
     ruleset = rulesets()[ruleset_id]
-    assert isinstance(ruleset, RuleSet), f"{ruleset_id} is not a tile rule set"
-    return requests(ruleset, n, seed, waits=waits)
+    assert family_of(ruleset) == TILES, f"{ruleset_id} is not a tile rule set"
+    return requests(cast(RuleSet, ruleset), n, seed, waits=waits)

@@ -29,7 +29,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from bodies import mcr_generator  # bench/bodies.py (this folder is on the path)
 from timing import percentile
@@ -68,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from app.domain.arrange import Piece
     from app.domain.card_hand import CardHand, CardWin
     from app.rules.cards import CardRuleSet
+    from app.rules.families import CARDS, family_of
     from app.rules.loader import load_rulesets
     from app.scoring.arranged import score
     from app.scoring.build import engine_build
@@ -75,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(f"engine build: {engine_build()}")
     loaded = load_rulesets(ROOT / "rulesets")
-    rs = next(r for r in loaded.values() if isinstance(r, CardRuleSet))
+    rs = cast(CardRuleSet, next(r for r in loaded.values() if family_of(r) == CARDS))
     mcr = loaded["mcr"]
     oracle = _oracle()
     deck = rs.deck

@@ -13,7 +13,7 @@ reading and writing and how much the scoring. Bench-only, never part of the serv
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, Response
@@ -22,6 +22,7 @@ from app import create_app as create_service
 from app.api import direct
 from app.api.body import json_object_body
 from app.api.routes import _ruleset
+from app.rules.families import TILES, family_of
 from app.rules.model import AnyRuleSet, RuleSet
 from app.scoring import evaluate
 from app.service.hand_requests import read_score_request
@@ -33,8 +34,8 @@ def create_app() -> Flask:
     answered: dict[bytes, dict[str, Any]] = {}
 
     def unscored(body: dict[str, Any], rs: AnyRuleSet, explain: bool) -> dict[str, Any]:
-        assert isinstance(rs, RuleSet) and not explain  # the benchmark's mcr bodies
-        hand, ctx = read_score_request(body, rs)
+        assert family_of(rs) == TILES and not explain  # the benchmark's mcr bodies
+        hand, ctx = read_score_request(body, cast(RuleSet, rs))
         # Keyed by the body as parsed (the service reads the raw bytes once, from the stream).
         key = orjson.dumps(body)
         found = answered.get(key)

@@ -23,7 +23,7 @@ from typing import IO, Any
 
 from tqdm import tqdm
 
-from app.rules.load_errors import RuleSetError
+from app.rules.errors import RuleSetError
 from mahjong_scoring.lines import LineScorer, served_rulesets
 
 # Lines per chunk sent to a worker: enough that sending a chunk and its answer costs little

@@ -27,9 +27,10 @@ import orjson
 
 from app import MAX_CONTENT_LENGTH, rulesets_dir
 from app.domain.deadline import TimeLimitExceeded, time_limit
+from app.rules.families import ServedRuleSet
 from app.rules.loader import load_rulesets
-from app.rules.model import AnyRuleSet
 from app.service.batch import EXPLAINED_ITEM_FUNCTIONS, ITEM_FUNCTIONS, Item, internal_error_item
+from app.service.families import check_served
 from app.service.json_body import json_document, not_an_object
 from app.service.problems import ApiError, api_problem, problem_body
 
@@ -42,10 +43,11 @@ _log = logging.getLogger(__name__)
 
 
 @functools.cache
-def served_rulesets(directory: str | None = None) -> Mapping[str, AnyRuleSet]:
+def served_rulesets(directory: str | None = None) -> Mapping[str, ServedRuleSet]:
     """The rule sets the service would serve: `directory`, else $MAHJONG_RULESETS_DIR, else
     the project's `rulesets/`. Loaded once per process."""
     loaded = load_rulesets(rulesets_dir({"RULESETS_DIR": directory}))
+    check_served(loaded.values())
     return {rid: loaded[rid] for rid in sorted(loaded)}
 
 
@@ -63,7 +65,7 @@ class LineScorer:
     error item. `explain`: each result explained, as `?explain=true` does.
     """
 
-    def __init__(self, rulesets: Mapping[str, AnyRuleSet], default: str | None = None,
+    def __init__(self, rulesets: Mapping[str, ServedRuleSet], default: str | None = None,
                  endpoint: str = "score", seconds: float | None = None,
                  explain: bool = False) -> None:
         if endpoint not in ITEM_FUNCTIONS:

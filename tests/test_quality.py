@@ -4,6 +4,7 @@ They run the same tools a developer runs, from the project's own virtualenv."""
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
@@ -117,3 +118,39 @@ def test_no_rule_set_is_named_in_the_engine_code() -> None:
             if hits:
                 found.append(f"{path.relative_to(ROOT)}:{tok.start[0]}: {sorted(hits)}")
     assert not found, "\n".join(found)
+
+
+# The classes of the built-in families' rule sets: code asks a rule set's family
+# (`family_of`, and each layer's registry), never its class.
+RULESET_CLASSES = frozenset({"RuleSet", "CardRuleSet", "AnyRuleSet"})
+# The registries themselves may ask (app/rules/families.py, app/service/families.py).
+FAMILY_REGISTRIES = frozenset({"app/rules/families.py", "app/service/families.py"})
+
+
+def _names_in(node: ast.expr) -> set[str]:
+    return {n.id if isinstance(n, ast.Name) else n.attr for n in ast.walk(node)
+            if isinstance(n, ast.Name | ast.Attribute)}
+
+
+def test_no_module_asks_a_rule_sets_class() -> None:
+    """No `isinstance(x, RuleSet)` (nor CardRuleSet, AnyRuleSet) outside the family
+    registries: a third family is served without a change to the code that serves the two."""
+    found = []
+    for package in ("app", "mahjong_scoring", "tools", "bench"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            where = path.relative_to(ROOT).as_posix()
+            if where in FAMILY_REGISTRIES:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id in ("isinstance", "issubclass")
+                        and len(node.args) == 2 and _names_in(node.args[1]) & RULESET_CLASSES):
+                    found.append(f"{where}:{node.lineno}")
+    assert not found, "asks a rule set's class: " + ", ".join(found)
+
+
+def test_the_class_check_finds_an_isinstance() -> None:
+    # The check above reads calls as written: a tuple of classes, and a dotted name.
+    tree = ast.parse("isinstance(rs, (int, model.RuleSet))")
+    call = next(n for n in ast.walk(tree) if isinstance(n, ast.Call))
+    assert isinstance(call.func, ast.Name) and _names_in(call.args[1]) & RULESET_CLASSES

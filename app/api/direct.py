@@ -36,7 +36,7 @@ from app.api.metrics import Metrics
 from app.api.observe import REQUEST_ID_KEY, ROUTE_KEY
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.domain.errors import HandError
-from app.rules.model import AnyRuleSet
+from app.rules.families import ServedRuleSet
 from app.service.batch import score_body, waits_body
 from app.service.json_body import announced_body, json_object
 from app.service.problems import (
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 PREFIX = "/v1/rulesets/"
-Answer = Callable[[dict[str, Any], AnyRuleSet, bool], dict[str, Any]]
+Answer = Callable[[dict[str, Any], ServedRuleSet, bool], dict[str, Any]]
 # The last path segment -> (the URL rule as Flask names it, the metrics' endpoint, the answer).
 ENDPOINTS: dict[str, tuple[str, str, Answer]] = {
     "score": ("/v1/rulesets/<ruleset>/score", "score", score_body),
@@ -71,7 +71,7 @@ class Direct:
     by `wsgi_app` (the Flask app)."""
 
     def __init__(self, wsgi_app: WSGIApplication, *, config: Mapping[str, Any],
-                 rulesets: Mapping[str, AnyRuleSet], metrics: Metrics, cors: bool,
+                 rulesets: Mapping[str, ServedRuleSet], metrics: Metrics, cors: bool,
                  gzip_min_size: int) -> None:
         self.wsgi_app = wsgi_app
         self.config = config  # read per request: tests change the limits of a made app

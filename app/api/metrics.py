@@ -43,8 +43,6 @@ from prometheus_client import (
     multiprocess,
 )
 
-from app.domain.events import DrawEvent, Round, WinEvent
-
 __all__ = [
     "LATENCY_BUCKETS",
     "METRICS_KEY",
@@ -53,7 +51,6 @@ __all__ = [
     "UNMATCHED",
     "count_hands",
     "register_metrics",
-    "round_hands",
 ]
 
 METRICS_KEY = "mahjong_metrics"
@@ -145,13 +142,6 @@ def count_hands(ruleset: str, endpoint: str, hands: int = 1) -> None:
     if hands:
         metrics: Metrics = current_app.extensions[METRICS_KEY]
         metrics.count_hands(ruleset, endpoint, hands)
-
-
-def round_hands(round_: Round) -> int:
-    """The hands a settled round scores: each win, and each hand of its drawn game."""
-    return sum(1 if isinstance(event, WinEvent)
-               else len(event.hands) if isinstance(event, DrawEvent) else 0
-               for event in round_.events)
 
 
 def register_metrics(app: Flask, rulesets: Collection[str]) -> Metrics:

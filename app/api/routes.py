@@ -1,8 +1,8 @@
 """The HTTP endpoints: read the request, hand it to the engine, write the answer. Nothing else.
 
-Bodies are decoded and encoded with orjson; a request is read into domain values at this
-boundary (`app.service.hand_requests`, `app.service.settle_requests`), and the engine's results are
-written out by `app.service.responses`.
+Bodies are decoded and encoded with orjson; the rule set's family (`app.service.families`)
+reads a request into domain values, calls the engine and writes the answer, so that the
+routes serve every registered family alike.
 """
 
 from __future__ import annotations
@@ -15,11 +15,9 @@ import orjson
 from flask import Blueprint, Response, current_app, request
 
 from app.api.body import json_object_body
-from app.api.metrics import count_hands, round_hands
+from app.api.metrics import count_hands
 from app.domain.deadline import time_limit
-from app.rules.cards import CardRuleSet
-from app.rules.model import AnyRuleSet
-from app.scoring import rounds
+from app.rules.families import ServedRuleSet
 from app.service.batch import (
     MAX_BATCH_ITEMS,
     ItemFunction,
@@ -32,9 +30,9 @@ from app.service.batch import (
     waits_body,
     waits_item,
 )
+from app.service.definitions import ruleset_summary
+from app.service.families import ruleset_document, settle_body, settles_rounds
 from app.service.problems import ApiError
-from app.service.responses import ruleset_document, ruleset_summary, settle_response
-from app.service.settle_requests import read_settle_request
 from app.version import __version__
 
 api = Blueprint("api", __name__)
@@ -43,12 +41,12 @@ RULESETS_KEY = "mahjong_rulesets"
 OPENAPI_KEY = "mahjong_openapi"
 
 
-def rulesets() -> Mapping[str, AnyRuleSet]:
-    loaded: Mapping[str, AnyRuleSet] = current_app.extensions[RULESETS_KEY]
+def rulesets() -> Mapping[str, ServedRuleSet]:
+    loaded: Mapping[str, ServedRuleSet] = current_app.extensions[RULESETS_KEY]
     return loaded
 
 
-def _ruleset(ruleset_id: str) -> AnyRuleSet:
+def _ruleset(ruleset_id: str) -> ServedRuleSet:
     found = rulesets().get(ruleset_id)
     if found is None:
         known = ", ".join(rulesets()) or "none"
@@ -154,16 +152,14 @@ def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
 def settle_round(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     body = json_object_body()
-    if rs.settlement is None:
+    if not settles_rounds(rs):
+        settling = [r.id for r in rulesets().values() if settles_rounds(r)]
         raise ApiError("settle_not_supported",
                        f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
-                       "rule sets that settle rounds: "
-                       f"{', '.join(r.id for r in rulesets().values() if r.settlement) or 'none'}.")
-    assert not isinstance(rs, CardRuleSet)  # card rule sets settle no rounds
-    round_ = read_settle_request(body, rs)
-    result = rounds.settle(round_, rs)
-    count_hands(rs.id, "settle", round_hands(round_))
-    return _json(settle_response(result))
+                       f"rule sets that settle rounds: {', '.join(settling) or 'none'}.")
+    answer, hands = settle_body(body, rs)
+    count_hands(rs.id, "settle", hands)
+    return _json(answer)
 
 
 @api.get("/healthz")

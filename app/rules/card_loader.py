@@ -1,8 +1,11 @@
-"""YAML -> `CardRuleSet`: a card game scored by groups (a rule set with a `deck:`).
+"""YAML -> `CardRuleSet`: a card game scored by groups (a rule set of `family: cards`).
 
-Every key is checked and every name resolved at start-up: group kinds, checks, steps and
-their parameters, options named by a `Choice` and the values it covers. A mistake stops the
-service before it serves a request, with the field at fault.
+The file is read, and its parents merged in (`extends:`), as every family's is
+(`app.rules.loader`); this module builds the merged mapping. Every key is checked and every
+name resolved at start-up: group kinds, checks, steps and their parameters, options named by
+a `Choice` and the values it covers. A mistake stops the service before it serves a request
+with a `RuleSetError` naming the file and the field at fault, as for every family
+(`app.rules.errors`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
-from app.rules.options import OptionDef
+from app.rules.errors import FieldError, field_errors
+from app.rules.families import CARDS, RuleFamily
+from app.rules.options import OptionDef, read_options
 
 TOP_KEYS = {"id", "name", "name_en", "description", "players", "players_option", "deck",
             "groups", "hand", "win_card", "win_types", "context_flags", "context_cards",
@@ -37,23 +42,15 @@ TOP_KEYS = {"id", "name", "name_en", "description", "players", "players_option",
 RANKINGS = ("points", "score")
 
 
-class _Err:
-    def __init__(self, source: str, error: type[Exception]) -> None:
-        self.source = source
-        self.error = error
-
-    def __call__(self, field: str, msg: str) -> Exception:
-        return self.error(f"{self.source}: {field}: {msg}")
-
-
-def build_card_ruleset(data: Mapping[str, Any], source: str, error: type[Exception],
-                       read_options: Callable[..., tuple[OptionDef, ...]]) -> CardRuleSet:
-    """The rule set of `data`; `error` is the loader's exception type and `read_options`
-    its reader of an `options:` list (shared with the tile games)."""
-    err = _Err(source, error)
+def build_card_ruleset(data: Mapping[str, Any], source: str,
+                       origins: Mapping[str, str] | None = None) -> CardRuleSet:
+    """The rule set of `data` (the file's mapping with its parents merged in), from the file
+    named `source`. `origins` (the file each tile fan comes from) is the tile games' concern:
+    a card rule set's errors name its own file."""
+    err = field_errors(source)
     unknown = set(data) - TOP_KEYS
     if unknown:
-        raise err(sorted(unknown)[0], f"unknown key; allowed: {', '.join(sorted(TOP_KEYS))}")
+        raise err(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
     for key in ("id", "name", "name_en", "description"):
         if not isinstance(data.get(key), str):
             raise err(key, "must be a string")
@@ -101,19 +98,19 @@ def build_card_ruleset(data: Mapping[str, Any], source: str, error: type[Excepti
     return ruleset
 
 
-def _names(value: Any, field: str, err: _Err) -> tuple[str, ...]:
+def _names(value: Any, field: str, err: FieldError) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise err(field, "must be a list of names")
     return tuple(value)
 
 
-def _int(value: Any, field: str, err: _Err) -> int:
+def _int(value: Any, field: str, err: FieldError) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise err(field, "must be an integer")
     return value
 
 
-def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: _Err,
+def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: FieldError,
             convert: Callable[[Any, str], Any]) -> Any:
     """A value, or `{option, values, default}` choosing one by a house rule (nested
     choices allowed; every value of the option must be covered), or `{option}` alone: the
@@ -147,7 +144,7 @@ def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: _Err,
     return Choice(od.name, values, default, has_default)
 
 
-def _deck(value: Any, err: _Err) -> Deck:
+def _deck(value: Any, err: FieldError) -> Deck:
     if not isinstance(value, dict):
         raise err("deck", "must be a mapping")
     extra = set(value) - {"name", "ranks", "copies", "suits", "attributes", "aliases"}
@@ -187,7 +184,7 @@ def _deck(value: Any, err: _Err) -> Deck:
     return Deck(deck.name, deck.suits, deck.ranks, copies, deck.attributes, dict(aliases))
 
 
-def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: _Err) -> FormRule:
+def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: FieldError) -> FormRule:
     if not isinstance(value, dict):
         raise err(field, "must be a mapping such as {same: 3}")
     when = value.get("when")
@@ -205,7 +202,7 @@ def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: _Err) -
     return FormRule(Form(form, _int(arg, f"{field}.{form}", err)), when)
 
 
-def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: _Err
+def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: FieldError
             ) -> dict[str, GroupKind]:
     if not isinstance(value, dict) or not value:
         raise err("groups", "must map group kinds to their definitions")
@@ -259,7 +256,7 @@ def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: _Err
 
 
 def _hand(value: Any, groups: Mapping[str, GroupKind], options: Mapping[str, OptionDef],
-          err: _Err) -> HandRule:
+          err: FieldError) -> HandRule:
     if not isinstance(value, dict) or set(value) != {"groups", "locked", "pair", "cards",
                                                        "per_extra"}:
         raise err("hand", "must give groups, locked, pair, cards and per_extra")
@@ -279,7 +276,7 @@ def _hand(value: Any, groups: Mapping[str, GroupKind], options: Mapping[str, Opt
                     cards, _int(value["per_extra"], "hand.per_extra", err))
 
 
-def _win_types(value: Any, options: Mapping[str, OptionDef], err: _Err
+def _win_types(value: Any, options: Mapping[str, OptionDef], err: FieldError
                ) -> dict[str, WinTypeDef]:
     if not isinstance(value, dict) or not value:
         raise err("win_types", "must map win types to who pays")
@@ -306,7 +303,7 @@ def _win_types(value: Any, options: Mapping[str, OptionDef], err: _Err
 
 def _placements(value: Any, groups: Mapping[str, GroupKind], hand: HandRule,
                 win_types: Mapping[str, WinTypeDef], options: Mapping[str, OptionDef],
-                err: _Err) -> tuple[Placement, ...]:
+                err: FieldError) -> tuple[Placement, ...]:
     out = []
     for i, p in enumerate(value):
         f = f"win_card[{i}]"
@@ -337,14 +334,14 @@ def _placements(value: Any, groups: Mapping[str, GroupKind], hand: HandRule,
     return tuple(out)
 
 
-def _ranking(value: Any, field: str, err: _Err) -> tuple[str, ...]:
+def _ranking(value: Any, field: str, err: FieldError) -> tuple[str, ...]:
     if not isinstance(value, list) or not value or not set(value) <= set(RANKINGS):
         raise err(field, "must list points and score in the order they rank readings")
     return tuple(value)
 
 
 def _bind(func: Callable[..., Any], raw: Mapping[str, Any], field: str,
-          options: Mapping[str, OptionDef], err: _Err) -> dict[str, Any]:
+          options: Mapping[str, OptionDef], err: FieldError) -> dict[str, Any]:
     """`raw` bound to the keyword-only parameters of `func`: all required ones given, no
     unknown ones; a value may be a Choice."""
     sig = inspect.signature(func)
@@ -361,7 +358,7 @@ def _bind(func: Callable[..., Any], raw: Mapping[str, Any], field: str,
 
 
 def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[str],
-           err: _Err) -> tuple[StepDef, ...]:
+           err: FieldError) -> tuple[StepDef, ...]:
     """The steps in order; a step's `card` parameter must be `win_card` or a context card."""
     if not isinstance(value, list) or not value:
         raise err(field, "must list scoring steps")
@@ -384,7 +381,7 @@ def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[
     return tuple(out)
 
 
-def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err: _Err
+def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err: FieldError
               ) -> tuple[PatternDef, ...]:
     if not isinstance(value, list):
         raise err("patterns", "must be a list")
@@ -406,3 +403,10 @@ def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err
     if len(set(ids)) != len(ids):
         raise err("patterns", "ids must be distinct")
     return tuple(out)
+
+
+# The card games' entry in the family registry (`app.rules.families`), registered with the
+# tile games' by `app.rules.loader`.
+FAMILY = RuleFamily(
+    CARDS, CardRuleSet, build_card_ruleset,
+    "card games scored by groups: a deck, exact-cover arrangements, 胡息 → 囤 → 名堂 steps")

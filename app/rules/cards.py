@@ -1,6 +1,7 @@
 """A rule set of a card game scored by groups: the deck, the group kinds with their points,
 how a hand is arranged, where the winning card may go, the scoring pipeline, the multiplying
-patterns (名堂) and who pays. Frozen values built once by `app.rules.card_loader`.
+patterns (名堂) and who pays. Frozen values built once by `app.rules.card_loader`: the rule
+set of the `cards` family (`app.rules.families`), which settles no rounds.
 
 Where a value depends on a house rule it is a `Choice`: the option it reads and the value for
 each of the option's values, resolved per request (`resolve`).
@@ -159,14 +160,6 @@ class CardRuleSet(DeclaresOptions):
     context_cards: tuple[str, ...] = ()  # context fields naming a card (醒)
     source: str = ""
     names: Mapping[str, str] = field(default_factory=dict)  # points / units words
-    settlement: None = None  # rounds are not settled
-
-    # The rule set's own answer to "is this a group game?" (the API asks it).
-    kind = "cards"
-
-    @cached_property
-    def fans(self) -> tuple[PatternDef, ...]:
-        return self.patterns
 
     @cached_property
     def pattern_by_id(self) -> Mapping[str, PatternDef]:

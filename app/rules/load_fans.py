@@ -12,7 +12,7 @@ from typing import Any
 from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
 from app.rules.definitions import FanDef
-from app.rules.load_errors import as_int
+from app.rules.load_fields import as_int
 from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from app.rules.load_errors import RuleSetError
+from app.rules.errors import RuleSetError
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -106,6 +106,8 @@ def resolve(rid: str, raw: Mapping[str, tuple[Path, dict[str, Any]]],
         merged["shapes"] = {k: v for k, v in shapes.items() if v is not None}
     if isinstance(base.get("options"), list) and isinstance(data.get("options"), list):
         merged["options"] = _merge_by(base["options"], data["options"], "name")
+    if not ("fans" in base or "fans" in data or "remove_fans" in data):
+        return merged, {**origins, **own}  # a family without fans (the card games)
     fans = list(base.get("fans") or [])
     removed = data.get("remove_fans") or []
     if not isinstance(removed, list):

@@ -14,7 +14,7 @@ from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
 from app.rules.checks import BoolOption, PerSeatOption, TileGroup
-from app.rules.load_errors import as_int
+from app.rules.load_fields import as_int
 from app.rules.options import OptionDef
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.domain.shapes import SHAPES
 from app.rules.definitions import ShapeDef
-from app.rules.load_errors import as_int
+from app.rules.load_fields import as_int
 from app.rules.options import OptionDef
 
 SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}

@@ -186,5 +186,6 @@ class RuleSet(DeclaresOptions):
 
 
 
-# Any loaded rule set: a tile game scored by fans, or a card game scored by groups.
+# A loaded rule set of a built-in family (`app.rules.families`): a tile game scored by fans,
+# or a card game scored by groups.
 AnyRuleSet = RuleSet | CardRuleSet

@@ -8,7 +8,11 @@ from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
+from app.rules.errors import FieldError
+
 OPTION_TYPES = ("bool", "int", "enum", "per_seat")
+OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
+               "dealer_entry"}
 
 
 @dataclass(frozen=True)
@@ -44,3 +48,76 @@ class DeclaresOptions:
     @cached_property
     def option_by_name(self) -> Mapping[str, OptionDef]:
         return MappingProxyType({o.name: o for o in self.options})
+
+
+def _list(value: Any, err: FieldError) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise err("options", "must be a list")
+    return value
+
+
+def read_options(value: Any, err: FieldError, players: int) -> tuple[OptionDef, ...]:
+    options = tuple(_option(o, i, err, players)
+                    for i, o in enumerate(_list(value, err)))
+    names = [o.name for o in options]
+    for i, name in enumerate(names):
+        if name in names[:i]:
+            raise err(f"options[{i}].name", f"option {name!r} is declared twice")
+    return options
+
+
+def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
+    if not isinstance(o, dict):
+        raise err(f"options[{i}]", "must be a mapping")
+    bad = set(o) - OPTION_KEYS
+    if bad:
+        raise err(f"options[{i}].{sorted(bad)[0]}", "unknown key")
+    for key in ("name", "type", "description"):
+        if not isinstance(o.get(key), str):
+            raise err(f"options[{i}].{key}", "must be a string")
+    typ = o["type"]
+    if typ not in OPTION_TYPES:
+        raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
+    choices_raw = o.get("choices")
+    if choices_raw is not None and (typ != "enum" or not isinstance(choices_raw, list)):
+        raise err(f"options[{i}].choices", "only an enum option has choices: a list")
+    choices = tuple(choices_raw or ())
+    if typ == "enum" and not choices:
+        raise err(f"options[{i}].choices", "an enum option needs choices")
+    bounds: dict[str, int | None] = {}
+    for key in ("minimum", "maximum", "dealer_entry"):
+        value = o.get(key)
+        if key == "dealer_entry" and value is not None and typ != "per_seat":
+            raise err(f"options[{i}].{key}", "only a per_seat option has a dealer entry")
+        if value is not None and (typ not in ("int", "per_seat") or not isinstance(value, int)
+                                  or isinstance(value, bool)):
+            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds: an "
+                      "integer")
+        bounds[key] = value
+    lo, hi = bounds["minimum"], bounds["maximum"]
+    default = o.get("default")
+    if typ == "bool" and not isinstance(default, bool):
+        raise err(f"options[{i}].default", "must be true or false")
+    if typ == "int":
+        if not isinstance(default, int) or isinstance(default, bool):
+            raise err(f"options[{i}].default", "must be an integer")
+        if (lo is not None and default < lo) or (hi is not None and default > hi):
+            raise err(f"options[{i}].default", "must lie within minimum and maximum")
+    if typ == "enum" and default not in choices:
+        raise err(f"options[{i}].default", "must be one of the choices")
+    if typ == "per_seat":
+        # One integer per seat, each within the bounds; the dealer's entry is checked per
+        # request (the dealer is a seat of the request), so a default needs it everywhere.
+        entry = bounds["dealer_entry"]
+        if (not isinstance(default, list) or len(default) != players
+                or any(not isinstance(n, int) or isinstance(n, bool)
+                       or (lo is not None and n < lo) or (hi is not None and n > hi)
+                       or (entry is not None and n != entry) for n in default)):
+            raise err(f"options[{i}].default", f"must list {players} integers (one per seat) "
+                      "within minimum and maximum, each equal to dealer_entry when it is set")
+        default = tuple(default)
+    return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
+                     choices=choices, minimum=lo, maximum=hi,
+                     dealer_entry=bounds["dealer_entry"])

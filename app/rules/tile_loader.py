@@ -17,9 +17,10 @@ from typing import Any
 
 from app.domain.hand import MELD_KINDS
 from app.domain.tiles import TILESETS
-from app.rules.load_errors import RuleSetError, as_int, as_list
+from app.rules.errors import RuleSetError
 from app.rules.load_fans import exclusion_order, read_fan
-from app.rules.load_options import read_conditions, read_options
+from app.rules.load_fields import as_int, as_list
+from app.rules.load_options import read_conditions
 from app.rules.load_payment import read_payment
 from app.rules.load_requirements import (
     read_context_rule,
@@ -29,6 +30,7 @@ from app.rules.load_requirements import (
 from app.rules.load_shapes import read_shapes, with_every_shape
 from app.rules.load_wilds import check_wild_reading, read_stand_in, read_wild
 from app.rules.model import RuleSet
+from app.rules.options import read_options
 from app.rules.payments import SCHEMES
 from app.rules.policies import POLICIES
 from app.rules.settlement import build_settlement

@@ -44,6 +44,11 @@ class GroupResult(NamedTuple):
 
 
 class CardResult(NamedTuple):
+    """A scored hand of cards. Its fields shared with every family's scored hand
+    (`app.service.envelope`) mean the same as a tile game's: `fans` are the 名堂, `fan_total`
+    what they come to under this family's arithmetic (their product, `multiplier`), `value`
+    one paying share (`score`)."""
+
     ruleset: str
     winning: bool
     reason: Reason | None
@@ -59,10 +64,12 @@ class CardResult(NamedTuple):
 
     @property
     def fan_total(self) -> int:
+        """What the 名堂 come to: their product (番)."""
         return self.multiplier
 
     @property
     def value(self) -> int | None:
+        """One paying share: the score (番 × 囤); None when the hand does not win."""
         return self.score
 
 

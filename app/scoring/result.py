@@ -39,6 +39,10 @@ class Decomposition(NamedTuple):
 
 
 class ScoreResult(NamedTuple):
+    """A scored tile hand. Its fields shared with every family's scored hand mean what
+    `app.service.envelope` says: `fan_total` is what the counted fans come to under the
+    family's arithmetic, here their sum (value × count, flowers where counted)."""
+
     ruleset: str
     winning: bool
     reason: Reason | None

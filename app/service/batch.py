@@ -2,11 +2,12 @@
 
 The results come in the order of the requests, each exactly one of
 `{"result": <what the single call answers>}` or `{"error": <the problem the single call would
-get>}`. An item takes the single call's own path (its schema, `build`, the engine, the
-response writer), so its answer is the single call's answer for the same body, and the
-pointers of an error are relative to the item. One bad item never fails the others; only a
-body that is not a batch is refused as a whole (not JSON, larger than the service's limit for
-a batch body, no `requests` array, none or more than `MAX_BATCH_ITEMS` of them).
+get>}`. An item takes the single call's own path (the schema, request reader, engine call and
+response writer of the rule set's family, `app.service.families`), so its answer is the
+single call's answer for the same body, and the pointers of an error are relative to the
+item. One bad item never fails the others; only a body that is not a batch is refused as a
+whole (not JSON, larger than the service's limit for a batch body, no `requests` array, none
+or more than `MAX_BATCH_ITEMS` of them).
 
 A batch runs under one time limit, the service's limit per request: past it, every item not
 yet answered gets a `time_limit_exceeded` error (the engine stops the one it is on where it
@@ -30,16 +31,11 @@ from typing import Any
 
 from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
-from app.rules.cards import CardRuleSet
-from app.rules.model import AnyRuleSet
-from app.scoring import arranged, evaluate, waits
-from app.scoring.explain import explained
-from app.service.card_requests import read_card_score_request, read_card_waits_request
-from app.service.card_responses import card_score_response, card_waits_response
-from app.service.hand_requests import read_score_request, read_waits_request, validated
+from app.rules.families import ServedRuleSet
+from app.service.families import service_family
+from app.service.hand_requests import validated
 from app.service.json_body import not_an_object
 from app.service.problems import ApiError, api_problem, hand_problem, problem_body
-from app.service.responses import score_response, waits_response
 from app.service.schemas import BATCH_REQUEST, MAX_BATCH_ITEMS
 
 __all__ = [
@@ -59,11 +55,11 @@ __all__ = [
 _log = logging.getLogger(__name__)
 
 Item = dict[str, Any]
-ItemFunction = Callable[[object, AnyRuleSet], Item]
+ItemFunction = Callable[[object, ServedRuleSet], Item]
 
 
-def _item(body: object, ruleset: AnyRuleSet,
-          answer: Callable[[dict[str, Any], AnyRuleSet], dict[str, Any]]) -> Item:
+def _item(body: object, ruleset: ServedRuleSet,
+          answer: Callable[[dict[str, Any], ServedRuleSet], dict[str, Any]]) -> Item:
     """`answer`'s response to the body, or the problem the single call would get."""
     if type(body) is not dict:
         return {"error": api_problem(not_an_object(body))}
@@ -75,50 +71,42 @@ def _item(body: object, ruleset: AnyRuleSet,
         return {"error": api_problem(exc)}
 
 
-def score_body(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+def score_body(body: dict[str, Any], ruleset: ServedRuleSet, explain: bool) -> dict[str, Any]:
     """The score response to a decoded request body, explained when asked: what the single
     call answers and what a batch item holds. Raises the request's error (`HandError`,
-    `ApiError`)."""
-    if isinstance(ruleset, CardRuleSet):
-        # A card game scored by groups: its own request form and answer.
-        card_hand, card_ctx = read_card_score_request(body, ruleset)
-        if explain:
-            card_result, why = arranged.explained(card_hand, card_ctx, ruleset)
-            return card_score_response(card_result, ruleset, why)
-        return card_score_response(arranged.score(card_hand, card_ctx, ruleset), ruleset)
-    hand, ctx = read_score_request(body, ruleset)
+    `ApiError`). The rule set's family reads, scores and writes it (`app.service.families`)."""
+    family = service_family(ruleset)
+    request = family.read_score(body, ruleset)
     if explain:
-        return score_response(*explained(hand, ctx, ruleset))
-    return score_response(evaluate.score(hand, ctx, ruleset))
+        result, why = family.explain(request, ruleset)
+        return family.write_score(result, ruleset, why)
+    return family.write_score(family.score(request, ruleset), ruleset, None)
 
 
-def waits_body(body: dict[str, Any], ruleset: AnyRuleSet, explain: bool) -> dict[str, Any]:
+def waits_body(body: dict[str, Any], ruleset: ServedRuleSet, explain: bool) -> dict[str, Any]:
     """The waits response to a decoded request body, each wait explained when asked (as
     `score_body`)."""
-    if isinstance(ruleset, CardRuleSet):
-        cards, table, card_ctx = read_card_waits_request(body, ruleset)
-        return card_waits_response(
-            arranged.waits(cards, table, card_ctx, ruleset, explain), ruleset)
-    standing, melds, ctx = read_waits_request(body, ruleset)
-    return waits_response(waits.waits(standing, melds, ctx, ruleset, explain))
+    family = service_family(ruleset)
+    request = family.read_waits(body, ruleset)
+    return family.write_waits(family.waits(request, ruleset, explain), ruleset)
 
 
-def score_item(body: object, ruleset: AnyRuleSet) -> Item:
+def score_item(body: object, ruleset: ServedRuleSet) -> Item:
     """One score request's item: its response, or the problem the single call would get."""
     return _item(body, ruleset, lambda b, rs: score_body(b, rs, False))
 
 
-def waits_item(body: object, ruleset: AnyRuleSet) -> Item:
+def waits_item(body: object, ruleset: ServedRuleSet) -> Item:
     """One waits request's item: its response, or the problem the single call would get."""
     return _item(body, ruleset, lambda b, rs: waits_body(b, rs, False))
 
 
-def explained_score_item(body: object, ruleset: AnyRuleSet) -> Item:
+def explained_score_item(body: object, ruleset: ServedRuleSet) -> Item:
     """As `score_item`, the response explained (`?explain=true`)."""
     return _item(body, ruleset, lambda b, rs: score_body(b, rs, True))
 
 
-def explained_waits_item(body: object, ruleset: AnyRuleSet) -> Item:
+def explained_waits_item(body: object, ruleset: ServedRuleSet) -> Item:
     """As `waits_item`, each wait explained (`?explain=true`)."""
     return _item(body, ruleset, lambda b, rs: waits_body(b, rs, True))
 
@@ -150,7 +138,7 @@ def time_limit_item(seconds: float) -> Item:
         "are the slowest.")}
 
 
-def run_batch(requests: Sequence[object], ruleset: AnyRuleSet, item: ItemFunction,
+def run_batch(requests: Sequence[object], ruleset: ServedRuleSet, item: ItemFunction,
               seconds: float | None) -> list[Item]:
     """The items of `requests`, in order, all within `seconds` (None: no limit)."""
     results: list[Item] = []

@@ -1,7 +1,8 @@
 """The document of a card rule set (a game scored by groups) at `GET /v1/rulesets/{ruleset}`.
 
 It writes out what the loaded `CardRuleSet` holds, in the key order `openapi.yaml` documents
-(`CardRuleSetDocument`): the deck and its cards, the group kinds with their points, the hand
+(`CardRuleSetDocument`): the rule set's summary and its family (`kind`, `cards`: what
+`family:` says in its YAML), the deck and its cards, the group kinds with their points, the hand
 rule, where the winning card may go, the win types and who pays, the scoring steps, the
 multiplying patterns (名堂), the options and `settlement` (always null: no card game settles
 rounds). A value a house rule chooses is written as the choice itself, `{option, values,
@@ -28,6 +29,7 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
+from app.rules.families import family_of
 from app.service.definitions import option_definition, plain_value, ruleset_summary
 
 
@@ -130,7 +132,7 @@ def card_ruleset_document(rs: CardRuleSet, limits: Mapping[str, float]) -> dict[
     on requests to it."""
     return {
         **ruleset_summary(rs),
-        "kind": rs.kind,
+        "kind": family_of(rs),  # the family (`family:` in its YAML)
         "players_option": rs.players_option,
         "deck": _deck(rs.deck),
         "groups": [_group(k, rs.groups) for k in rs.groups.values()],

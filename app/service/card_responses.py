@@ -2,9 +2,12 @@
 and the waits of a hand one card short (the rule set's document is
 `app.service.card_documents`).
 
-The keys of a scored hand are fixed for the family of games (`huxi` the points of the chosen
-arrangement, `tun` the units, `tun_parts` what they are made of); the figures the rule set
-counts over the hand (`red_cards`) take the names its YAML gives them, each its own field.
+A scored hand carries the envelope every family shares (`app.service.envelope`: `winning`,
+`reason`, `fans` the 名堂, `fan_total` their product, `multiplier`, `value` the score,
+`payments`, `explanation`), and the family's own keys (`huxi` the points of the chosen
+arrangement, `tun` the units, `tun_parts` what they are made of, `score`); the figures the
+rule set counts over the hand (`red_cards`) take the names its YAML gives them, each its own
+field.
 
 The groups of a decomposition: the table groups first, in the order the request gave them
 (each as finished: a table group the winning card joined shows its new kind and four cards),
@@ -33,7 +36,7 @@ from app.scoring.arranged import (
     CardWaits,
     GroupResult,
 )
-from app.service.responses import fan_json, not_counted_fan, payments_json, reason_json
+from app.service.envelope import fan_json, not_counted_fan, payments_json, reason_json
 
 
 def _group(g: GroupResult) -> dict[str, Any]:

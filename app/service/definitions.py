@@ -1,6 +1,7 @@
-"""The writers the rule-set documents share (`app.service.responses.ruleset_document` for the
-tile games, `app.service.card_documents.card_ruleset_document` for card games): rule-set data
-as plain JSON, an option's definition, and a rule set's summary."""
+"""The writers every family's rule-set document shares (`app.service.responses
+.tile_ruleset_document` for the tile games, `app.service.card_documents.card_ruleset_document`
+for card games; `app.service.families` picks a rule set's): rule-set data as plain JSON, an
+option's definition, and a rule set's summary (what `GET /v1/rulesets` lists of it)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from app.rules.model import AnyRuleSet
+from app.rules.families import ServedRuleSet
 from app.rules.options import OptionDef
 
 
@@ -41,6 +42,6 @@ def option_definition(option: OptionDef) -> dict[str, Any]:
     return out
 
 
-def ruleset_summary(rs: AnyRuleSet) -> dict[str, Any]:
+def ruleset_summary(rs: ServedRuleSet) -> dict[str, Any]:
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
             "description": rs.description}

@@ -1,4 +1,6 @@
-"""The JSON of every response body: results of the engine and the rule-set documents.
+"""The JSON of the tile games' responses: scored hands, waits, settled rounds and the rule-set
+documents (the card games' are `app.service.card_responses` and `card_documents`; the fields
+every family shares, and what they mean, are `app.service.envelope`).
 
 Each function returns plain dicts and lists in the key order `openapi.yaml` documents; the
 routes encode them. Nothing here computes: it writes out what the engine decided.
@@ -9,35 +11,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from app.domain.money import Payments
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
-from app.rules.model import AnyRuleSet, RuleSet
+from app.rules.model import RuleSet
 from app.scoring.result import (
     Decomposition,
     DrawPlayer,
     Explanation,
-    FanResult,
-    NotCounted,
-    Reason,
     ScoreResult,
     SettleResult,
     WaitEntry,
     WaitsResult,
     WinSummary,
 )
-from app.service.card_documents import card_ruleset_document
 from app.service.definitions import option_definition, plain_value, ruleset_summary
+from app.service.envelope import fan_json, not_counted_fan, payments_json, reason_json
 
 # --- scored hands ------------------------------------------------------------------------
-
-
-def fan_json(f: FanResult) -> dict[str, Any]:
-    return {"id": f.id, "name": f.name, "name_en": f.name_en, "value": f.value,
-            "count": f.count}
-
-
-def reason_json(r: Reason | None) -> dict[str, str] | None:
-    return None if r is None else {"code": r.code, "message": r.message}
 
 
 def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
@@ -45,14 +34,6 @@ def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
         return None
     return {"shape": d.shape, "melds": list(d.melds),
             "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
-
-
-def payments_json(p: Payments | None) -> dict[str, Any] | None:
-    if p is None:
-        return None
-    return {"net": list(p.net),
-            "transfers": [{"from": t.payer, "to": t.payee, "amount": t.amount,
-                           "reason": t.reason} for t in p.transfers]}
 
 
 def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
@@ -67,12 +48,6 @@ def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
         "multiplier": r.multiplier,
         "decomposition": _decomposition(r.decomposition),
     }
-
-
-def not_counted_fan(n: NotCounted) -> dict[str, Any]:
-    """A fan the chosen reading had but did not count (an explanation's `not_counted`)."""
-    return {"id": n.id, "name": n.name, "name_en": n.name_en, "value": n.value,
-            "count": n.count, "rule": n.rule, "by": n.by, "message": n.message}
 
 
 def _explanation(e: Explanation) -> dict[str, Any]:
@@ -154,12 +129,9 @@ def _wild(w: WildDef) -> dict[str, Any]:
             "description": w.description}
 
 
-def ruleset_document(rs: AnyRuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
-    """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
-    with the service's `limits` on requests to it; a card rule set's is
-    `app.service.card_documents.card_ruleset_document`."""
-    if not isinstance(rs, RuleSet):
-        return card_ruleset_document(rs, limits)
+def tile_ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
+    """Everything a client needs to know about a tile rule set (`GET /v1/rulesets/{ruleset}`),
+    with the service's `limits` on requests to it."""
     return {
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,

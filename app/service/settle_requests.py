@@ -116,6 +116,14 @@ def read_settle_request(body: Mapping[str, Any], ruleset: RuleSet) -> Round:
     return build_round(validated(SETTLE_REQUEST, body), ruleset)
 
 
+def round_hands(round_: Round) -> int:
+    """The hands a settled round scores (what the metrics count): each win, and each hand of
+    its drawn game."""
+    return sum(1 if isinstance(event, WinEvent)
+               else len(event.hands) if isinstance(event, DrawEvent) else 0
+               for event in round_.events)
+
+
 def build_round(data: Mapping[str, Any], ruleset: RuleSet) -> Round:
     """A schema-valid settle request (``options``, ``dealer``, wild tiles, ``events``) as a
     `Round`."""

@@ -13,7 +13,7 @@ from flask.testing import FlaskClient
 from app.rules.cards import CardRuleSet, Choice
 from app.rules.loader import load_rulesets
 from app.service.card_documents import card_ruleset_document, choice_value
-from app.service.responses import ruleset_document
+from app.service.families import ruleset_document
 from tests.api.helpers import REPO_ROOT, validator_for
 
 RULESET = "hengyang"

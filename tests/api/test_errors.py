@@ -399,7 +399,7 @@ def test_unexpected_exception_is_a_problem_500(
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.service.batch.evaluate.score", broken)
+    monkeypatch.setattr("app.scoring.evaluate.score", broken)
     response = client.post(SCORE_URL, json=NINE_GATES_REQUEST)
     body = problem(response, 500, "internal_error")
     assert "engine bug" not in body["detail"]

@@ -239,7 +239,7 @@ def test_flasks_own_logger_writes_the_same_lines(client: FlaskClient,
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.service.batch.evaluate.score", broken)
+    monkeypatch.setattr("app.scoring.evaluate.score", broken)
     response = client.post(SCORE_URL, json=NINE_GATES_REQUEST, headers={"X-Request-ID": "r-9"})
     assert response.status_code == 500
     [line] = app_log.lines()

@@ -23,7 +23,7 @@ import pytest
 
 from app import RULESETS_ENV, create_app
 from app.api.routes import RULESETS_KEY
-from app.rules.load_errors import RuleSetError
+from app.rules.errors import RuleSetError
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     NINE_GATES_RESPONSE,

@@ -12,6 +12,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from app.api.routes import RULESETS_KEY
+from app.service.families import settles_rounds
 from app.service.problems import ROUND_ERROR_CODES
 from tests.api.helpers import REPO_ROOT, problem
 
@@ -144,7 +145,7 @@ def test_the_settle_section_names_every_rule_set_that_settles(client: FlaskClien
     assert sentence is not None
     named = re.findall(r"`([a-z0-9-]+)`", sentence.group(1))
     settling = {rs.id for rs in client.application.extensions[RULESETS_KEY].values()
-                if rs.settlement is not None}
+                if settles_rounds(rs)}
     assert len(named) == len(set(named)) and set(named) == settling
 
 
@@ -187,7 +188,7 @@ def test_a_rule_set_without_settlement(client: FlaskClient) -> None:
     assert body["title"] == "Round settlement not supported"
     # The detail lists the rule sets that do settle rounds, whichever are loaded.
     settling = sorted(rs.id for rs in client.application.extensions[RULESETS_KEY].values()
-                      if rs.settlement is not None)
+                      if settles_rounds(rs))
     assert {"chengdu", "sichuan", "tianjin"} <= set(settling)
     assert f"rule sets that settle rounds: {', '.join(settling)}." in body["detail"]
 

@@ -379,7 +379,7 @@ def test_unexpected_exception_is_a_problem_500(client: FlaskClient, spec: dict[s
     def broken(*args: Any) -> Any:
         raise RuntimeError("engine bug")
 
-    monkeypatch.setattr("app.service.batch.waits.waits", broken)
+    monkeypatch.setattr("app.scoring.waits.waits", broken)
     response = post(client, NINE_GATES)
     problem(response, 500, "internal_error")
     validate_live(spec, *WAITS_OPERATION, response)

@@ -1,5 +1,6 @@
-"""Loading a card game scored by groups (`app.rules.card_loader`): the real rule set, and a
-mistake in each part of the YAML stops loading with the field at fault."""
+"""Loading a card game scored by groups (`app.rules.card_loader`): the real rule set, a mistake
+in each part of the YAML stops loading with the field at fault (in the format of every
+family), `extends:` and `family:`."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import pytest
 import yaml
 
 from app.rules.cards import CardRuleSet, Choice, resolve
-from app.rules.load_errors import RuleSetError
+from app.rules.errors import RuleSetError
 from app.rules.loader import load_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
            for p in (ROOT / "rulesets").glob("*.yaml")}
-CARD_IDS = [rid for rid, data in SOURCES.items() if "deck" in data]
+CARD_IDS = [rid for rid, data in SOURCES.items() if data.get("family") == "cards"]
 
 
 def load(tmp_path: Path, data: dict[str, Any]) -> CardRuleSet:
@@ -73,8 +74,8 @@ def _edit(data: dict[str, Any], path: str, value: Any) -> None:
 
 
 @pytest.mark.parametrize(("path", "value", "words"), [
-    ("colour", 1, "colour: unknown key"),
-    ("deck.copies", "four", "deck.copies: must be an integer"),
+    ("colour", 1, "field 'colour': unknown key"),
+    ("deck.copies", "four", "field 'deck.copies': must be an integer"),
     ("deck.suits.0.cards", "一二三", "deck.suits[0].cards"),
     ("deck.suits.1.letter", "x", "distinct letters"),
     ("deck.attributes", {"red": [11]}, "deck.attributes"),
@@ -86,10 +87,10 @@ def _edit(data: dict[str, Any], path: str, value: Any) -> None:
     ("hand.groups", ["kan", "dragon"], "hand.groups"),
     ("hand.locked", {"kind": "ti", "held": 3}, "hand.locked.kind"),
     ("win_card.0.self_draw", ["pao"], "win_card[0].self_draw"),
-    ("win_card.1.tsumo", ["ti"], "win_card[1].tsumo: is not a win type"),
+    ("win_card.1.tsumo", ["ti"], "field 'win_card[1].tsumo': is not a win type"),
     ("win_types.discard.pays", "everyone", "win_types.discard.pays"),
     ("rank_by", ["luck"], "rank_by"),
-    ("scoring.values.three_per_tun.0.step", "nap", "step: must name a step"),
+    ("scoring.values.three_per_tun.0.step", "nap", "step': must name a step"),
     ("scoring.values.three_per_tun.1.every", None, "needs every"),
     ("scoring.values.hzy.0.at_most", 3, "has no parameter of that name"),
     ("scoring.option", "no_such_option", "scoring.option"),
@@ -112,5 +113,55 @@ def test_a_mistake_names_its_field(tmp_path: Path, base: dict[str, Any], path: s
         _edit(base, path, value)
     with pytest.raises(RuleSetError) as info:
         load(tmp_path, base)
-    assert str(info.value).startswith("cards.yaml: "), info.value
+    # The format of every family's errors (app.rules.errors): file, field, what is wrong.
+    assert str(info.value).startswith("cards.yaml: field '"), info.value
     assert words in str(info.value), info.value
+
+
+def _write(directory: Path, *files: dict[str, Any]) -> None:
+    for data in files:
+        (directory / f"{data['id']}.yaml").write_text(
+            yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+
+
+def test_a_card_rule_set_extends_another(tmp_path: Path, base: dict[str, Any]) -> None:
+    # As a tile rule set does: options merge by name, other keys replace the parent's, and
+    # the family comes with the parent's file.
+    deal = next(o for o in base["options"] if o["name"] == "deal")
+    child = {"id": "kid", "extends": "cards", "name": "孩子",
+             "options": [{**deal, "default": 21}]}
+    _write(tmp_path, base, child)
+    loaded = load_rulesets(tmp_path)
+    kid, parent = loaded["kid"], loaded["cards"]
+    assert isinstance(kid, CardRuleSet) and isinstance(parent, CardRuleSet)
+    assert kid.name == "孩子" and kid.description == parent.description
+    assert kid.option_defaults["deal"] == 21 and parent.option_defaults["deal"] == 15
+    assert [o.name for o in kid.options] == [o.name for o in parent.options]
+    assert [p.id for p in kid.patterns] == [p.id for p in parent.patterns]
+    assert kid.source == "kid.yaml"
+
+
+def test_a_rule_set_extends_only_its_own_family(tmp_path: Path,
+                                                base: dict[str, Any]) -> None:
+    _write(tmp_path, base, {"id": "kid", "extends": "cards", "family": "tiles"})
+    with pytest.raises(RuleSetError) as info:
+        load_rulesets(tmp_path)
+    assert str(info.value).startswith("kid.yaml: field 'family': 'tiles', but 'cards'"), \
+        info.value
+
+
+def test_an_unknown_family_is_refused(tmp_path: Path, base: dict[str, Any]) -> None:
+    _write(tmp_path, {**base, "family": "dominoes"})
+    with pytest.raises(RuleSetError) as info:
+        load_rulesets(tmp_path)
+    assert str(info.value).startswith(
+        "cards.yaml: field 'family': unknown family 'dominoes' (known: tiles, cards"), info.value
+
+
+def test_a_deck_without_family_is_a_tile_rule_set(tmp_path: Path,
+                                                  base: dict[str, Any]) -> None:
+    # `family:` alone says what a rule set is: without it, a file is read as a tile game.
+    del base["family"]
+    _write(tmp_path, base)
+    with pytest.raises(RuleSetError, match=r"cards.yaml: field '\w+': unknown key"):
+        load_rulesets(tmp_path)

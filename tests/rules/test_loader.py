@@ -20,7 +20,7 @@ import yaml
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
-from app.rules.load_errors import RuleSetError
+from app.rules.errors import RuleSetError
 from app.rules.load_params import bind_check
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
@@ -29,8 +29,8 @@ from app.rules.tile_loader import build_ruleset
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
+from app.service.families import ruleset_document
 from app.service.hand_requests import build, build_waiting
-from app.service.responses import ruleset_document
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -40,7 +40,7 @@ id), never from the global generator, the clock, hash order or set iteration ord
 same call gives the same lines in every run and in every process. A rule set's valid lines
 are the same whatever other rule sets a log mixes in: `requests(ruleset, n, seed)`.
 
-Mahjong only. A card game scored by groups (a `CardRuleSet`, a rule set with a `deck:`) is
+Mahjong only. A card game scored by groups (a `CardRuleSet`, a rule set of `family: cards`) is
 not generated: `log_lines` refuses its id, and the command line leaves such rule sets out of
 ``all`` (saying so on standard error) and refuses one named by ``--ruleset``. `tile_rulesets`
 picks the rule sets it makes logs for.

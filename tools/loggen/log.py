@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
+from app.rules.families import TILES, family_of
 from app.rules.model import AnyRuleSet, RuleSet
 from tools.loggen.generator import RequestGenerator
 from tools.loggen.malformed import MALFORMED_KINDS, malformed_line
@@ -27,7 +28,7 @@ def requests(ruleset: RuleSet, n: int, seed: int, *, waits: bool = False,
 def tile_rulesets(rulesets: Mapping[str, AnyRuleSet]) -> dict[str, RuleSet]:
     """The rule sets of `rulesets` the generator makes logs for: the tile games (a card game
     scored by groups is left out), in the same order."""
-    return {rid: rs for rid, rs in rulesets.items() if isinstance(rs, RuleSet)}
+    return {rid: cast(RuleSet, rs) for rid, rs in rulesets.items() if family_of(rs) == TILES}
 
 
 def not_tiles(rid: str) -> str:

@@ -1,13 +1,14 @@
-"""A card rule set's page (a game scored by groups, a rule set with a `deck:`): at a glance,
+"""A card rule set's page (a game scored by groups, a rule set of `family: cards`): at a glance,
 the deck, groups and their points, the hand, where the winning card goes, scoring steps,
 patterns (名堂), the checks used, options, win types and payments, and worked examples."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
 from app.rules.cards import FREE, CardRuleSet
+from app.rules.families import CARDS, family_of
 from tools.ruleset_docs.common import (
     DOCUMENT_SKIPPED,
     OPTION_KEYS,
@@ -68,10 +69,10 @@ class CardPage:
                              "multiplier", "score", "net", "groups"})
 
     def __init__(self, src: Source) -> None:
-        if not isinstance(src.ruleset, CardRuleSet):
+        if family_of(src.ruleset) != CARDS:
             raise DocsError(f"{src.ruleset.id}: not a card rule set")
         self.src = src
-        self.rs: CardRuleSet = src.ruleset
+        self.rs = cast(CardRuleSet, src.ruleset)
         self.doc = src.document
         known(self.doc, CARD_DOCUMENT_KEYS | DOCUMENT_SKIPPED, "the card rule-set document")
         self.options = {o["name"]: o for o in self.doc["options"]}

@@ -260,7 +260,7 @@ def card_sections() -> list[str]:
     `app.rules.card_checks.CHECKS`) and the steps of their scoring pipeline
     (`app.rules.card_steps.STEPS`), with their own docstrings."""
     lines = ["## Card games: pattern checks", "",
-             "A card rule set (a rule set with a " + code("deck:") + ") names these in its "
+             "A card rule set (a rule set of " + code("family: cards") + ") names these in its "
              + code("patterns:") + " (名堂). A check answers how many times its pattern "
              "applies to the finished hand (0: absent); what the pattern is worth is the "
              "pattern's " + code("value") + " in the rule set. The loader binds the "

@@ -4,25 +4,33 @@ which committed pages are stale, missing or left from a rule set that no longer 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from app import REPO_ROOT
-from app.rules.cards import CardRuleSet
+from app.rules.families import CARDS, TILES, family_of
 from tools.ruleset_docs.card_page import CardPage
 from tools.ruleset_docs.checks_page import render_checks_page
-from tools.ruleset_docs.common import CHECKS_PAGE, PAGES_DIR
+from tools.ruleset_docs.common import CHECKS_PAGE, PAGES_DIR, DocsError
 from tools.ruleset_docs.sources import Source, load_sources
 from tools.ruleset_docs.tile_page import TilePage
 
 __all__ = ["diff", "render_all", "render_ruleset_page", "render_ruleset_pages", "stale_pages"]
 
 
+# The page of each family of game, by the family's name (`app.rules.families`): the docs
+# generator's part of the family registry.
+PAGES: dict[str, Callable[[Source], CardPage | TilePage]] = {TILES: TilePage, CARDS: CardPage}
+
+
 def render_ruleset_page(src: Source) -> str:
-    """The page of one rule set (a card game's own page for a card rule set)."""
-    if isinstance(src.ruleset, CardRuleSet):
-        return CardPage(src).render()
-    return TilePage(src).render()
+    """The page of one rule set, as its family writes it."""
+    family = family_of(src.ruleset)
+    page = PAGES.get(family)
+    if page is None:
+        raise DocsError(f"{src.ruleset.id}: no page is registered for family {family!r} "
+                        f"(pages: {', '.join(sorted(PAGES))})")
+    return page(src).render()
 
 
 def render_ruleset_pages(rulesets_dir: Path, cases_dir: Path) -> dict[str, str]:

@@ -14,7 +14,7 @@ import yaml
 
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
-from app.service.responses import ruleset_document
+from app.service.families import ruleset_document
 from tools.ruleset_docs.common import TO_ROOT, DocsError, code, flow_items, link, md, table
 
 __all__ = ["CaseFile", "Source", "case_tables", "header_comment", "load_sources"]

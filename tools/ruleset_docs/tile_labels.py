@@ -4,8 +4,9 @@ amount of the settlement, a switch; and the keys of the rule-set document the pa
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, cast
 
+from app.rules.families import TILES, family_of
 from app.rules.model import RuleSet
 from app.rules.settlement import OFF
 from tools.ruleset_docs.common import DOCUMENT_SKIPPED, DocsError, code, flow, known, md
@@ -34,10 +35,11 @@ class TileLabels:
     """What every section of a tile rule set's page looks up, and its labels."""
 
     def __init__(self, src: Source) -> None:
-        if not isinstance(src.ruleset, RuleSet):
-            raise DocsError(f"{src.ruleset.id}: a card rule set has a page of its own")
+        if family_of(src.ruleset) != TILES:
+            raise DocsError(f"{src.ruleset.id}: not a tile rule set; its family has a page of "
+                            "its own")
         self.src = src
-        self.rs: RuleSet = src.ruleset
+        self.rs = cast(RuleSet, src.ruleset)
         self.doc = src.document
         known(self.doc, DOCUMENT_KEYS | DOCUMENT_SKIPPED, "the rule-set document")
         self.options = {o["name"]: o for o in self.doc["options"]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from app.rules.checks import CHECKS
 from app.rules.model import RuleSet
@@ -126,7 +126,8 @@ class TilePage(SettlementSection):
         if rs.tie_break_fans:
             rows.append(["Between readings of equal total",
                          f"one with {self.fans(rs.tie_break_fans)} is preferred"])
-        parent = self.src.parent if isinstance(self.src.parent, RuleSet) else None
+        # A rule set extends only one of its own family.
+        parent = cast(RuleSet | None, self.src.parent)
         if parent is not None:
             rows.append(["Extends", link(code(parent.id), f"{parent.id}.md")
                          + f" ({md(parent.name)})"])
@@ -142,7 +143,7 @@ class TilePage(SettlementSection):
 
     def extends(self, parent: RuleSet) -> list[str]:
         raw = self.src.raw
-        keys = sorted(set(raw) - {"id", "extends", "fans", "remove_fans"})
+        keys = sorted(set(raw) - {"id", "family", "extends", "fans", "remove_fans"})
         own = [str(f["id"]) for f in raw.get("fans") or [] if isinstance(f, Mapping)]
         inherited = set(parent.fan_by_id)
         replaced = [fid for fid in own if fid in inherited]

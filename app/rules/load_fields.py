@@ -1,18 +1,14 @@
-"""Load errors: `RuleSetError`, what every refusal of a rule set raises, and the two field
-readers every part of loading shares (a list that may be absent, an integer with a minimum).
+"""The two field readers every part of a tile rule set's loading shares: a list that may be
+absent, an integer with a minimum.
 
 The parts of loading build their errors with an `err(field, message, fan=None)` factory that
-the rule set's builder makes (`app.rules.tile_loader.build_ruleset`): each error names the
-file, the fan and the field.
+the rule set's builder makes (`app.rules.tile_loader.build_ruleset`): each error is a
+`RuleSetError` (`app.rules.errors`) naming the file, the fan and the field.
 """
 
 from __future__ import annotations
 
 from typing import Any
-
-
-class RuleSetError(Exception):
-    """A rule set that cannot be served; the message names file, fan and field."""
 
 
 def as_list(value: Any, field: str, err: Any) -> list[Any]:

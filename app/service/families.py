@@ -1,0 +1,261 @@
+"""The families of game, as the service serves them: for each family (named as in
+`app.rules.families`), how a request is read, which engine call answers it, how the answer and
+the rule set's document are written, and whether it settles rounds.
+
+Every answer of the service about a rule set goes through here: the routes
+(`GET /v1/rulesets/{ruleset}`, `/settle`), the score and waits answers that the routes, the
+direct path and each batch item share (`app.service.batch.score_body`, `waits_body`), and so
+the bulk scorer (`mahjong_scoring`). Nothing else asks a rule set's class: a family is served
+as soon as it is registered here and in the rules layer, without a change to `app/api`.
+
+What a family gives (`ServiceFamily`):
+
+- `read_score`, `read_waits`: a decoded body and the rule set -> the request as the engine
+  takes it, or the request's error (`HandError`, `ApiError`); `schemas`, the marshmallow
+  schemas they check a body with first;
+- `score`, `explain`, `waits`: the engine's calls (`explain`: the result and what the scoring
+  compared, for `?explain=true`; `waits` takes the `explain` flag itself);
+- `write_score`, `write_waits`: the answers' JSON, the envelope of `app.service.envelope`
+  included;
+- `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
+- `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
+  settles no rounds, and its rule sets answer 422 `settle_not_supported`.
+
+Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.evaluate`,
+`waits`, `explain` and `rounds`, `app.service.responses`) and `cards` (`app.service
+.card_requests`, `app.scoring.arranged`, `app.service.card_responses`, `card_documents`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from marshmallow import Schema
+
+from app.domain.arrange import Piece
+from app.domain.card_hand import CardHand, CardWin
+from app.domain.events import Round
+from app.domain.hand import Hand, Meld, WinContext
+from app.rules.cards import CardRuleSet
+from app.rules.families import CARDS, TILES, ServedRuleSet, family_of
+from app.rules.model import RuleSet
+from app.scoring import arranged, evaluate, rounds, waits
+from app.scoring.arranged import CardExplanation, CardResult, CardWaits
+from app.scoring.explain import explained
+from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
+from app.service.card_documents import card_ruleset_document
+from app.service.card_requests import (
+    card_schemas,
+    read_card_score_request,
+    read_card_waits_request,
+)
+from app.service.card_responses import card_score_response, card_waits_response
+from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.responses import (
+    score_response,
+    settle_response,
+    tile_ruleset_document,
+    waits_response,
+)
+from app.service.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST
+from app.service.settle_requests import read_settle_request, round_hands
+
+__all__ = [
+    "RequestSchemas",
+    "RoundSettlement",
+    "ServiceFamily",
+    "check_served",
+    "register_service_family",
+    "ruleset_document",
+    "service_families",
+    "service_family",
+    "settle_body",
+    "settles_rounds",
+    "unregister_service_family",
+]
+
+Json = dict[str, Any]
+RS = TypeVar("RS")  # the family's rule set
+ScoreIn = TypeVar("ScoreIn")  # a score request as the engine takes it
+Scored = TypeVar("Scored")  # the engine's scored hand
+Why = TypeVar("Why")  # the engine's explanation of a scored hand
+WaitsIn = TypeVar("WaitsIn")  # a waits request as the engine takes it
+Waits = TypeVar("Waits")  # the engine's waits
+RoundIn = TypeVar("RoundIn")  # a round as the engine takes it
+Settled = TypeVar("Settled")  # the engine's settled round
+
+
+@dataclass(frozen=True)
+class RequestSchemas:
+    """The marshmallow schemas a family's requests are checked with first."""
+
+    score: Schema
+    waits: Schema
+    settle: Schema | None = None
+
+
+@dataclass(frozen=True)
+class RoundSettlement(Generic[RS, RoundIn, Settled]):
+    """How a family settles a round (`POST .../settle`)."""
+
+    settles: Callable[[RS], bool]  # whether this rule set settles rounds (its YAML says how)
+    read: Callable[[Mapping[str, Any], RS], RoundIn]
+    settle: Callable[[RoundIn, RS], Settled]
+    write: Callable[[Settled], Json]
+    hands: Callable[[RoundIn], int]  # the hands the round scores (the metrics count them)
+
+
+@dataclass(frozen=True)
+class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
+    """A family of game as the service serves it (the module's docstring says each part)."""
+
+    name: str
+    read_score: Callable[[Mapping[str, Any], RS], ScoreIn]
+    score: Callable[[ScoreIn, RS], Scored]
+    explain: Callable[[ScoreIn, RS], tuple[Scored, Why]]
+    write_score: Callable[[Scored, RS, Why | None], Json]
+    read_waits: Callable[[Mapping[str, Any], RS], WaitsIn]
+    waits: Callable[[WaitsIn, RS, bool], Waits]
+    write_waits: Callable[[Waits, RS], Json]
+    document: Callable[[RS, Mapping[str, float]], Json]
+    schemas: Callable[[RS], RequestSchemas]
+    rounds: RoundSettlement[RS, Any, Any] | None = None
+
+
+AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]
+_SERVED: dict[str, AnyFamily] = {}
+
+
+def register_service_family(family: AnyFamily) -> None:
+    """Serve a family; `ValueError` when one of that name is served already."""
+    if family.name in _SERVED:
+        raise ValueError(f"a family named {family.name!r} is served already")
+    _SERVED[family.name] = family
+
+
+def unregister_service_family(name: str) -> None:
+    """Stop serving a family (a test's own, when it is done)."""
+    del _SERVED[name]
+
+
+def service_families() -> tuple[str, ...]:
+    """The names of the served families, in the order they were registered."""
+    return tuple(_SERVED)
+
+
+def service_family(ruleset: ServedRuleSet) -> AnyFamily:
+    """How the service serves the family of a loaded rule set; `LookupError` when it serves
+    no such family."""
+    name = family_of(ruleset)
+    found = _SERVED.get(name)
+    if found is None:
+        raise LookupError(f"rule set {ruleset.id!r} is of family {name!r}, which the service "
+                          f"does not serve (served: {', '.join(_SERVED)})")
+    return found
+
+
+def check_served(rulesets: Iterable[ServedRuleSet]) -> None:
+    """`LookupError` unless the service serves the family of every rule set (at start-up, so
+    that a family loaded but not served stops the service rather than failing requests)."""
+    for rs in rulesets:
+        service_family(rs)
+
+
+def ruleset_document(rs: ServedRuleSet, limits: Mapping[str, float]) -> Json:
+    """Everything a client needs to know about a rule set (`GET /v1/rulesets/{ruleset}`),
+    with the service's `limits` on requests to it."""
+    return service_family(rs).document(rs, limits)
+
+
+def settles_rounds(rs: ServedRuleSet) -> bool:
+    """Whether `POST .../settle` settles rounds of this rule set: its family settles rounds
+    and its YAML says how."""
+    settlement = service_family(rs).rounds
+    return settlement is not None and settlement.settles(rs)
+
+
+def settle_body(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int]:
+    """The settle response to a decoded request body, and the hands the round scored. The
+    rule set settles rounds (`settles_rounds`); raises the request's error."""
+    settlement = service_family(rs).rounds
+    assert settlement is not None, f"{rs.id} settles no rounds"
+    round_ = settlement.read(body, rs)
+    answer = settlement.write(settlement.settle(round_, rs))
+    return answer, settlement.hands(round_)
+
+
+# --- the tile games ----------------------------------------------------------------------
+
+TileScoreIn = tuple[Hand, WinContext]
+TileWaitsIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext]
+
+
+def _tile_score(request: TileScoreIn, rs: RuleSet) -> ScoreResult:
+    return evaluate.score(request[0], request[1], rs)
+
+
+def _tile_explain(request: TileScoreIn, rs: RuleSet) -> tuple[ScoreResult, Explanation]:
+    return explained(request[0], request[1], rs)
+
+
+def _tile_score_response(result: ScoreResult, rs: RuleSet,
+                         explanation: Explanation | None) -> Json:
+    return score_response(result, explanation)
+
+
+def _tile_waits(request: TileWaitsIn, rs: RuleSet, explain: bool) -> WaitsResult:
+    standing, melds, ctx = request
+    return waits.waits(standing, melds, ctx, rs, explain)
+
+
+def _tile_waits_response(result: WaitsResult, rs: RuleSet) -> Json:
+    return waits_response(result)
+
+
+def _tile_schemas(rs: RuleSet) -> RequestSchemas:
+    return RequestSchemas(SCORE_REQUEST, WAITS_REQUEST, SETTLE_REQUEST)
+
+
+def _tile_settles(rs: RuleSet) -> bool:
+    return rs.settlement is not None
+
+
+TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
+    _tile_settles, read_settle_request, rounds.settle, settle_response, round_hands)
+
+register_service_family(ServiceFamily(
+    TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
+    read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
+    _tile_schemas, TILE_ROUNDS))
+
+
+# --- the card games scored by groups -----------------------------------------------------
+
+CardWaitsIn = tuple[tuple[int, ...], tuple[Piece, ...], CardWin]
+
+
+def _card_score(request: tuple[CardHand, CardWin], rs: CardRuleSet) -> CardResult:
+    return arranged.score(request[0], request[1], rs)
+
+
+def _card_explain(request: tuple[CardHand, CardWin], rs: CardRuleSet
+                  ) -> tuple[CardResult, CardExplanation]:
+    return arranged.explained(request[0], request[1], rs)
+
+
+def _card_waits(request: CardWaitsIn, rs: CardRuleSet, explain: bool) -> CardWaits:
+    cards, table, ctx = request
+    return arranged.waits(cards, table, ctx, rs, explain)
+
+
+def _card_schemas(rs: CardRuleSet) -> RequestSchemas:
+    schemas = card_schemas(rs)
+    return RequestSchemas(schemas.score, schemas.waits)
+
+
+register_service_family(ServiceFamily(
+    CARDS, read_card_score_request, _card_score, _card_explain, card_score_response,
+    read_card_waits_request, _card_waits, card_waits_response, card_ruleset_document,
+    _card_schemas))
