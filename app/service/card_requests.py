@@ -53,12 +53,12 @@ from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
 from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
 from app.service.hand_requests import build_options, check_named_ruleset, field_name, validated
-from app.service.schemas import (
+from app.service.schema_fields import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
     MSG_NULL,
     RULESET_ID_MAX,
-    HandField,
+    HandBase,
     NotAllowed,
     Options,
     Seat,
@@ -125,7 +125,7 @@ class CardCode(StrictStr):
         super().__init__(max_length=MAX_CARD_CODE_LENGTH, **kwargs)
 
 
-class CardHandField(HandField):
+class CardHandField(HandBase):
     """`hand`: a whole-hand string or a hand object read by `objects`."""
 
     default_error_messages = {  # noqa: RUF012

@@ -78,7 +78,8 @@ from app.rules.definitions import ContextRule
 from app.rules.model import AnyRuleSet, RuleSet
 from app.rules.options import OptionDef
 from app.service.problems import ApiError
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST, flatten_errors
+from app.service.schema_fields import flatten_errors
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
 
 # A tile as read: the tile, the pointer of the field it was written in, and its position in
 # that field's string (None for a list item).

@@ -29,7 +29,9 @@ from marshmallow import ValidationError
 from openapi_spec_validator import validate
 
 from app.service.problems import PROBLEM_CODES
-from app.service.schemas import FIELD_ERROR_CODES, load_score_request, load_settle_request
+from app.service.schema_fields import FIELD_ERROR_CODES
+from app.service.schemas import load_score_request
+from app.service.settle_schemas import load_settle_request
 from tests.api.helpers import OPENAPI_FILE, escape, resolve, validate_live, validator_for
 from tests.api.test_errors import INVALID
 
