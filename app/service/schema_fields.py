@@ -18,7 +18,7 @@ missing field, an unknown one, a wrong JSON type and a wrong value apart.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
 from marshmallow.decorators import VALIDATES_SCHEMA
@@ -390,8 +390,12 @@ class StrictInt(fields.Field[int]):
 
 
 class Seat(StrictInt):
-    """A seat number. The upper bound only keeps absurd numbers out; the rule set's player
-    count is checked when the request is read (seat_out_of_range)."""
+    """A seat number, 0..players-1: the schema only bounds it, the rule set's player count is
+    checked by the domain (`seat_out_of_range`). As in JSON Schema, `2.0` is the integer 2.
+    """
+
+    # The upper bound only keeps absurd numbers out.
+    contract_name: ClassVar[str] = "Seat"
 
     default_error_messages = {"invalid": MSG_NOT_SEAT, "null": MSG_NULL}  # noqa: RUF012
 
@@ -408,6 +412,7 @@ class StrictStr(fields.Field[str]):
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.choices = frozenset(choices)
+        self.choice_list = tuple(choices)  # as declared: the contract lists them in this order
         self.choices_message = _one_of(choices)
         self.max_length = max_length
 
@@ -422,10 +427,25 @@ class StrictStr(fields.Field[str]):
 
 
 class TileCode(StrictStr):
+    """One tile: `1m`-`9m` 万, `1p`-`9p` 筒, `1s`-`9s` 条, winds `E S W N`, dragons `C` 中, `F`
+    发, `P` 白, flowers `1f`-`8f`; also `1z`-`7z` and Chinese names (一万, 东, 中 ...).
+    """
+
+    contract_name: ClassVar[str] = "TileCode"
     default_error_messages = {"invalid": MSG_NOT_TILE, "null": MSG_NULL}  # noqa: RUF012
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=MAX_TILE_CODE_LENGTH, **kwargs)
+
+
+class WildIndicator(TileCode):
+    """The flipped 混 indicator tile, for rule sets that read one (`GET /v1/rulesets/{ruleset}`
+    → `wild.indicator`; tianjin: the indicator's kind and the next kind are wild, 9→1,
+    E→S→W→N→E, C→F→P→C). Where the flipped copy is out of play, a hand holding all four of
+    its kind is `too_many_copies`. A rule set without wilds answers `wilds_not_supported`.
+    """
+
+    contract_name: ClassVar[str] = "WildIndicator"
 
 
 def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
@@ -443,8 +463,22 @@ def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
     return value
 
 
+class Notation(StrictStr):
+    """Tiles in compact notation, e.g. `1112345678999m5m`, `EEE`, `123m456p`."""
+
+    # Never a field of a request by itself: the notation branch of `Tiles`, `Flowers`, a hand
+    # and the word cards, written once in the contract.
+    contract_name: ClassVar[str] = "Notation"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_length=MAX_NOTATION_LENGTH, **kwargs)
+
+
 class Tiles(fields.Field[Any]):
-    """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
+    """Tiles as one notation string or as a list of tile codes."""
+
+    # ("123m55p", or ["1m", "2m"])
+    contract_name: ClassVar[str] = "Tiles"
 
     default_error_messages = {"invalid": MSG_NOT_TILES, "null": MSG_NULL}  # noqa: RUF012
     max_items = MAX_TILE_LIST
@@ -460,7 +494,12 @@ class Tiles(fields.Field[Any]):
 
 
 class WildTiles(Tiles):
-    """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
+    """The wild kinds listed explicitly, for rule sets that take them so (`wild.explicit`);
+    giving both this and `wild_indicator` is `inconsistent_context`.
+    """
+
+    # `context.wilds`: the wild tiles as a string of tiles or a list of tile codes.
+    contract_name: ClassVar[str] = "Wilds"
 
     max_items = MAX_FLOWER_LIST
 
@@ -500,7 +539,11 @@ class HandBase(fields.Field[Any]):
 
 
 class Flowers(fields.Field[Any]):
-    """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
+    """A count, a list of flower codes, or a string of flowers (`1f3f`, `春夏`)."""
+
+    # `context.flowers`
+    contract_name: ClassVar[str] = "Flowers"
+    max_items = MAX_FLOWER_LIST
 
     default_error_messages = {"invalid": MSG_NOT_FLOWERS, "null": MSG_NULL}  # noqa: RUF012
 
@@ -520,8 +563,11 @@ class Flowers(fields.Field[Any]):
 
 
 class Options(fields.Field[dict[str, Any]]):
-    """`context.options`: option name -> boolean, integer, string or list of integers (a
-    per-seat option); the rule set decides which names and values it takes."""
+    """House rules declared by the rule set (`GET /v1/rulesets/{ruleset}`)."""
+
+    # `context.options`: option name -> boolean, integer, string or list of integers (a
+    # per-seat option, `OptionValue`); the rule set decides which names and values it takes.
+    contract_name: ClassVar[str] = "Options"
 
     default_error_messages = {"invalid": MSG_NOT_OPTIONS, "null": MSG_NULL}  # noqa: RUF012
 
@@ -557,6 +603,17 @@ class Options(fields.Field[dict[str, Any]]):
         if errors:
             raise ValidationError(errors)
         return out
+
+
+class OptionValue(fields.Field[Any]):
+    """A boolean, an integer, a string, or a list of integers (a `per_seat` option, one entry per
+    seat: `pulls: [0, 1, 2, 0]`); the rule set's option definition says which, its bounds and
+    choices (else 422 `invalid_option`, pointing at the entry: `/context/options/pulls/2`).
+    """
+
+    # Read by `Options` (never a field by itself): one value of `context.options`, written
+    # once in the contract.
+    contract_name: ClassVar[str] = "OptionValue"
 
 
 def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | list[str]]:

@@ -9,7 +9,7 @@ a body the contract allows is refused here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from marshmallow import Schema, fields, validate
 
@@ -30,6 +30,7 @@ from app.service.schema_fields import (
     StrictStr,
     TileCode,
     Tiles,
+    WildIndicator,
     WildTiles,
     _more,
     _required,
@@ -38,13 +39,43 @@ from app.service.schema_fields import (
 )
 
 
+class WinType(StrictStr):
+    """How the hand was won."""
+
+    contract_name: ClassVar[str] = "WinType"
+
+
+class KongFlag(StrictStr):
+    """杠上开花 `replacement`, 抢杠和 `robbed`, 杠上炮 `after_kong_discard`."""
+
+    contract_name: ClassVar[str] = "KongFlag"
+
+
+class Wind(StrictStr):
+    contract_name: ClassVar[str] = "Wind"
+
+
+class NamedRuleset(StrictStr):
+    """The rule set the request is meant for, as a line written by `mahjong-score-log` names it:
+    optional, and when given it must be the path's rule set (else 422 `invalid_field`, pointer
+    `/ruleset`), so a log line can be posted as it is.
+    """
+
+    # A line of a log names its rule set (mahjong-score-log, the command-line scorer): it may
+    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
+    contract_name: ClassVar[str] = "NamedRuleset"
+
+
 class MeldSchema(_Strict):
+    """A declared meld. Only a kong can be concealed (暗杠)."""
+
     what = "a meld"
     kind = StrictStr(required=True, choices=MELD_KINDS,
                      error_messages={"required": _required("chow, pung or kong.")})
     tiles = Tiles(required=True, error_messages={
         "required": _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')})
     concealed = StrictBool(allow_none=True)
+    """True only for a concealed kong. Default false."""
 
 
 _MELDS = fields.List(fields.Nested(MeldSchema()), allow_none=True, load_default=None,
@@ -58,20 +89,24 @@ _CONCEALED_REQUIRED = _required('the standing tiles, the winning tile included, 
 class HandObjectSchema(_Strict):
     what = "a hand"
     concealed = Tiles(required=True, error_messages={"required": _CONCEALED_REQUIRED})
+    """The standing tiles, including the winning tile."""
     melds = _MELDS
+    """Declared melds (at most 4 make a hand). Default none."""
     win_tile = TileCode(allow_none=True)
-
-
+    """The winning tile, one of the standing tiles. Default the last standing tile written."""
 
 
 class WaitingHandObjectSchema(_Strict):
-    """A hand object one tile short of a win: as `HandObjectSchema`, without `win_tile`."""
+    """A hand one tile short of a win; there is no `win_tile`."""
 
+    # As `HandObjectSchema`, without `win_tile`.
     what = "a waiting hand"
     concealed = Tiles(required=True, error_messages={"required": _required(
         'the standing tiles, one short of a win, such as "1112345678999m" or a list of tile '
         "codes.")})
+    """The standing tiles, 13 − 3 × melds of them."""
     melds = _MELDS
+    """Declared melds (at most 4 make a hand). Default none."""
     win_tile = NotAllowed(MSG_NO_WIN_TILE)
 
 
@@ -86,7 +121,7 @@ class HandField(HandBase):
     the winning tile.
     """
 
-    contract_name = "Hand"
+    contract_name: ClassVar[str] = "Hand"
     objects: Schema = _HAND_OBJECT
 
 
@@ -95,27 +130,45 @@ class WaitingHandField(HandField):
     `Hand`, and every tile outside brackets is a standing tile (there is no winning tile).
     """
 
-    contract_name = "WaitingHand"
+    contract_name: ClassVar[str] = "WaitingHand"
     objects = _WAITING_HAND_OBJECT
-
 
 
 class ContextSchema(_Strict):
     what = "a context"
-    win_type = StrictStr(required=True, choices=WIN_TYPES,
-                         error_messages={"required": _required("self_draw or discard.")})
-    kong = StrictStr(allow_none=True, choices=KONG_FLAGS)
+    win_type = WinType(required=True, choices=WIN_TYPES,
+                       error_messages={"required": _required("self_draw or discard.")})
+    kong = KongFlag(allow_none=True, choices=KONG_FLAGS)
+    """The kong the win came with, if any. Default null."""
     last_tile = StrictBool(allow_none=True)
+    """Won with the last tile of the wall (妙手回春 / 海底捞月). Default false."""
     last_of_kind = StrictBool(allow_none=True)
+    """The winning tile is the last of its kind (和绝张). Default false."""
     first_turn = StrictBool(allow_none=True)
-    seat_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
-    round_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
+    """The win came on the winner's first turn, before any claim (in lianzhong: in the first
+    go-round, a claim allowed). With `dealer` and `winner` it names the fans of rule sets that
+    score them: chengdu (with an option) 天胡 for the dealer's self-draw, 地胡 for another
+    player's first-turn win; lianzhong 天和 for the dealer's self-draw, 地和 for the next seat's
+    self-draw on its first draw, 人和 for any other first-round win (every win after a claim);
+    erren-gb 天和 for the dealer, 地和 for the other player's self-draw, 人和 for a win on the
+    dealer's first discard. No claimed meld may be declared with it, except where the rule
+    set's `first_turn_claims` is true (lianzhong). Default false.
+    """
+    seat_wind = Wind(allow_none=True, choices=tuple(WIND_NAMES))
+    """Default E."""
+    round_wind = Wind(allow_none=True, choices=tuple(WIND_NAMES))
+    """Default E."""
     flowers = Flowers(allow_none=True)
-    wild_indicator = TileCode(allow_none=True)
+    """Default 0."""
+    wild_indicator = WildIndicator(allow_none=True)
+    """Null (the default) means no wilds in play."""
     wilds = WildTiles(allow_none=True)
     winner = Seat(allow_none=True)
+    """The winner's seat. Default 0."""
     discarder = Seat(allow_none=True)
+    """The discarder's seat; required for a discard win, absent or null for a self-draw."""
     dealer = Seat(allow_none=True)
+    """The dealer's seat. Default 0."""
     options = Options(allow_none=True)
 
 
@@ -129,21 +182,19 @@ class ScoreRequestSchema(_Strict):
     hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-    # A line of a log names its rule set (mahjong-score-log, the command-line scorer): it may
-    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
-    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
+    ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 class WaitsRequestSchema(_Strict):
-    """A waits request: the score request with a hand one tile short (no `win_tile`)."""
-
+    # The score request with a hand one tile short (no `win_tile`).
     what = "a waits request"
     hand = WaitingHandField(required=True, error_messages={"required": _required(
         'the hand one tile short of a win, as a notation string such as "1112345678999m" or '
         "an object with concealed and melds.")})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
+    """The context of the win, as for `score`; each completing tile is scored with it."""
+    ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 # --- a batch: many score or waits requests in one body -------------------------------

@@ -1,0 +1,1 @@
+"""Tools of the repository that do not ship with the service."""
