@@ -131,6 +131,7 @@ class CardCode(StrictStr):
     """
 
     contract_name: ClassVar[str] = "CardCode"
+    contract_examples: ClassVar[tuple[str, ...]] = ("10x", "3d", "拾")
     default_error_messages = {"invalid": MSG_NOT_CARD, "null": MSG_NULL}  # noqa: RUF012
 
     def __init__(self, **kwargs: Any) -> None:

@@ -8,7 +8,8 @@ counts, seat ranges, option names) is checked when the request is read into doma
 trust what the schemas let through. The schemas themselves (`app.service.schemas`,
 `app.service.settle_schemas`, the card games' `card_schemas`) are built once; `openapi.yaml` is
 generated from them (tools/openapi): a field class that sets `contract_name` is written once
-as that component, its docstring being the component's description.
+as that component, its docstring being the component's description (and `contract_examples`
+its examples); the docstring right below a field of a schema is that field's description.
 
 Every message says what was expected, so that a person can act on it; `flatten_errors` turns
 marshmallow's nested messages into `{pointer, code, message}` entries, the code telling a
@@ -432,6 +433,7 @@ class TileCode(StrictStr):
     """
 
     contract_name: ClassVar[str] = "TileCode"
+    contract_examples: ClassVar[tuple[str, ...]] = ("5m", "E", "中")
     default_error_messages = {"invalid": MSG_NOT_TILE, "null": MSG_NULL}  # noqa: RUF012
 
     def __init__(self, **kwargs: Any) -> None:

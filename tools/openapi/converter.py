@@ -9,7 +9,8 @@ with the conversions this project's own fields need).
 - `RAISE` on unknown keys: `additionalProperties: false`; an answer's `additional`: the JSON
   type of the values of further keys.
 - A field class that sets `contract_name` (`Seat`, `Tiles`, `Hand`, ...) is written once as that
-  component, its docstring being the component's description; a field refers to it.
+  component, its docstring being the component's description (`contract_examples`: its
+  examples); a field refers to it.
 - `required=True`: listed in `required`; `allow_none=True`: null allowed too.
 - The request field classes of `app.service.schema_fields` are read for their limits (lengths,
   bounds, choices), so the contract states exactly what the schema enforces.
@@ -158,6 +159,9 @@ class Converter(OpenAPIConverter):  # type: ignore[misc]
             # A card rule set's hand: named after its hand object's component.
             name = self._ref_name(prop["oneOf"][1]).removesuffix("Object")
         if name is not None:
+            examples = getattr(type(field), "contract_examples", None)
+            if examples:
+                prop = {**prop, "examples": list(examples)}
             self.component(name, prop, text(type(field).__doc__))
             prop = ref(name)
         if field.allow_none:
