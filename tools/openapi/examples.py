@@ -367,7 +367,8 @@ _HENGYANG_WAITS = (
         {"hand": {"cards": "78x 123d 55x", "groups": [{"kind": "ti", "cards": "10101010d"},
                                                       {"kind": "chi", "cards": "2710x"}]},
          "context": {"win_type": "self_draw"}},
-        answer="Two cards finish it by self-draw: 6 and 九 (the best, 24)",
+        answer=("Two cards finish it by self-draw, 六 and 九, each worth 24; the best is the "
+                "first, 六"),
     ),
 )
 CARD_EXAMPLES: dict[str, dict[str, tuple[Example, ...]]] = {
