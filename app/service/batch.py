@@ -36,7 +36,8 @@ from app.service.families import service_family
 from app.service.hand_requests import validated
 from app.service.json_body import not_an_object
 from app.service.problems import ApiError, api_problem, hand_problem, problem_body
-from app.service.schemas import BATCH_REQUEST, MAX_BATCH_ITEMS
+from app.service.schema_fields import MAX_BATCH_ITEMS
+from app.service.schemas import BATCH_REQUEST
 
 __all__ = [
     "EXPLAINED_ITEM_FUNCTIONS",

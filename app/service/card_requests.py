@@ -43,7 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 from marshmallow import Schema, ValidationError, fields, validate
 
@@ -55,12 +55,12 @@ from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
 from app.service.hand_reading import field_name
 from app.service.hand_requests import check_named_ruleset, validated
 from app.service.option_reading import build_options
-from app.service.schemas import (
+from app.service.schema_fields import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
     MSG_NULL,
     RULESET_ID_MAX,
-    HandField,
+    HandBase,
     NotAllowed,
     Options,
     Seat,
@@ -72,6 +72,7 @@ from app.service.schemas import (
     _type,
     _unknown,
 )
+from app.service.schemas import NamedRuleset
 
 # Size limits (the domain then names the exact fault): a hand is at most 21 cards and a few
 # table groups more.
@@ -91,7 +92,12 @@ MSG_NO_WIN_CARD = _unknown(
 
 
 class Cards(fields.Field[Any]):
-    """Cards as one string (compact groups, codes or characters) or a list of card codes."""
+    """Word cards as one string of compact groups (`78x 123d`: ranks then the case letter; `10`
+    is one rank, `110x` = 一 十), codes or characters (`七八壹贰叁`), or as a list of card codes
+    (`["7x", "8x", "1d"]`).
+    """
+
+    contract_name: ClassVar[str] = "Cards"
 
     default_error_messages = {"invalid": MSG_NOT_CARDS, "null": MSG_NULL}  # noqa: RUF012
 
@@ -121,21 +127,40 @@ class Cards(fields.Field[Any]):
 
 
 class CardCode(StrictStr):
+    """One word card (rule sets with a `deck`, such as hengyang): the rank then the case letter,
+    `1x`-`10x` 小写 一…十 and `1d`-`10d` 大写 壹…拾, or the card's character (十, 拾; the
+    traditional 貳 參 叄 陸 too). Letters are case-sensitive: `X` and `D` are unknown cards.
+    """
+
+    contract_name: ClassVar[str] = "CardCode"
+    contract_examples: ClassVar[tuple[str, ...]] = ("10x", "3d", "拾")
     default_error_messages = {"invalid": MSG_NOT_CARD, "null": MSG_NULL}  # noqa: RUF012
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(max_length=MAX_CARD_CODE_LENGTH, **kwargs)
 
 
-class CardHandField(HandField):
-    """`hand`: a whole-hand string or a hand object read by `objects`."""
+class CardHandField(HandBase):
+    """A hand of word cards: an object, or one whole-hand string. In the string `{...}` is a
+    concealed table group, `[...]` an exposed one (their kinds and cards as the rule set's
+    table groups), everything outside brackets the hand, and the last card written outside
+    brackets the winning card.
+    """
 
+    # `hand`: a whole-hand string or a hand object read by `objects`; in the contract, a
+    # component named after the object's, one per rule set.
     default_error_messages = {  # noqa: RUF012
         "invalid": MSG_NOT_CARD_HAND, "null": MSG_NOT_CARD_HAND}
 
     def __init__(self, objects: Schema, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.objects = objects
+
+
+class WaitingCardHandField(CardHandField):
+    """A waiting hand of word cards: an object, or one whole-hand string as a hand's where every
+    card outside brackets is a hand card (there is no winning card).
+    """
 
 
 class CardSchemas(NamedTuple):
@@ -154,10 +179,17 @@ def payer_fields(rs: CardRuleSet) -> tuple[str, ...]:
     return tuple(dict.fromkeys(w.payer_field for w in rs.win_types.values() if w.payer_field))
 
 
-def _schema(name: str, what: str, declared: Mapping[str, fields.Field[Any]]) -> Schema:
-    cls = type(name, (_Strict,), {"what": what, **declared})
+def _schema(name: str, what: str, declared: Mapping[str, fields.Field[Any]],
+            doc: str | None = None) -> Schema:
+    # `doc`: the object's description in the contract (openapi.yaml), as a docstring is.
+    cls = type(name, (_Strict,), {"what": what, "__doc__": doc, **declared})
     schema: Schema = cls()
     return schema
+
+
+def _doc(text: str) -> dict[str, str]:
+    """A field's description in the contract (openapi.yaml), as metadata."""
+    return {"description": text}
 
 
 @cache
@@ -172,44 +204,75 @@ def card_schemas(rs: CardRuleSet) -> CardSchemas:
         "cards": Cards(required=True, error_messages={"required": _required(
             'the group\'s cards, such as "444d" or ["4d", "4d", "4d"].')}),
     }
-    group.update({f: StrictBool(allow_none=True) for f in flags})
-    group_schema = _schema("CardGroupSchema", "a group", group)
+    group.update({f: StrictBool(allow_none=True, metadata=_doc(
+        "A flag of a table group (accepted on " + ", ".join(
+            f"`{k.id}`" for k in kinds if f in k.flags) + " only; the score does not change)."))
+        for f in flags})
+    group_schema = _schema("CardGroupSchema", "a group", group, (
+        "A group on the table before the win. Its cards must make one group of its kind (else "
+        "`illegal_group`): " + "; ".join(
+            f"`{k.id}` {k.name}, {k.description}".rstrip(".") for k in kinds) + "."))
 
     def groups() -> fields.Field[Any]:
         return fields.List(fields.Nested(group_schema), allow_none=True, load_default=None,
                            validate=validate.Length(max=MAX_MELDS_LISTED,
                                                     error=_more(MAX_MELDS_LISTED, "groups")),
-                           error_messages={"invalid": MSG_NOT_GROUPS})
+                           error_messages={"invalid": MSG_NOT_GROUPS},
+                           metadata=_doc("The groups on the table before the win. Default none."))
 
     hand_object = _schema("CardHandSchema", "a hand", {
         "cards": Cards(required=True, error_messages={"required": _required(
             'the cards in hand, the winning card included, such as "78x 123d 55x 9x" or a '
-            "list of card codes.")}),
+            "list of card codes.")}, metadata=_doc(
+                "The cards in hand, including the winning card.")),
         "groups": groups(),
-        "win_card": CardCode(allow_none=True),
-    })
+        "win_card": CardCode(allow_none=True, metadata=_doc(
+            "The winning card, one of `cards` (else `win_card_missing`). Default the last card "
+            "written in `cards`.")),
+    }, "A hand of word cards: the cards in hand, the table groups and the winning card.")
     waiting_object = _schema("WaitingCardHandSchema", "a waiting hand", {
         "cards": Cards(required=True, error_messages={"required": _required(
             'the cards in hand, one short of a win, such as "78x 123d 55x" or a list of card '
-            "codes.")}),
+            "codes.")}, metadata=_doc("The cards in hand, one fewer than a finished hand holds.")),
         "groups": groups(),
         "win_card": NotAllowed(MSG_NO_WIN_CARD),
-    })
+    }, "A hand of word cards one card short of a win; there is no `win_card`.")
     win_types = tuple(rs.win_types)
+    how = "; ".join(
+        f"`{w.id}` {w.name}" + (f" (the seat it came from: `{w.payer_field}`)"
+                                if w.payer_field else "") for w in rs.win_types.values())
 
     def context(win_type_required: bool) -> Schema:
         declared: dict[str, fields.Field[Any]] = {
             "win_type": StrictStr(required=win_type_required, allow_none=not win_type_required,
                                   choices=win_types, error_messages={
-                                      "required": _required(" or ".join(win_types) + ".")}),
-            "winner": Seat(allow_none=True),
-            "dealer": Seat(allow_none=True),
+                                      "required": _required(" or ".join(win_types) + ".")},
+                                  metadata=_doc(f"How the hand was won: {how}." + (
+                                      "" if win_type_required else " Null or absent: every "
+                                      "win type is tried."))),
+            "winner": Seat(allow_none=True, metadata=_doc(
+                "The winner's seat, 0..players-1. Default 0.")),
+            "dealer": Seat(allow_none=True, metadata=_doc("The dealer's seat. Default 0.")),
         }
-        declared.update({f: Seat(allow_none=True) for f in payer_fields(rs)})
-        declared.update({f: StrictBool(allow_none=True) for f in rs.context_flags})
-        declared.update({f: CardCode(allow_none=True) for f in rs.context_cards})
+        declared.update({f: Seat(allow_none=True, metadata=_doc(
+            "The seat the winning card came from, for " + ", ".join(
+                f"`{w.id}`" for w in rs.win_types.values() if w.payer_field == f)
+            + (": required for it" if win_type_required else "") + ", never the winner, "
+            "and null for the other win types (else `inconsistent_context`)."))
+            for f in payer_fields(rs)})
+        declared.update({f: StrictBool(allow_none=True, metadata=_doc(
+            "A fact of the win the rule set's patterns read. Default false."))
+            for f in rs.context_flags})
+        declared.update({f: CardCode(allow_none=True, metadata=_doc(
+            "A card the rule set's scoring reads, when its options ask for it. Default null."))
+            for f in rs.context_cards})
         declared["options"] = Options(allow_none=True)
-        return _schema("CardContextSchema", "a context", declared)
+        return _schema("CardContextSchema", "a context", declared, (
+            "The win, for a rule set of word cards." if win_type_required else
+            "The win, for a waits request to a rule set of word cards: `win_type` may be left "
+            "out or null, every win type of the rule set is then tried, and no payer field may "
+            "be given. A win type whose card comes from another seat is paid, in each wait, by "
+            "the seat given, or else by the seat after the winner."))
 
     context_required = _required("the context of the win, an object with at least win_type.")
     score = _schema("CardScoreRequestSchema", "a score request", {
@@ -218,18 +281,21 @@ def card_schemas(rs: CardRuleSet) -> CardSchemas:
                                   "or an object with cards, groups and win_card.")}),
         "context": fields.Nested(context(True), required=True, error_messages={
             "required": context_required, "null": MSG_NULL}),
-        "ruleset": StrictStr(allow_none=True, max_length=RULESET_ID_MAX),
-    })
+        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
+    }, "A score request to a rule set of word cards. The cards of the hand and its table groups "
+       "must number the rule set's count (the rule set document's `hand.cards`, plus "
+       "`hand.per_extra` for each table group of `hand.when_size` cards after the first; else "
+       "`wrong_card_count`).")
     waits = _schema("CardWaitsRequestSchema", "a waits request", {
-        "hand": CardHandField(waiting_object, required=True, error_messages={
+        "hand": WaitingCardHandField(waiting_object, required=True, error_messages={
             "required": _required('the hand one card short of a win, as a whole-hand string '
                                   'such as "[2710x]78x123d55x" or an object with cards and '
                                   "groups.")}),
         "context": fields.Nested(context(False), required=True, error_messages={
             "required": _required("the context, an object (win_type may be left out: every "
                                   "win type is tried)."), "null": MSG_NULL}),
-        "ruleset": StrictStr(allow_none=True, max_length=RULESET_ID_MAX),
-    })
+        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
+    }, "A waits request to a rule set of word cards: a hand one card short of a win.")
     return CardSchemas(score, waits)
 
 

@@ -59,7 +59,8 @@ from app.service.responses import (
     tile_ruleset_document,
     waits_response,
 )
-from app.service.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.settle_schemas import SETTLE_REQUEST
 from app.service.settle_requests import read_settle_request, round_hands
 
 __all__ = [

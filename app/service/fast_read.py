@@ -1,7 +1,8 @@
 """Reading a request object that is valid, fast (compiled with the engine, see setup.py).
 
-`app.service.schemas` declares every request shape with marshmallow fields, and stays the one
-place that says what a request may hold. From each schema it derives an `ObjectReader`: per
+The request schemas (`app.service.schemas`, `settle_schemas`, the card games' `card_schemas`)
+declare every request shape with marshmallow fields, and stay the one place that says what a
+request may hold. From each schema it derives an `ObjectReader`: per
 field, what kind of value it takes (the checks of that field class's `_deserialize`, as
 data). `read_object` reads an object with it and answers the same dict the schema's own
 reading would, or None at the first fault: the schema then reads the object again its own
@@ -14,12 +15,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-# What a field takes (the field classes of app.service.schemas):
+# What a field takes (the field classes of app.service.schema_fields):
 STRING = 0  # StrictStr: a string, one of `choices` when some, at most `max_length` long
 BOOLEAN = 1  # StrictBool: true or false
 INTEGER = 2  # StrictInt: an integer (2.0 is 2, true is not) in [minimum, maximum]
 TILES = 3  # Tiles: a notation string, or a list of at most `max_items` tile codes
-HAND = 4  # HandField: a notation string, or an object read by `nested`
+HAND = 4  # HandBase: a notation string, or an object read by `nested`
 OBJECT = 5  # Nested: an object read by `nested`
 OBJECTS = 6  # List of Nested: a list of at most `max_items` objects read by `nested`
 OTHER = 7  # read by `other(value, key, object)`: the field's own reading, raising at a fault

@@ -57,7 +57,8 @@ from app.rules.model import RuleSet
 from app.service.context_reading import build_context, check_wild_tiles
 from app.service.hand_reading import field_name, read_hand
 from app.service.problems import ApiError
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST, flatten_errors
+from app.service.schema_fields import flatten_errors
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
 
 
 def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,476 +1,81 @@
-"""Marshmallow schemas of the request bodies: the one place their shape is checked.
+"""The request schemas of the tile games' score and waits requests, and of a batch of them.
 
-A schema checks JSON types, required and unknown fields, enumerations and size limits; JSON null
-in an optional field means "use the default". What needs the rule set (tile codes, tile
-counts, seat ranges, option names) is checked when the request is read into domain values
-(`app.service.hand_requests`, `app.service.settle_requests`), which trust what these schemas let
-through. The schemas are built once, at import; `openapi.yaml` describes exactly them, and the
-API tests generate bodies from it and fail if a body the contract allows is refused here.
-
-Every message says what was expected, so that a person can act on it; `flatten_errors` turns
-marshmallow's nested messages into `{pointer, code, message}` entries, the code telling a
-missing field, an unknown one, a wrong JSON type and a wrong value apart.
+The building blocks (the strict object schema, the field classes, the limits and messages) are
+`app.service.schema_fields`; the settle request's are `app.service.settle_schemas`. A schema's
+docstring and the docstrings below its fields are its description in `openapi.yaml`, which is
+generated from these schemas (tools/openapi); the API tests generate bodies from it and fail if
+a body the contract allows is refused here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any, ClassVar
 
-from marshmallow import RAISE, Schema, ValidationError, fields, missing, validate
-from marshmallow.decorators import VALIDATES_SCHEMA
+from marshmallow import Schema, fields, validate
 
-from app.domain.events import EVENT_TYPES, FOLLOWS, KONG_KINDS
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
-from app.service.fast_read import (
-    BOOLEAN,
-    HAND,
-    INTEGER,
-    NO_LIMIT,
-    OBJECT,
-    OBJECTS,
-    OTHER,
-    STRING,
-    TILES,
-    FieldReader,
-    ObjectReader,
-    read_object,
+from app.service.schema_fields import (
+    MAX_BATCH_ITEMS,
+    MAX_MELDS_LISTED,
+    MSG_NO_WIN_TILE,
+    MSG_NOT_MELDS,
+    MSG_NULL,
+    RULESET_ID_MAX,
+    Flowers,
+    HandBase,
+    NotAllowed,
+    Options,
+    Seat,
+    StrictBool,
+    StrictStr,
+    TileCode,
+    Tiles,
+    WildIndicator,
+    WildTiles,
+    _more,
+    _required,
+    _Strict,
+    _type,
 )
 
-# Size limits. A hand is at most 18 tiles; the limits leave room for sloppy but honest input
-# (the domain then names the exact fault) while bounding the work one request can cause.
-MAX_NOTATION_LENGTH = 200
-MAX_TILE_CODE_LENGTH = 8
-MAX_TILE_LIST = 32
-MAX_MELDS_LISTED = 8  # a hand declares at most 4 (too_many_melds); a list of 8 is still read
-MAX_FLOWER_LIST = 16
-MAX_OPTIONS = 32
-MAX_OPTION_NAME_LENGTH = 64
-MAX_OPTION_STRING_LENGTH = 64
-RULESET_ID_MAX = 64  # a request's own `ruleset` (a rule-set id)
-MAX_OPTION_LIST = 8  # a per-seat option lists one integer per seat
-OPTION_INT_MIN = -(2**31)
-OPTION_INT_MAX = 2**31 - 1
-MAX_INT = 2**31 - 1  # seats and flower counts
-MAX_EVENTS = 32  # a round has at most 27 kongs (108 tiles), 3 wins and a draw
-MAX_DRAW_HANDS = 4  # rule sets have at most 4 players
-# A batch holds 1 to this many requests (its body may be larger than a single request's,
-# MAX_BATCH_CONTENT_LENGTH in `app`).
-MAX_BATCH_ITEMS = 1000
 
-# The messages, by what they say: a field missing, a field that does not belong, a value of
-# the wrong JSON type; any other message is about the value (`flatten_errors`).
-_REQUIRED: set[str] = set()
-_UNKNOWN: set[str] = set()
-_TYPE: set[str] = set()
+class WinType(StrictStr):
+    """How the hand was won."""
+
+    contract_name: ClassVar[str] = "WinType"
 
 
-def _message(text: str, kind: set[str]) -> str:
-    if "{" in text or "}" in text:
-        # marshmallow formats its messages (str.format): a brace would break the message.
-        raise ValueError(f"a schema message holds a brace: {text!r}")
-    kind.add(text)
-    return text
+class KongFlag(StrictStr):
+    """杠上开花 `replacement`, 抢杠和 `robbed`, 杠上炮 `after_kong_discard`."""
+
+    contract_name: ClassVar[str] = "KongFlag"
 
 
-def _required(text: str) -> str:
-    return _message(f"Required: {text}", _REQUIRED)
+class Wind(StrictStr):
+    contract_name: ClassVar[str] = "Wind"
 
 
-def _unknown(text: str) -> str:
-    return _message(f"Unknown field: {text}", _UNKNOWN)
-
-
-def _type(text: str) -> str:
-    return _message(text, _TYPE)
-
-
-def _one_of(choices: Sequence[str]) -> str:
-    return "Must be one of: " + ", ".join(choices) + "."
-
-
-MSG_NOT_BOOL = _type("Not a boolean: expected true or false.")
-MSG_NOT_INT = _type("Not an integer.")
-MSG_NOT_SEAT = _type("Not a seat number: expected an integer from 0.")
-MSG_NOT_STRING = _type("Not a string.")
-MSG_NOT_TILE = _type('Not a tile code: expected a string such as "5m" or "E".')
-MSG_NOT_TILES = _type('Not tiles: expected a string such as "123m55p" or a list of tile codes '
-                      'such as ["1m", "2m", "3m"].')
-MSG_NOT_HAND = _type('Not a hand: expected a notation string such as "[123p]1112345678m9m" or an '
-                     "object with concealed, melds and win_tile.")
-MSG_NOT_FLOWERS = _type('Not flowers: expected a count, a list of flower codes such as ["1f", '
-                        '"2f"] or a string of flowers such as "1f2f".')
-MSG_NOT_OPTION_VALUE = _type(
-    "Not an option value: expected a boolean, an integer, a string or a list of integers.")
-MSG_NOT_OPTIONS = _type("Not an object of options: expected option names with their values, "
-                        'such as "base": 5.')
-MSG_NOT_EVENT = _type("Not an event: expected an object with type kong, win, draw, "
-                      "follow_dealer or reveal.")
-MSG_NOT_OBJECT = _type("Not an object.")
-MSG_NOT_MELDS = _type('Not a list of melds: expected objects with kind and tiles, such as kind '
-                      '"pung" and tiles "555s".')
-MSG_NOT_EVENTS = _type("Not a list of events.")
-MSG_NOT_DRAW_HANDS = _type("Not a list of hands: expected objects with seat and hand.")
-MSG_NULL = _type("May not be null: give a value or leave the field out.")
-MSG_NO_WIN_TILE = _unknown(
-    "a waiting hand is one tile short and has no winning tile; every tile that completes it "
-    "is tried.")
-
-
-def _longer(maximum: int) -> str:
-    return f"Longer than {maximum} characters."
-
-
-def _more(maximum: int, what: str = "items") -> str:
-    return f"More than {maximum} {what}."
-
-
-class _Strict(Schema):
-    """A schema that refuses fields it does not declare, and says which it declares.
-
-    `load` walks the fields itself: marshmallow's generic load costs about 40 µs on a score
-    request (a closure, a chain of validators and an error store for each field), which is
-    more than scoring the hand. The fields of these schemas check their own values, so plain
-    loops do the same job in a few µs, with the same fields, messages and layout of errors
-    (tests/service/test_schemas.py compares them with marshmallow's own `load` on generated
-    bodies): a valid object is read by `app.service.fast_read` (compiled), from a description of
-    the fields made from this schema when it is first loaded (`_fast_reader`); at the first
-    fault it is read again here in the declared order, every fault listed (`_read_declared`).
-    Options of `load` other than the data (many, partial, unknown) take marshmallow's path.
+class NamedRuleset(StrictStr):
+    """The rule set the request is meant for, as a line of a generated log (`./run log`) names it:
+    optional, and when given it must be the path's rule set (else 422 `invalid_field`, pointer
+    `/ruleset`), so a log line can be posted as it is.
     """
 
-    class Meta:
-        unknown = RAISE
-
-    # The object's name in messages, and its fields (set per schema).
-    what = "this object"
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.error_messages = {
-            **self.error_messages,
-            "unknown": _unknown(f"{self.what} has " + ", ".join(self.fields) + "."),
-            "type": _type(f"Not an object: {self.what} is a JSON object."),
-        }
-        # (attribute, key in the data, field, its default when absent, how a value present
-        # and not null is read) per declared field.
-        self._plan = tuple(
-            (name, f.data_key or name, f, f.load_default, _reader(f))
-            for name, f in self.load_fields.items())
-        self._keys = frozenset(key for _, key, _, _, _ in self._plan)
-        self._fast: ObjectReader | bool | None = False  # False: not made yet
-
-    def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
-             unknown: Literal["exclude", "include", "raise"] | None = None) -> Any:
-        if many or partial is not None or unknown is not None or self._hooks[VALIDATES_SCHEMA]:
-            return super().load(data, many=many, partial=partial, unknown=unknown)
-        if type(data) is dict:
-            fast = self.fast_reader()
-            if fast is not None:
-                out = read_object(fast, data)
-                if out is not None:
-                    return out
-        return self._read_declared(data)
-
-    def fast_reader(self) -> ObjectReader | None:
-        """The schema as `app.service.fast_read` reads it (made when first asked for); None when
-        it cannot be (a default made by a callable, or a schema-level validator)."""
-        if self._fast is False:
-            self._fast = _fast_reader(self)
-        return self._fast  # type: ignore[return-value]
-
-    def _read_declared(self, data: Any) -> dict[str, Any]:
-        """The object read field by field in the declared order; every fault is listed, in
-        that order, then the fields it should not hold."""
-        if not isinstance(data, Mapping):
-            raise ValidationError({"_schema": [self.error_messages["type"]]})
-        out: dict[str, Any] = {}
-        errors: dict[str, Any] = {}
-        present = 0
-        for name, key, field, default, read in self._plan:
-            value = data.get(key, missing)
-            if value is missing:
-                if field.required:
-                    errors[key] = [field.error_messages["required"]]
-                elif default is not missing:
-                    out[name] = default() if callable(default) else default
-                continue
-            present += 1
-            if value is None:
-                if field.allow_none:
-                    out[name] = None
-                else:
-                    errors[key] = [field.error_messages["null"]]
-                continue
-            try:
-                result = read(value, key, data)
-                if field.validators:
-                    field._validate(result)
-            except ValidationError as exc:
-                errors[key] = exc.messages
-                continue
-            out[name] = result
-        if len(data) > present:
-            keys = self._keys
-            for key in data:
-                if key not in keys:
-                    errors[key] = [self.error_messages["unknown"]]
-        if errors:
-            raise ValidationError(errors, valid_data=out)
-        return out
-
-
-_Read = Callable[[Any, str, Mapping[str, Any]], Any]
-
-
-def _reader(field: fields.Field[Any]) -> _Read:
-    """How `_Strict.load` reads a field's value (present, not null): the field's own
-    `_deserialize`, except for an object or a list of objects, which marshmallow reads
-    through `Nested` and `List` (several calls and checks per object, about 7 µs a meld):
-    here an object goes straight to its schema's `load`, exactly as `Nested` would send it,
-    and anything else takes marshmallow's own path, so the errors are the same."""
-    if isinstance(field, fields.Nested) and _plain_nested(field):
-        schema = field.schema
-
-        def nested(value: Any, key: str, data: Mapping[str, Any]) -> Any:
-            if type(value) is dict:
-                return schema.load(value)
-            return field._deserialize(value, key, data)
-
-        return nested
-    inner = getattr(field, "inner", None)
-    if isinstance(field, fields.List) and isinstance(inner, fields.Nested) and (
-            _plain_nested(inner)):
-        item_schema = inner.schema
-
-        def objects(value: Any, key: str, data: Mapping[str, Any]) -> Any:
-            if type(value) is not list:
-                return field._deserialize(value, key, data)
-            result: list[Any] = []
-            errors: dict[int, Any] = {}
-            for i, item in enumerate(value):
-                try:
-                    if type(item) is dict:
-                        result.append(item_schema.load(item))
-                    else:
-                        result.append(inner.deserialize(item))
-                except ValidationError as exc:
-                    if exc.valid_data is not None:
-                        result.append(exc.valid_data)
-                    errors[i] = exc.messages
-            if errors:
-                raise ValidationError(errors, valid_data=result)
-            return result
-
-        return objects
-    return field._deserialize
-
-
-def _plain_nested(field: fields.Nested) -> bool:
-    """A `Nested` field that loads one object with its schema's defaults."""
-    return (not field.many and field.unknown is None and not field.validators
-            and isinstance(field.schema, _Strict))
-
-
-def _fast_reader(schema: _Strict) -> ObjectReader | None:
-    """`schema` described for `app.service.fast_read.read_object`."""
-    if schema._hooks[VALIDATES_SCHEMA]:
-        return None
-    defaults: dict[str, Any] = {}
-    by_key: dict[str, FieldReader] = {}
-    for name, key, f, default, read in schema._plan:
-        if not f.required and default is not missing:
-            if callable(default):
-                return None
-            defaults[name] = default
-        by_key[key] = _field_reader(name, f, read)
-    required = frozenset(key for _, key, f, _, _ in schema._plan if f.required)
-    return ObjectReader(by_key, required, defaults)
-
-
-def _reads_as(field: fields.Field[Any], cls: type[fields.Field[Any]]) -> bool:
-    # The field reads a value exactly as `cls` does (a subclass may change only settings).
-    return isinstance(field, cls) and type(field)._deserialize is cls._deserialize
-
-
-def _field_reader(name: str, f: fields.Field[Any], read: _Read) -> FieldReader:
-    """How `read_object` reads one field: by kind when its class's reading is one of
-    fast_read's kinds (and it has no other validator), else by the field itself."""
-    allow_none = bool(f.allow_none)
-    if not f.validators:
-        if _reads_as(f, StrictStr):
-            assert isinstance(f, StrictStr)
-            return FieldReader(name, STRING, allow_none=allow_none, choices=f.choices,
-                               max_length=NO_LIMIT if f.max_length is None else f.max_length)
-        if _reads_as(f, StrictBool):
-            return FieldReader(name, BOOLEAN, allow_none=allow_none)
-        if _reads_as(f, StrictInt):
-            assert isinstance(f, StrictInt)
-            return FieldReader(name, INTEGER, allow_none=allow_none, minimum=f.minimum,
-                               maximum=f.maximum)
-        if _reads_as(f, Tiles):
-            assert isinstance(f, Tiles)
-            return FieldReader(name, TILES, allow_none=allow_none, max_items=f.max_items,
-                               notation_length=MAX_NOTATION_LENGTH,
-                               code_length=MAX_TILE_CODE_LENGTH)
-        if _reads_as(f, HandField):
-            assert isinstance(f, HandField)
-            objects = f.objects
-            nested = objects.fast_reader() if isinstance(objects, _Strict) else None
-            if nested is not None:
-                return FieldReader(name, HAND, allow_none=allow_none, nested=nested,
-                                   notation_length=MAX_NOTATION_LENGTH)
-        if isinstance(f, fields.Nested) and _plain_nested(f):
-            schema = f.schema
-            nested = schema.fast_reader() if isinstance(schema, _Strict) else None
-            if nested is not None:
-                return FieldReader(name, OBJECT, allow_none=allow_none, nested=nested)
-    inner = getattr(f, "inner", None)
-    if (isinstance(f, fields.List) and isinstance(inner, fields.Nested) and _plain_nested(inner)
-            and all(type(v) is validate.Length and v.min is None and v.equal is None
-                    and v.max is not None for v in f.validators)):
-        schema = inner.schema
-        nested = schema.fast_reader() if isinstance(schema, _Strict) else None
-        if nested is not None:
-            limits = [v.max for v in f.validators
-                      if isinstance(v, validate.Length) and v.max is not None]
-            return FieldReader(name, OBJECTS, allow_none=allow_none, nested=nested,
-                               max_items=min(limits) if limits else NO_LIMIT)
-
-    def other(value: Any, key: str, data: dict[str, Any]) -> Any:
-        result = read(value, key, data)
-        if f.validators:
-            f._validate(result)
-        return result
-
-    return FieldReader(name, OTHER, allow_none=allow_none, other=other)
-
-
-class StrictBool(fields.Field[bool]):
-    """A JSON boolean and nothing else (marshmallow's Boolean also takes "yes", 1, ...)."""
-
-    default_error_messages = {"invalid": MSG_NOT_BOOL, "null": MSG_NULL}  # noqa: RUF012
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if type(value) is not bool:
-            raise self.make_error("invalid")
-        return value
-
-
-def as_integer(value: Any) -> int | None:
-    """A JSON integer as JSON Schema defines it (2.0 is the integer 2), else None.
-
-    Booleans and numeric strings are not integers; neither are infinities (1e400).
-    """
-    if type(value) is float and value.is_integer():
-        return int(value)
-    if type(value) is int:
-        return value
-    return None
-
-
-class StrictInt(fields.Field[int]):
-    """A JSON integer within [minimum, maximum]: not a boolean, a fraction or a string."""
-
-    default_error_messages = {"invalid": MSG_NOT_INT, "null": MSG_NULL}  # noqa: RUF012
-
-    def __init__(self, *, minimum: int, maximum: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.minimum = minimum
-        self.maximum = maximum
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        number = as_integer(value)
-        if number is None:
-            raise self.make_error("invalid")
-        if not self.minimum <= number <= self.maximum:
-            raise ValidationError(f"Must be between {self.minimum} and {self.maximum}.")
-        return number
-
-
-class Seat(StrictInt):
-    """A seat number. The upper bound only keeps absurd numbers out; the rule set's player
-    count is checked when the request is read (seat_out_of_range)."""
-
-    default_error_messages = {"invalid": MSG_NOT_SEAT, "null": MSG_NULL}  # noqa: RUF012
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(minimum=0, maximum=MAX_INT, **kwargs)
-
-
-class StrictStr(fields.Field[str]):
-    """A JSON string, one of `choices` when given, at most `max_length` characters."""
-
-    default_error_messages = {"invalid": MSG_NOT_STRING, "null": MSG_NULL}  # noqa: RUF012
-
-    def __init__(self, *, choices: Sequence[str] = (), max_length: int | None = None,
-                 **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.choices = frozenset(choices)
-        self.choices_message = _one_of(choices)
-        self.max_length = max_length
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> str:
-        if type(value) is not str:
-            raise self.make_error("invalid")
-        if self.choices and value not in self.choices:
-            raise ValidationError(self.choices_message)
-        if self.max_length is not None and len(value) > self.max_length:
-            raise ValidationError(_longer(self.max_length))
-        return value
-
-
-class TileCode(StrictStr):
-    default_error_messages = {"invalid": MSG_NOT_TILE, "null": MSG_NULL}  # noqa: RUF012
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(max_length=MAX_TILE_CODE_LENGTH, **kwargs)
-
-
-def _tile_code_list(value: list[Any], maximum: int) -> list[str]:
-    """A list of tile codes; errors are keyed by index like marshmallow's List field."""
-    if len(value) > maximum:
-        raise ValidationError(_more(maximum))
-    errors: dict[int, list[str]] = {}
-    for i, item in enumerate(value):
-        if type(item) is not str:
-            errors[i] = [MSG_NOT_TILE]
-        elif len(item) > MAX_TILE_CODE_LENGTH:
-            errors[i] = [_longer(MAX_TILE_CODE_LENGTH)]
-    if errors:
-        raise ValidationError(errors)
-    return value
-
-
-class Tiles(fields.Field[Any]):
-    """Tiles as one notation string ("123m55p") or as a list of tile codes (["1m", "2m"])."""
-
-    default_error_messages = {"invalid": MSG_NOT_TILES, "null": MSG_NULL}  # noqa: RUF012
-    max_items = MAX_TILE_LIST
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is str:
-            if len(value) > MAX_NOTATION_LENGTH:
-                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
-            return value
-        if type(value) is list:
-            return _tile_code_list(value, self.max_items)
-        raise self.make_error("invalid")
-
-
-class WildTiles(Tiles):
-    """`context.wilds`: the wild tiles as a string of tiles or a list of tile codes."""
-
-    max_items = MAX_FLOWER_LIST
+    # A line of a log names its rule set (`./run log`, the command-line scorer): it may
+    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
+    contract_name: ClassVar[str] = "NamedRuleset"
 
 
 class MeldSchema(_Strict):
+    """A declared meld. Only a kong can be concealed (暗杠)."""
+
     what = "a meld"
     kind = StrictStr(required=True, choices=MELD_KINDS,
                      error_messages={"required": _required("chow, pung or kong.")})
     tiles = Tiles(required=True, error_messages={
         "required": _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')})
     concealed = StrictBool(allow_none=True)
+    """True only for a concealed kong. Default false."""
 
 
 _MELDS = fields.List(fields.Nested(MeldSchema()), allow_none=True, load_default=None,
@@ -484,35 +89,24 @@ _CONCEALED_REQUIRED = _required('the standing tiles, the winning tile included, 
 class HandObjectSchema(_Strict):
     what = "a hand"
     concealed = Tiles(required=True, error_messages={"required": _CONCEALED_REQUIRED})
+    """The standing tiles, including the winning tile."""
     melds = _MELDS
+    """Declared melds (at most 4 make a hand). Default none."""
     win_tile = TileCode(allow_none=True)
-
-
-class NotAllowed(fields.Field[Any]):
-    """A field this request must not carry, refused whatever its value (null included)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(error_messages={"null": message})
-        self.message = message
-
-    def deserialize(self, value: Any, attr: str | None = None,
-                    data: Mapping[str, Any] | None = None, **kwargs: Any) -> Any:
-        if value is missing:
-            return missing
-        raise ValidationError(self.message)
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        raise ValidationError(self.message)
+    """The winning tile, one of the standing tiles. Default the last standing tile written."""
 
 
 class WaitingHandObjectSchema(_Strict):
-    """A hand object one tile short of a win: as `HandObjectSchema`, without `win_tile`."""
+    """A hand one tile short of a win; there is no `win_tile`."""
 
+    # As `HandObjectSchema`, without `win_tile`.
     what = "a waiting hand"
     concealed = Tiles(required=True, error_messages={"required": _required(
         'the standing tiles, one short of a win, such as "1112345678999m" or a list of tile '
         "codes.")})
+    """The standing tiles, 13 − 3 × melds of them."""
     melds = _MELDS
+    """Declared melds (at most 4 make a hand). Default none."""
     win_tile = NotAllowed(MSG_NO_WIN_TILE)
 
 
@@ -520,122 +114,61 @@ _HAND_OBJECT = HandObjectSchema()
 _WAITING_HAND_OBJECT = WaitingHandObjectSchema()
 
 
-class HandField(fields.Field[Any]):
-    """`hand`: a whole-hand notation string or a hand object."""
+class HandField(HandBase):
+    """A hand object, or one whole-hand notation string: `[...]` are declared melds (`[123p]`
+    chow, `[555s]` pung, `[5555s]` exposed kong, `{5555s}` concealed kong; `[555s,1]` names the
+    seat offset the tile was claimed from), then the standing tiles; the last tile written is
+    the winning tile.
+    """
 
-    default_error_messages = {"invalid": MSG_NOT_HAND, "null": MSG_NOT_HAND}  # noqa: RUF012
+    contract_name: ClassVar[str] = "Hand"
     objects: Schema = _HAND_OBJECT
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is str:
-            if len(value) > MAX_NOTATION_LENGTH:
-                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
-            return value
-        if type(value) is dict:
-            return self.objects.load(value)
-        raise self.make_error("invalid")
 
 
 class WaitingHandField(HandField):
-    """`hand` of a waits request: a notation string or a waiting hand object."""
+    """A waiting hand object, or one whole-hand notation string: `[...]` are declared melds as in
+    `Hand`, and every tile outside brackets is a standing tile (there is no winning tile).
+    """
 
+    contract_name: ClassVar[str] = "WaitingHand"
     objects = _WAITING_HAND_OBJECT
-
-
-class Flowers(fields.Field[Any]):
-    """`context.flowers`: a count, a list of flower codes, or a string of flowers."""
-
-    default_error_messages = {"invalid": MSG_NOT_FLOWERS, "null": MSG_NULL}  # noqa: RUF012
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        number = as_integer(value)
-        if number is not None:
-            if not 0 <= number <= MAX_INT:
-                raise ValidationError(f"Must be between 0 and {MAX_INT}.")
-            return number
-        if type(value) is str:
-            if len(value) > MAX_NOTATION_LENGTH:
-                raise ValidationError(_longer(MAX_NOTATION_LENGTH))
-            return value
-        if type(value) is list:
-            return _tile_code_list(value, MAX_FLOWER_LIST)
-        raise self.make_error("invalid")
-
-
-class Options(fields.Field[dict[str, Any]]):
-    """`context.options`: option name -> boolean, integer, string or list of integers (a
-    per-seat option); the rule set decides which names and values it takes."""
-
-    default_error_messages = {"invalid": MSG_NOT_OPTIONS, "null": MSG_NULL}  # noqa: RUF012
-
-    def _deserialize(
-        self, value: Any, attr: str | None, data: Any, **kwargs: Any
-    ) -> dict[str, Any]:
-        if type(value) is not dict:
-            raise self.make_error("invalid")
-        if len(value) > MAX_OPTIONS:
-            raise ValidationError(_more(MAX_OPTIONS, "options"))
-        out = dict(value)
-        errors: dict[str, list[str] | dict[int, list[str]]] = {}
-        for name, item in value.items():
-            if len(name) > MAX_OPTION_NAME_LENGTH:
-                errors[name] = [f"Option name longer than {MAX_OPTION_NAME_LENGTH} characters."]
-            elif type(item) is str:
-                if len(item) > MAX_OPTION_STRING_LENGTH:
-                    errors[name] = [_longer(MAX_OPTION_STRING_LENGTH)]
-            elif type(item) is bool:
-                pass
-            elif (number := as_integer(item)) is not None:
-                if not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
-                    errors[name] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
-                out[name] = number
-            elif type(item) is list:
-                numbers, problem = _option_list(item)
-                if problem:
-                    errors[name] = problem
-                else:
-                    out[name] = numbers
-            else:
-                errors[name] = [MSG_NOT_OPTION_VALUE]
-        if errors:
-            raise ValidationError(errors)
-        return out
-
-
-def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | list[str]]:
-    """A list option value: its integers, and its errors (keyed by index, like a List
-    field's, or messages about the list itself); no errors: empty."""
-    if len(items) > MAX_OPTION_LIST:
-        return [], [_more(MAX_OPTION_LIST)]
-    numbers: list[int] = []
-    errors: dict[int, list[str]] = {}
-    for i, item in enumerate(items):
-        number = as_integer(item)
-        if number is None:
-            errors[i] = [MSG_NOT_INT]
-        elif not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
-            errors[i] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
-        else:
-            numbers.append(number)
-    return numbers, errors
 
 
 class ContextSchema(_Strict):
     what = "a context"
-    win_type = StrictStr(required=True, choices=WIN_TYPES,
-                         error_messages={"required": _required("self_draw or discard.")})
-    kong = StrictStr(allow_none=True, choices=KONG_FLAGS)
+    win_type = WinType(required=True, choices=WIN_TYPES,
+                       error_messages={"required": _required("self_draw or discard.")})
+    kong = KongFlag(allow_none=True, choices=KONG_FLAGS)
+    """The kong the win came with, if any. Default null."""
     last_tile = StrictBool(allow_none=True)
+    """Won with the last tile of the wall (妙手回春 / 海底捞月). Default false."""
     last_of_kind = StrictBool(allow_none=True)
+    """The winning tile is the last of its kind (和绝张). Default false."""
     first_turn = StrictBool(allow_none=True)
-    seat_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
-    round_wind = StrictStr(allow_none=True, choices=tuple(WIND_NAMES))
+    """The win came on the winner's first turn, before any claim (in lianzhong: in the first
+    go-round, a claim allowed). With `dealer` and `winner` it names the fans of rule sets that
+    score them: chengdu (with an option) 天胡 for the dealer's self-draw, 地胡 for another
+    player's first-turn win; lianzhong 天和 for the dealer's self-draw, 地和 for the next seat's
+    self-draw on its first draw, 人和 for any other first-round win (every win after a claim);
+    erren-gb 天和 for the dealer, 地和 for the other player's self-draw, 人和 for a win on the
+    dealer's first discard. No claimed meld may be declared with it, except where the rule
+    set's `first_turn_claims` is true (lianzhong). Default false.
+    """
+    seat_wind = Wind(allow_none=True, choices=tuple(WIND_NAMES))
+    """Default E."""
+    round_wind = Wind(allow_none=True, choices=tuple(WIND_NAMES))
+    """Default E."""
     flowers = Flowers(allow_none=True)
-    wild_indicator = TileCode(allow_none=True)
+    """Default 0."""
+    wild_indicator = WildIndicator(allow_none=True)
+    """Null (the default) means no wilds in play."""
     wilds = WildTiles(allow_none=True)
     winner = Seat(allow_none=True)
+    """The winner's seat. Default 0."""
     discarder = Seat(allow_none=True)
+    """The discarder's seat; required for a discard win, absent or null for a self-draw."""
     dealer = Seat(allow_none=True)
+    """The dealer's seat. Default 0."""
     options = Options(allow_none=True)
 
 
@@ -649,161 +182,19 @@ class ScoreRequestSchema(_Strict):
     hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-    # A line of a log names its rule set (`./run log`, the command-line scorer): it may
-    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
-    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
+    ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 class WaitsRequestSchema(_Strict):
-    """A waits request: the score request with a hand one tile short (no `win_tile`)."""
-
+    # The score request with a hand one tile short (no `win_tile`).
     what = "a waits request"
     hand = WaitingHandField(required=True, error_messages={"required": _required(
         'the hand one tile short of a win, as a notation string such as "1112345678999m" or '
         "an object with concealed and melds.")})
     context = fields.Nested(ContextSchema(), required=True,
                             error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-    ruleset = StrictStr(allow_none=True, max_length=RULESET_ID_MAX)
-
-
-# --- the settle request: a round as events --------------------------------------------
-
-_SEAT_REQUIRED = _required("the seat number (from 0).")
-
-
-def _event_type(name: str) -> StrictStr:
-    return StrictStr(required=True, choices=(name,), error_messages={
-        "required": _required(", ".join(EVENT_TYPES) + ".")})
-
-
-class KongEventSchema(_Strict):
-    """A kong of a kind this request does not name rightly: only `kind` can be refused."""
-
-    what = "a kong event"
-    type = _event_type("kong")
-    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
-    kind = StrictStr(required=True, choices=KONG_KINDS,
-                     error_messages={"required": _required(", ".join(KONG_KINDS) + ".")})
-    tile = TileCode(required=True, error_messages={
-        "required": _required('the konged tile, one tile code such as "5m".')})
-    # 杠上杠: how this kong follows the kong of the event right before it, if it does.
-    follows = StrictStr(allow_none=True, choices=FOLLOWS)
-
-
-class DirectKongEventSchema(KongEventSchema):
-    """点杠: on another player's discard, which `discarder` names."""
-
-    what = "a direct kong event"
-    discarder = Seat(required=True, error_messages={"required": _required(
-        "a direct kong (点杠) names the seat whose discard was konged.")})
-
-
-class AddedKongEventSchema(KongEventSchema):
-    """加杠: a tile added to one's own pung; `fresh`: it is the tile just drawn."""
-
-    what = "an added kong event"
-    fresh = StrictBool(required=True, error_messages={"required": _required(
-        "an added kong (加杠) says whether the added tile is the one just drawn (true or "
-        "false).")})
-
-
-class ConcealedKongEventSchema(KongEventSchema):
-    what = "a concealed kong event"
-
-
-class WinEventSchema(_Strict):
-    what = "a win event"
-    type = _event_type("win")
-    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
-    hand = HandField(required=True, error_messages={"required": _HAND_REQUIRED})
-    # As in a score request, but the event's seat is the winner and the options are the
-    # round's.
-    context = fields.Nested(ContextSchema(exclude=("winner", "options")), required=True,
-                            error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
-
-
-class DrawHandSchema(_Strict):
-    what = "a hand at the draw"
-    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
-    hand = WaitingHandField(required=True, error_messages={"required": _required(
-        "the hand the seat shows, one tile short of a win.")})
-    passive_pig = StrictBool(allow_none=True)
-
-
-class DrawEventSchema(_Strict):
-    what = "a draw event"
-    type = _event_type("draw")
-    hands = fields.List(fields.Nested(DrawHandSchema()), required=True,
-                        validate=validate.Length(max=MAX_DRAW_HANDS,
-                                                 error=_more(MAX_DRAW_HANDS, "hands")),
-                        error_messages={"invalid": MSG_NOT_DRAW_HANDS, "null": MSG_NULL,
-                                        "required": _required(
-                                            "the hand of every seat not yet won.")})
-
-
-class FollowDealerEventSchema(_Strict):
-    """跟庄 (天津 铲): every other player followed the dealer's first discard."""
-
-    what = "a follow_dealer event"
-    type = _event_type("follow_dealer")
-
-
-class RevealEventSchema(_Strict):
-    """亮倒: a seat reveals its ready hand."""
-
-    what = "a reveal event"
-    type = _event_type("reveal")
-    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
-
-
-_EVENT_SCHEMAS: dict[str, Schema] = {
-    "win": WinEventSchema(), "draw": DrawEventSchema(), "follow_dealer": FollowDealerEventSchema(),
-    "reveal": RevealEventSchema(),
-}
-# A kong by its kind: each kind has the fields it takes.
-_KONG_SCHEMAS: dict[str, Schema] = {
-    "direct": DirectKongEventSchema(), "added": AddedKongEventSchema(),
-    "concealed": ConcealedKongEventSchema(),
-}
-_ANY_KONG = KongEventSchema()
-_EVENT_TYPE_REQUIRED = _required(", ".join(EVENT_TYPES) + ".")
-
-
-class Event(fields.Field[Any]):
-    """One event of a round, by its `type`: kong, win, draw, follow_dealer or reveal."""
-
-    default_error_messages = {"invalid": MSG_NOT_EVENT}  # noqa: RUF012
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
-        if type(value) is not dict:
-            raise self.make_error("invalid")
-        kind = value.get("type")
-        if kind == "kong":
-            kong = value.get("kind")
-            by_kind = _KONG_SCHEMAS.get(kong) if type(kong) is str else None
-            return (by_kind or _ANY_KONG).load(value)
-        schema = _EVENT_SCHEMAS.get(kind) if type(kind) is str else None
-        if schema is None:
-            if "type" not in value:
-                raise ValidationError({"type": [_EVENT_TYPE_REQUIRED]})
-            raise ValidationError({"type": [_one_of(EVENT_TYPES)]})
-        return schema.load(value)
-
-
-class SettleRequestSchema(_Strict):
-    what = "a settle request"
-    options = Options(allow_none=True)
-    # The round's dealer and flipped wild tile, given once for every event.
-    dealer = Seat(allow_none=True)
-    wild_indicator = TileCode(allow_none=True)
-    wilds = WildTiles(allow_none=True)
-    events = fields.List(Event(), required=True,
-                         validate=validate.Length(max=MAX_EVENTS,
-                                                  error=_more(MAX_EVENTS, "events")),
-                         error_messages={"invalid": MSG_NOT_EVENTS, "null": MSG_NULL,
-                                         "required": _required(
-                                             "the round's events in order (kong, win, draw, "
-                                             "follow_dealer, reveal).")})
+    """The context of the win, as for `score`; each completing tile is scored with it."""
+    ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
 # --- a batch: many score or waits requests in one body -------------------------------
@@ -841,45 +232,7 @@ class BatchRequestSchema(_Strict):
 
 SCORE_REQUEST = ScoreRequestSchema()
 WAITS_REQUEST = WaitsRequestSchema()
-SETTLE_REQUEST = SettleRequestSchema()
 BATCH_REQUEST = BatchRequestSchema()
-
-
-def _escape(token: str) -> str:
-    return token.replace("~", "~0").replace("/", "~1")
-
-
-# The `code` of one entry of `errors` of an `invalid_request` problem: what is wrong with that
-# field.
-REQUIRED, UNKNOWN_FIELD, INVALID_TYPE, INVALID_VALUE = (
-    "required", "unknown_field", "invalid_type", "invalid_value")
-FIELD_ERROR_CODES = (REQUIRED, UNKNOWN_FIELD, INVALID_TYPE, INVALID_VALUE)
-
-
-def _classify(message: str) -> str:
-    if message in _REQUIRED:
-        return REQUIRED
-    if message in _UNKNOWN:
-        return UNKNOWN_FIELD
-    if message in _TYPE:
-        return INVALID_TYPE
-    return INVALID_VALUE
-
-
-def flatten_errors(messages: Any, pointer: str = "") -> list[dict[str, str]]:
-    """Marshmallow's nested error messages -> [{pointer, code, message}], in field order."""
-    out: list[dict[str, str]] = []
-    if isinstance(messages, Mapping):
-        for key, value in messages.items():
-            child = pointer if key == "_schema" else f"{pointer}/{_escape(str(key))}"
-            out.extend(flatten_errors(value, child))
-    elif isinstance(messages, list | tuple):
-        for item in messages:
-            out.extend(flatten_errors(item, pointer))
-    else:
-        message = str(messages)
-        out.append({"pointer": pointer, "code": _classify(message), "message": message})
-    return out
 
 
 def load_score_request(body: dict[str, Any]) -> dict[str, Any]:
@@ -893,8 +246,3 @@ def load_waits_request(body: dict[str, Any]) -> dict[str, Any]:
     result: dict[str, Any] = WAITS_REQUEST.load(body)
     return result
 
-
-def load_settle_request(body: dict[str, Any]) -> dict[str, Any]:
-    """Validate a settle request body; raises `ValidationError`."""
-    result: dict[str, Any] = SETTLE_REQUEST.load(body)
-    return result

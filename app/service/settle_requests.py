@@ -30,8 +30,8 @@ winner per hand) ends the round at its first win, except that other players may 
 same discard too (一炮多响).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
-(`app.service.schemas`; its refusal is `invalid_request`), then `build_round`, which trusts the
-schema's output and checks what it cannot: seats, the hands (every code of
+(`app.service.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
+trusts the schema's output and checks what it cannot: seats, the hands (every code of
 `app.service.hand_requests`, the pointer moved into the event), and that the sequence can
 happen. The first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
@@ -108,7 +108,7 @@ from app.rules.model import RuleSet
 from app.service.context_reading import build_round_wilds
 from app.service.hand_requests import build, build_waiting, validated
 from app.service.option_reading import build_options
-from app.service.schemas import SETTLE_REQUEST
+from app.service.settle_schemas import SETTLE_REQUEST
 
 
 def read_settle_request(body: Mapping[str, Any], ruleset: RuleSet) -> Round:

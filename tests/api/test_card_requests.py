@@ -1,6 +1,7 @@
 """Reading a score or waits request of a word-card rule set (hengyang): every 422 code with
 its pointer (and position inside a string), the notation forms that read the same, and the
-request schema agreeing with openapi.yaml's CardScoreRequest / CardWaitsRequest."""
+request schema agreeing with openapi.yaml's HengyangScoreRequest / HengyangWaitsRequest (a
+word-card game's request schemas are its own, named after it)."""
 
 from __future__ import annotations
 
@@ -292,8 +293,8 @@ def test_waits_of_e1(client: FlaskClient) -> None:
 # --- the request schemas agree with openapi.yaml ------------------------------------------
 
 
-@pytest.mark.parametrize("name,schema", [("CardScoreRequest", "score"),
-                                         ("CardWaitsRequest", "waits")])
+@pytest.mark.parametrize("name,schema", [("HengyangScoreRequest", "score"),
+                                         ("HengyangWaitsRequest", "waits")])
 def test_every_body_the_document_allows_passes_the_schema(spec: dict[str, Any], name: str,
                                                           schema: str) -> None:
     marshmallow_schema = getattr(card_schemas(HENGYANG), schema)
@@ -323,7 +324,7 @@ def test_every_body_the_document_allows_passes_the_schema(spec: dict[str, Any], 
     ]])
 def test_refused_bodies_are_refused_by_the_document(spec: dict[str, Any],
                                                     body: dict[str, Any]) -> None:
-    assert not validator_for(spec, "/components/schemas/CardScoreRequest").is_valid(body)
+    assert not validator_for(spec, "/components/schemas/HengyangScoreRequest").is_valid(body)
     with pytest.raises(ValidationError):
         card_schemas(HENGYANG).score.load(body)
 
@@ -331,5 +332,5 @@ def test_refused_bodies_are_refused_by_the_document(spec: dict[str, Any],
 def test_accepted_bodies_are_accepted_by_the_document(spec: dict[str, Any]) -> None:
     for body in (E1, _with("123d2710x45x888x99x9d6x", xing_card=None, first_turn=None),
                  CARD_ERRORS[10][1]):
-        assert validator_for(spec, "/components/schemas/CardScoreRequest").is_valid(body)
+        assert validator_for(spec, "/components/schemas/HengyangScoreRequest").is_valid(body)
         card_schemas(HENGYANG).score.load(body)

@@ -106,29 +106,34 @@ def test_every_operation_is_generated_and_answers(generated: Path, spec: dict[st
 
 def test_word_card_operations_through_the_client(generated: Path, spec: dict[str, Any],
                                                  app: Flask) -> None:
-    """The word-card forms of scoreHand and listWaits, built and parsed by the client's own
-    models (CardScoreRequest in, CardScoreResponse out)."""
+    """A word-card game's own operations (hengyang's), built and parsed by the client's own
+    models (HengyangScoreRequest in, CardScoreResponse out): the client cannot send a word-card
+    body to a tile game's operation, nor the other way round."""
     sys.path.insert(0, str(generated))
     try:
         models = importlib.import_module(f"{PACKAGE}.models")
-        score_hand = importlib.import_module(f"{PACKAGE}.api.scoring.score_hand")
-        list_waits = importlib.import_module(f"{PACKAGE}.api.scoring.list_waits")
+        score_hand = importlib.import_module(f"{PACKAGE}.api.scoring.score_hand_hengyang")
+        list_waits = importlib.import_module(f"{PACKAGE}.api.scoring.list_waits_hengyang")
         client = importlib.import_module(PACKAGE).Client(
             base_url="http://testserver", httpx_args={"transport": httpx.WSGITransport(app=app)})
-        examples = spec["paths"]["/v1/rulesets/{ruleset}/score"]["post"]["requestBody"][
+        examples = spec["paths"]["/v1/rulesets/hengyang/score"]["post"]["requestBody"][
             "content"]["application/json"]["examples"]
-        body = models.CardScoreRequest.from_dict(examples["hengyang_ti_self_draw"]["value"])
-        response = score_hand.sync_detailed(client=client, ruleset="hengyang", body=body)
+        body = models.HengyangScoreRequest.from_dict(examples["ti_self_draw"]["value"])
+        assert "ruleset" not in inspect.signature(score_hand.sync_detailed).parameters
+        tile_score = importlib.import_module(f"{PACKAGE}.api.scoring.score_hand")
+        assert inspect.signature(tile_score.sync_detailed).parameters["body"].annotation in (
+            "ScoreRequest", models.ScoreRequest)
+        response = score_hand.sync_detailed(client=client, body=body)
         assert response.status_code == 200, response.content[:300]
         parsed = response.parsed
         assert isinstance(parsed, models.CardScoreResponse)
         assert (parsed.huxi, parsed.tun, parsed.score) == (21, 6, 24)
         assert parsed.red_cards == 9
-        waits_body = models.CardWaitsRequest.from_dict(
+        waits_body = models.HengyangWaitsRequest.from_dict(
             {"hand": {"cards": "78x 123d 55x", "groups": [{"kind": "ti", "cards": "10101010d"},
                                                           {"kind": "chi", "cards": "2710x"}]},
              "context": {"win_type": "self_draw"}})
-        response = list_waits.sync_detailed(client=client, ruleset="hengyang", body=waits_body)
+        response = list_waits.sync_detailed(client=client, body=waits_body)
         assert response.status_code == 200, response.content[:300]
         waits = response.parsed
         assert isinstance(waits, models.CardWaitsResponse)
@@ -147,9 +152,16 @@ def test_typescript_types_check_under_strict(tmp_path: Path) -> None:
     subprocess.run(["npx", "--yes", "openapi-typescript@7", str(OPENAPI_FILE), "-o", str(types)],
                    check=True, capture_output=True, timeout=600)
     use = tmp_path / "use.ts"
-    use.write_text('import type { paths } from "./api";\n'
+    # A tile game's score body and a word-card game's are types of their own.
+    use.write_text('import type { paths, components } from "./api";\n'
                    'type Score = paths["/v1/rulesets/{ruleset}/score"]["post"];\n'
-                   "export type Body = Score[\"requestBody\"];\n")
+                   "export type Body = Score[\"requestBody\"];\n"
+                   'type Card = paths["/v1/rulesets/hengyang/score"]["post"];\n'
+                   "export type CardBody = Card[\"requestBody\"];\n"
+                   'const card: components["schemas"]["HengyangScoreRequest"] = '
+                   '{hand: "[2710x]78x123d55x9x", context: {win_type: "flip", flipper: 1}};\n'
+                   "// @ts-expect-error a word-card body is not a tile game's\n"
+                   'export const wrong: components["schemas"]["ScoreRequest"] = card;\n')
     done = subprocess.run(["npx", "--yes", "-p", "typescript@5", "tsc", "--strict",
                            "--noEmit", str(types), str(use)],
                           capture_output=True, text=True, timeout=600)

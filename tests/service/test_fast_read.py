@@ -25,7 +25,8 @@ from app.service.fast_read import (
     ObjectReader,
     read_object,
 )
-from app.service.schemas import SCORE_REQUEST, SETTLE_REQUEST, WAITS_REQUEST, ContextSchema
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST, ContextSchema
+from app.service.settle_schemas import SETTLE_REQUEST
 
 CONTEXT = ContextSchema()
 VALID_CONTEXT = {"win_type": "discard", "discarder": 1, "winner": 0, "dealer": 2.0,

@@ -11,14 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-from app.service import schemas
-from app.service.schemas import (
-    SCORE_REQUEST,
-    SETTLE_REQUEST,
-    WAITS_REQUEST,
-    HandField,
-    flatten_errors,
-)
+from app.service import schema_fields, settle_schemas
+from app.service.schema_fields import HandBase, flatten_errors
+from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.settle_schemas import SETTLE_REQUEST
 
 PROPS = settings(max_examples=400, deadline=None, database=None,
                  suppress_health_check=list(HealthCheck))
@@ -64,11 +60,12 @@ def _value(field: fields.Field[Any], depth: int) -> st.SearchStrategy[Any]:
             choices.append(shaped(field.schema, depth + 1))
         elif isinstance(field, fields.List) and isinstance(field.inner, fields.Nested):
             choices.append(st.lists(shaped(field.inner.schema, depth + 1), max_size=5))
-        elif isinstance(field, HandField):
+        elif isinstance(field, HandBase):
             choices.append(shaped(field.objects, depth + 1))
-        elif isinstance(field, schemas.Event):
-            kong = schemas._KONG_SCHEMAS["direct"]
-            choices += [shaped(s, depth + 1) for s in (*schemas._EVENT_SCHEMAS.values(), kong)]
+        elif isinstance(field, settle_schemas.Event):
+            kong = settle_schemas._KONG_SCHEMAS["direct"]
+            events = (*settle_schemas._EVENT_SCHEMAS.values(), kong)
+            choices += [shaped(s, depth + 1) for s in events]
             choices.append(st.builds(lambda k, e: {**e, "type": "kong", "kind": k},
                                      st.sampled_from(["direct", "added", "concealed", "x"]),
                                      shaped(kong, depth + 1)))
@@ -88,7 +85,7 @@ def _both(schema: Schema, body: Any,
     ours = _outcome(schema, body)
     with monkeypatch.context() as m:
         # marshmallow's own load, for this schema and every schema nested in it.
-        m.setattr(schemas._Strict, "load",
+        m.setattr(schema_fields._Strict, "load",
                   lambda self, data, **kw: Schema.load(self, data, **kw))
         theirs = _outcome(schema, body)
     return ours, theirs

@@ -11,7 +11,7 @@ import pytest
 from app.domain.events import KongEvent
 from app.rules.loader import load_rulesets
 from app.service.problems import ApiError
-from app.service.schemas import MAX_EVENTS
+from app.service.schema_fields import MAX_EVENTS
 from app.service.settle_requests import build_round, read_settle_request
 
 SICHUAN = load_rulesets(Path(__file__).resolve().parents[2] / "rulesets")["sichuan"]

@@ -1,0 +1,539 @@
+"""The operations of the contract, declared: their texts, status codes, schemas and examples.
+
+The shapes themselves are the marshmallow schemas of `app.service` (requests: `schemas`,
+`settle_schemas`, the card games' `card_schemas`; answers: `answer_schemas`,
+`card_answer_schemas`, `document_schemas`, `card_document_schemas`, `problem_schemas`), named
+here by their component names. `build.py` puts the two together, sends every example request
+through the app to write the answers it shows, and writes `openapi.yaml`.
+
+An operation of the scoring paths is declared once per family of rule sets (`build.family_of`):
+the tile games' on the templated paths (`{ruleset}` one of theirs), each word-card game's on
+paths of its own with its own bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools.openapi import examples as ex
+from tools.openapi.examples import Example, Fixed
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A response: its description, the schema of its body (None: a shared response's
+    reference, or a text body), its media type, examples and headers."""
+
+    description: str
+    schema: str | dict[str, Any] | None = None
+    media: str = "application/problem+json"
+    examples: tuple[Example | Fixed, ...] = ()
+    headers: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    operation_id: str
+    tag: str
+    summary: str
+    description: str | None
+    answer: Answer  # the 200 answer (its examples: those of `examples` answered 200)
+    responses: Mapping[int, str | Answer]  # a shared response's name, or the operation's own
+    request: str | None = None  # the request body's schema
+    examples: tuple[Example, ...] = ()
+    parameters: tuple[str | dict[str, Any], ...] = ()  # shared parameters' names, or inline
+    ruleset: str | None = None  # the rule set the examples are posted to by default
+
+
+TITLE = "Mahjong scoring service"
+SUMMARY = "Score Chinese mahjong hands under rule sets defined as data."
+DESCRIPTION = """\
+A stateless service that scores mahjong hands: the fans (番) a hand holds, their total,
+whether it is a legal win under the chosen rule set (and why not), the decomposition that
+was scored and the money each seat pays or receives. One hand per `score` call, or up to
+1,000 per `score/batch` call.
+
+Rule sets (`mcr` 国标麻将 and more) are YAML files loaded at start-up; list them with
+`GET /v1/rulesets`. Each belongs to a family, which decides the bodies its operations take:
+the tile games (most) on the paths `/v1/rulesets/{ruleset}/...`, `{ruleset}` one of theirs;
+each game of word cards (a rule set with a `deck`, such as hengyang 衡阳六胡抢) on paths of its
+own, `/v1/rulesets/hengyang/score` and so on, with its own request and answer shapes. Only the
+rule sets with a round settlement take `/v1/rulesets/{ruleset}/settle`.
+
+Every error is an RFC 9457 problem document (`application/problem+json`) with a stable
+snake_case `code`; validation errors list each fault in `errors` with a JSON pointer
+(RFC 6901) into the request body and, inside notation strings, the 0-based `position`.
+
+In request bodies, JSON `null` in an optional field means "use the default".
+
+Every response carries `X-Request-ID`: the request's own `X-Request-ID` header when it
+sent one of 1 to 128 characters from `A-Z a-z 0-9 . _ : / + = @ -`, else a new random ID.
+Problem documents repeat it as `request_id`, and the service's access log names it.
+Responses over 2 KB are gzip-compressed for clients whose `Accept-Encoding` accepts gzip
+(`gzip;q=0` or `*;q=0` does not). A request body may be sent gzip-compressed
+(`Content-Encoding: gzip`); the size limits hold for the decompressed body. Any other
+`Content-Encoding` is refused with 415 `unsupported_content_encoding`. A request body
+must arrive whole within the service's deadline (10 s by default) of the request's
+headers; past it the answer is 408 `request_timeout` and the connection is closed.
+
+This document is generated from the service's code (`./run openapi`): the request and answer
+shapes are its marshmallow schemas, the examples' answers are what the service answers.
+"""
+LICENSE = {"name": "Proprietary", "identifier": "LicenseRef-Proprietary"}
+SERVERS = (
+    {"url": "/", "description": "The service that serves this document (`GET /openapi.yaml`)."},
+    {"url": "http://localhost:8000", "description": "`./run serve` on this machine (PORT 8000)"},
+)
+TAGS = (
+    {"name": "rulesets", "description": "The rule sets this service knows."},
+    {"name": "scoring", "description": "Scoring hands."},
+    {"name": "meta", "description": "Liveness, readiness, metrics and the contract itself."},
+)
+
+# --- shared parameters -------------------------------------------------------------------
+
+RULESET_PATTERN = "^[a-z0-9][a-z0-9_-]{0,63}$"
+PARAMETERS: dict[str, dict[str, Any]] = {
+    "Ruleset": {
+        "name": "ruleset", "in": "path", "required": True,
+        "description": "A rule set id from `GET /v1/rulesets`.",
+        "schema": {"type": "string", "pattern": RULESET_PATTERN}, "example": "mcr"},
+    # The enums of these two are the rule sets' ids (build.py).
+    "TileRuleset": {
+        "name": "ruleset", "in": "path", "required": True,
+        "description": "A tile game's rule set (a word-card game has paths of its own).",
+        "schema": {"$ref": "#/components/schemas/TileRulesetId"}, "example": "mcr"},
+    "RoundRuleset": {
+        "name": "ruleset", "in": "path", "required": True,
+        "description": "A rule set that settles rounds (its document's `settlement` is not "
+                       "null).",
+        "schema": {"$ref": "#/components/schemas/RoundRulesetId"}, "example": "sichuan"},
+    "Explain": {
+        "name": "explain", "in": "query", "required": False,
+        "description": """\
+`true`: the response also explains the score (`explanation`: every fan the chosen reading had but
+did not count, each with what left it out, and the readings that were compared). Off by default,
+and the response is then exactly as without it. Anything but `true` or `false`, or the parameter
+given twice, is answered `400 invalid_query`. A rule set of word cards explains its own way
+(`CardExplanation`: the 名堂 an option left out, and the arrangements compared with their 胡息
+and score).""",
+        "schema": {"type": "string", "enum": ["true", "false"], "default": "false"}},
+}
+
+# --- shared responses ----------------------------------------------------------------------
+
+SCORE_URL = "/v1/rulesets/mcr/score"
+_GOOD = b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}}'
+_JSON = {"Content-Type": "application/json"}
+_MALFORMED_JSON = Example("malformed_json", None, None, "Not JSON", path=SCORE_URL, data=b"{",
+                          headers=_JSON)
+_MALFORMED_GZIP = Example("malformed_gzip", None, None, "A body sent as gzip that is not gzip",
+                          path=SCORE_URL, data=b"not gzip",
+                          headers={**_JSON, "Content-Encoding": "gzip"})
+
+RESPONSES: dict[str, Answer] = {
+    "BadRequest": Answer(
+        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), a body sent "
+        "with `Content-Encoding: gzip` is not valid gzip (`malformed_gzip`), or a query "
+        "parameter is not one the operation takes as given (`invalid_query`).",
+        "Problem", examples=(
+            _MALFORMED_JSON, _MALFORMED_GZIP,
+            Example("invalid_query", None, None,
+                    "explain given as something else than true or false",
+                    path=SCORE_URL + "?explain=maybe", data=_GOOD, headers=_JSON))),
+    "MalformedJson": Answer(
+        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), or a body "
+        "sent with `Content-Encoding: gzip` is not valid gzip (`malformed_gzip`).",
+        "Problem", examples=(_MALFORMED_JSON, _MALFORMED_GZIP)),
+    "UnknownRuleset": Answer(
+        "No rule set has this id (`unknown_ruleset`).", "Problem", examples=(
+            Example("unknown_ruleset", None, None, "An unknown rule set",
+                    path="/v1/rulesets/riichi"),)),
+    "PayloadTooLarge": Answer(
+        "The body is larger than 64 KiB (`payload_too_large`), as sent or, sent with "
+        "`Content-Encoding: gzip`, once decompressed.", "Problem", examples=(
+            Example("payload_too_large", None, None, "Over 64 KiB", path=SCORE_URL,
+                    data=b" " * 70_000, headers=_JSON),)),
+    "UnsupportedMediaType": Answer(
+        "The body is not sent as `application/json` (`unsupported_media_type`), or it is sent "
+        "with a `Content-Encoding` other than gzip (`unsupported_content_encoding`; the "
+        "response's `Accept-Encoding` header names the one accepted, `gzip`).",
+        "Problem", headers={"Accept-Encoding": {
+            "description": "The content coding a request body may have (`gzip`); with "
+                           "`unsupported_content_encoding` only.",
+            "schema": {"type": "string", "const": "gzip"}}},
+        examples=(
+            Example("unsupported_media_type", None, None, "A form post", path=SCORE_URL,
+                    data=b"a=1", headers={"Content-Type": "application/x-www-form-urlencoded"}),
+            Example("unsupported_content_encoding", None, None, "A body compressed with brotli",
+                    path=SCORE_URL, data=_GOOD, headers={**_JSON, "Content-Encoding": "br"}))),
+    "RequestTimeout": Answer(
+        "The request body did not arrive whole within the service's deadline "
+        "(`request_timeout`; 10 s from the request's headers unless the operator sets "
+        "MAHJONG_BODY_TIMEOUT): the rest of it is not read, and the connection is closed. Send "
+        "the whole body right after the headers, at once.",
+        "Problem", headers={"Connection": {
+            "description": "`close`: the connection carries no further request.",
+            "schema": {"type": "string", "const": "close"}}},
+        examples=(Fixed("request_timeout", "A body sent a byte at a time", ex.REQUEST_TIMEOUT),)),
+    "TimeLimitExceeded": Answer(
+        "Scoring the request took longer than the service's limit per request "
+        "(`time_limit_exceeded`; 10 s unless the operator sets MAHJONG_TIME_LIMIT), so it was "
+        "stopped. Only the heaviest requests come near it (waits or rounds on hands holding "
+        "many wild tiles).", "Problem", examples=(
+            Fixed("time_limit_exceeded", "Stopped at the time limit", ex.TIME_LIMIT_EXCEEDED),)),
+    "BatchPayloadTooLarge": Answer(
+        "The batch body is larger than 2 MiB (`payload_too_large`), as sent or, sent with "
+        "`Content-Encoding: gzip`, once decompressed.", "Problem", examples=(
+            Example("payload_too_large", None, None, "Over 2 MiB",
+                    path="/v1/rulesets/mcr/score/batch", data=b" " * 2_200_000,
+                    headers=_JSON),)),
+    "NotABatch": Answer(
+        "The body is not a batch (`invalid_request`): no `requests` array, a field besides it, "
+        "or none or more than 1,000 requests. What is wrong inside one request is that "
+        "request's error item instead.", "Problem", examples=(
+            Example("too_many", None, {"requests": [{}] * 1001}, "1,001 requests",
+                    path="/v1/rulesets/mcr/score/batch"),)),
+    "InternalError": Answer(
+        "An unexpected failure (`internal_error`); the tests make sure no request causes one.",
+        "Problem", examples=(
+            Fixed("internal_error", "An unexpected failure", ex.INTERNAL_ERROR),)),
+}
+
+# The errors every body-taking operation may answer, besides its own 422.
+_BODY_ERRORS: dict[int, str | Answer] = {
+    400: "BadRequest", 404: "UnknownRuleset", 408: "RequestTimeout", 413: "PayloadTooLarge",
+    415: "UnsupportedMediaType"}
+_BATCH_ERRORS: dict[int, str | Answer] = {
+    **_BODY_ERRORS, 413: "BatchPayloadTooLarge", 422: "NotABatch", 500: "InternalError"}
+
+# --- the tile games' scoring operations ----------------------------------------------------
+
+SCORE_DESCRIPTION = """\
+Scores one winning hand under the rule set. A well-formed hand that is not a legal win
+(no winning shape, under the minimum, a discard win where only self-draw wins) is still
+answered `200`, with `winning: false`, a `reason`, the fans it would have had where it
+has a shape, and `payments: null`. A request that cannot be a real hand (unknown tile,
+five copies of a tile, wrong tile count, illegal meld, bad seat, inconsistent context)
+is answered `422` with the domain's code and a pointer to the field at fault."""
+
+WAITS_DESCRIPTION = """\
+Takes a hand one tile short of a win (13 − 3 × melds standing tiles, no winning tile)
+and the context of the win, as for `score`. Tries every tile of the rule set's tile set
+except a tile the hand already holds all four of (standing and melds together), and
+lists, in the written order of tiles (m, p, s, honours), each tile that completes a
+winning shape: the score of the completed hand won on that tile (fans, total, value,
+multiplier, decomposition), exactly what `score` answers for it with the same context.
+A completed hand under the minimum (or otherwise not a legal win) is still listed, with
+`winning: false` and a `reason`. `ready` is true when any tile is listed; `best` is the
+winning entry worth most (highest `value`, then highest `fan_total`, the first in tile
+order among equals), null when no tile makes a legal win. A context flag that cannot
+hold for some tile (`kong: robbed` while holding another copy of it) simply scores no
+fan for it there. Errors are those of `score`; `hand.win_tile` is refused."""
+
+SCORE_BATCH_DESCRIPTION = """\
+Takes `requests`, 1 to 1,000 score requests (the rule set document's
+`limits.batch_items`), each exactly as `{single}` takes it, and answers `200` with
+`results` in the same order: for each request exactly one of `{{"result": ...}}`, what
+`{single}` answers for it, or `{{"error": ...}}`, the problem `{single}` would answer
+(its `status` inside it, its pointers relative to the request). One bad request never
+fails the others, whatever is wrong with it (not an object, an unknown tile, a wrong
+type). The body as a whole is refused only when it is not a batch: not JSON (`400`),
+larger than 2 MiB (`limits.batch_bytes`, `413`), no `requests` array, an unknown field,
+or none or more than 1,000 requests (`422 invalid_request`); or when it does not
+arrive whole in time (`408 request_timeout`).
+
+The batch runs under the service's time limit per request (`limits.time_limit_seconds`):
+past it, every request not yet answered gets a `time_limit_exceeded` error item (the
+engine stops the one it is on where it can), and the requests before keep their
+results; send those again. Only hands holding many wild tiles come near it."""
+
+WAITS_BATCH_DESCRIPTION = """\
+As `{batch}`, for waits: `requests` holds 1 to 1,000 waits requests, each exactly as
+`{single}` takes it, and each item of `results` is `{{"result": ...}}`, what `{single}`
+answers for it, or `{{"error": ...}}`, the problem it would answer. The same limits and
+the same time limit apply; waits on hands holding many wild tiles are the slowest
+requests of all, so send those in smaller batches."""
+
+BATCH_ITEMS = {
+    "score": "Score requests, each as `{single}` takes it. An item may be any JSON value: one "
+             "that is not such a request is still answered, with its own error item (what "
+             "`{single}` would answer for it), and never fails the batch.",
+    "waits": "Waits requests, each as `{single}` takes it. An item may be any JSON value: one "
+             "that is not such a request is still answered, with its own error item (what "
+             "`{single}` would answer for it), and never fails the batch.",
+}
+
+SCORE_ANSWER = ("The score. `winning` says whether the hand is a legal win under the rule set; "
+                "when it is not, `reason` says why and `payments` is null.")
+WAITS_ANSWER = ("The waits. `ready` says whether any tile completes the hand; `best` is the "
+                "winning entry worth most, or null.")
+BATCH_ANSWER = "One item per request, in order."
+SINGLE_ERRORS: dict[int, str | Answer] = {**_BODY_ERRORS, 500: "InternalError",
+                                          503: "TimeLimitExceeded"}
+
+
+def tile_operations() -> tuple[Operation, ...]:
+    """The tile games' score, waits and batches, on the templated paths."""
+    scoring = ("TileRuleset", "Explain")
+    return (
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
+            SCORE_DESCRIPTION, Answer(SCORE_ANSWER, "ScoreResponse", "application/json"),
+            {**SINGLE_ERRORS, 422: Answer(
+                "The body does not match the schema (`invalid_request`), or it cannot describe "
+                "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
+                "`wrong_tile_count`, `inconsistent_context`, ...).", "Problem",
+                examples=(ex.BAD_TYPE,))},
+            "ScoreRequest", ex.SCORE, scoring, "mcr"),
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
+            "List the tiles a hand one tile short waits on, each with its score",
+            WAITS_DESCRIPTION, Answer(WAITS_ANSWER, "WaitsResponse", "application/json"),
+            {**SINGLE_ERRORS, 422: Answer(
+                "The body does not match the schema (`invalid_request`, also for a "
+                "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
+                "domain's code: `wrong_tile_count` for other than 13 − 3 × melds standing "
+                "tiles, `too_many_copies`, `illegal_meld`, `inconsistent_context`, ...).",
+                "Problem", examples=(ex.WITH_WIN_TILE,))},
+            "WaitsRequest", ex.WAITS, scoring, "mcr"),
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/score/batch", "scoreHands", "scoring",
+            "Score up to 1,000 hands in one call",
+            SCORE_BATCH_DESCRIPTION.format(single="scoreHand"),
+            Answer(BATCH_ANSWER, "ScoreBatchResponse", "application/json"), _BATCH_ERRORS,
+            "ScoreBatchRequest", ex.SCORE_BATCH, scoring, "mcr"),
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/waits/batch", "listWaitsOfHands", "scoring",
+            "List the waits of up to 1,000 hands in one call",
+            WAITS_BATCH_DESCRIPTION.format(batch="scoreHands", single="listWaits"),
+            Answer(BATCH_ANSWER, "WaitsBatchResponse", "application/json"), _BATCH_ERRORS,
+            "WaitsBatchRequest", ex.WAITS_BATCH, scoring, "mcr"),
+    )
+
+
+SETTLE_DESCRIPTION = """\
+Takes one round as ordered events and answers the money of every seat, itemised.
+Events: `kong` (the seat, `kind` `direct` 点杠 with the `discarder`, `added` 加杠 with
+`fresh`: the added tile is the one just drawn, or `concealed` 暗杠, and the `tile`),
+`win` (the seat, the hand and its context as for `score`; the seat is the winner and the
+round's `options` apply), `follow_dealer` (跟庄, 天津 铲: every other player followed
+the dealer's first discard), `reveal` (亮倒, 卡五星: the seat reveals its ready hand;
+later wins are scored with the seats revealed by then) and, when the wall runs out, `draw`
+(the hand, one tile short, of every seat not yet won, and whether it is a passive pig). The
+round's `dealer` (default 0) and, for rule sets with wild tiles, its `wild_indicator` are given
+once, for every event.
+
+天津 (`tianjin`): the first win ends the round (one winner, nobody drops out); kongs
+are paid at once by every other player, 1 exposed, 2 concealed, a 金杠 of four wilds as
+the `golden_kong` option, all with the dealer's stakes (坐庄 doubles money between the
+dealer and another player, each pull of that player doubles it again); `follow_dealer`
+makes the dealer pay each other player 1 (× the stakes) after everything else, won or
+drawn; a drawn game pays no hand money, and kong money stands unless the option
+`drawn_kongs_stand` is false (`drawn_game_refund`).
+
+The rule set's settlement data says what each kong earns (paid at once, from the
+discarder or from every other player still in), whether a robbed added kong (抢杠) is
+void and what a win on the discard after a kong (杠上炮) does to that kong's money:
+refunded to its payers (`kong_refund`), passed by the kong's maker to the winner
+(呼叫转移, `kong_transfer`; with several winners on that discard, to the first in turn
+order after the discarder) or kept (sichuan and chengdu: the option
+`gang_shang_pao_kong_money`, refund by default). Wins are
+scored as `score` scores them and paid by the players still in the round: winners drop
+out after their event (血战到底), and several wins on one discard (一炮多响) are each
+paid by the discarder. A draw runs 查花猪 (a pig pays a penalty to each other non-pig
+still in; a passive pig pays none and counts as not ready), 查大叫 (each player not
+ready pays each ready one that player's best value: the highest `value` over the
+tiles that complete its hand, as `waits` computes it, for a discard win with no kong
+flag, not the last tile) and 退税 (a player not ready, or a pig, returns the kong money
+it holds to the payers still in, even when nobody is ready); an active pig pays no
+查大叫. When all are ready and there is no pig, nothing is paid.
+
+`net` has one entry per seat and sums to zero; each transfer names its `reason`
+(`direct_kong`, `added_kong`, `concealed_kong`, `golden_kong`, `kong_void`,
+`kong_refund`, `kong_transfer`, `win_discard`, `win_self_draw`, `pig_penalty`,
+`not_ready`, `tax_refund`, `drawn_game_refund`, `follow_dealer`, `revealed_draw`) and
+the index of its `event`; transfers come in event order, except `follow_dealer`'s, which
+come last. `finished` says whether the round is over (a draw, every seat but one has won, or
+a win that ends the round); a round cut short is settled as far as it goes.
+
+A sequence that cannot happen is `422` with a code naming the event (pointer
+`/events/<i>/...`, message starting `events[<i>]`): `seat_already_won`, `round_over`,
+`wrong_draw_players`, `inconsistent_event`, `kong_mismatch`, `too_many_copies`,
+`not_a_win` (a win's hand that is not a legal win), and the hand codes of `score` and
+`waits` inside an event. `{ruleset}` is one of the rule sets that settle rounds; any other
+(`mcr`, a game of word cards) answers `settle_not_supported`."""
+
+
+def settle_operation() -> Operation:
+    return Operation(
+        "post", "/v1/rulesets/{ruleset}/settle", "settleRound", "scoring",
+        "Settle a whole round (血战到底, 天津, 卡五星) from its events", SETTLE_DESCRIPTION,
+        Answer("The money of the round, itemised; `net` sums to zero.", "SettleResponse",
+               "application/json"),
+        {400: "MalformedJson", 404: "UnknownRuleset", 408: "RequestTimeout",
+         413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: Answer(
+             "The body does not match the schema (`invalid_request`), the events cannot be a "
+             "real round (`seat_already_won`, `round_over`, `wrong_draw_players`, "
+             "`inconsistent_event`, `kong_mismatch`, `too_many_copies`, `not_a_win`, or a hand "
+             "code inside an event), or the rule set settles single hands only "
+             "(`settle_not_supported`).", "Problem", examples=ex.SETTLE_PROBLEMS),
+         500: "InternalError", 503: "TimeLimitExceeded"},
+        "SettleRequest", ex.SETTLE, ("RoundRuleset",), "sichuan")
+
+
+# --- a word-card game's scoring operations ------------------------------------------------
+
+CARD_SCORE_DESCRIPTION = """\
+Scores one winning hand of word cards under {name} ({id}): its cards, the groups on the table
+and the winning card (`flip` wins name the `flipper`, `discard` wins the `discarder`). The
+answer gives the points of the chosen arrangement (胡息 `huxi`), its units (囤 `tun`), the
+名堂 as `fans`, and `score` = 番 × 囤, what each paying share is worth. A well-formed hand that
+is not a win (no arrangement, under 起胡) is still answered `200` with `winning: false` and a
+`reason`. A request that cannot be a real hand is answered `422` with the domain's code
+(`unknown_card`, `illegal_group`, `wrong_card_count`, `win_card_missing`,
+`undeclared_four`, ...) and a pointer to the field at fault."""
+
+CARD_WAITS_DESCRIPTION = """\
+Takes a hand of word cards one card short of a win, under {name} ({id}), and lists each card
+of which a copy is left that finishes it, by each win type (every win type of the rule set
+when `context.win_type` is left out): the hand so finished, scored as `{score}` scores it.
+`best` is the winning entry with the highest score, null when no card wins."""
+
+CARD_422 = ("The body does not match the schema (`invalid_request`), or it cannot describe a "
+            "real hand of word cards (the domain's code: `unknown_card`, `illegal_group`, "
+            "`wrong_card_count`, `win_card_missing`, `undeclared_four`, `too_many_copies`, "
+            "`inconsistent_context`, ...).")
+
+
+def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ...]:
+    """A word-card game's score, waits and batches, on paths of its own; `prefix` names its
+    components and operations (`hengyang`: `HengyangScoreRequest`, `scoreHandHengyang`)."""
+    base = f"/v1/rulesets/{ruleset}"
+    examples = ex.CARD_EXAMPLES.get(ruleset, {})
+    score_id, waits_id = f"scoreHand{prefix}", f"listWaits{prefix}"
+    batch_id = f"scoreHands{prefix}"
+    return (
+        Operation(
+            "post", f"{base}/score", score_id, "scoring", f"Score one hand of {name}",
+            CARD_SCORE_DESCRIPTION.format(name=name, id=ruleset),
+            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json"),
+            {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
+                                          examples=examples.get("score_problems", ()))},
+            f"{prefix}ScoreRequest", examples.get("score", ()), ("Explain",), ruleset),
+        Operation(
+            "post", f"{base}/waits", waits_id, "scoring",
+            f"List the cards a hand of {name} one card short waits on, each with its score",
+            CARD_WAITS_DESCRIPTION.format(name=name, id=ruleset, score=score_id),
+            Answer(WAITS_ANSWER.replace("tile", "card"), "CardWaitsResponse",
+                   "application/json"),
+            {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
+                                          examples=examples.get("waits_problems", ()))},
+            f"{prefix}WaitsRequest", examples.get("waits", ()), ("Explain",), ruleset),
+        Operation(
+            "post", f"{base}/score/batch", batch_id, "scoring",
+            f"Score up to 1,000 hands of {name} in one call",
+            SCORE_BATCH_DESCRIPTION.format(single=score_id),
+            Answer(BATCH_ANSWER, "CardScoreBatchResponse", "application/json"), _BATCH_ERRORS,
+            f"{prefix}ScoreBatchRequest", examples.get("score_batch", ()), ("Explain",),
+            ruleset),
+        Operation(
+            "post", f"{base}/waits/batch", f"listWaitsOfHands{prefix}", "scoring",
+            f"List the waits of up to 1,000 hands of {name} in one call",
+            WAITS_BATCH_DESCRIPTION.format(batch=batch_id, single=waits_id),
+            Answer(BATCH_ANSWER, "CardWaitsBatchResponse", "application/json"), _BATCH_ERRORS,
+            f"{prefix}WaitsBatchRequest", examples.get("waits_batch", ()), ("Explain",),
+            ruleset),
+    )
+
+
+# --- the rule sets, and the service itself -----------------------------------------------
+
+RULESETS_LIST = Operation(
+    "get", "/v1/rulesets", "listRulesets", "rulesets", "List the rule sets",
+    "Every rule set loaded at start-up, ordered by id.",
+    Answer("The rule sets.", "RulesetList", "application/json", examples=(
+        Example("served", None, None, "The rule sets served (a server may load more)",
+                path="/v1/rulesets"),)),
+    {500: "InternalError"})
+
+RULESET_DOCUMENT = Operation(
+    "get", "/v1/rulesets/{ruleset}", "getRuleset", "rulesets",
+    "Get one rule set's full definition", """\
+Every fan in the rule set's order (id, names, value, what it excludes), the options a
+request may set in `context.options` with their types, choices or bounds, defaults
+and descriptions, the requirements of a win (on the hand, and on its counted fans),
+the payment scheme, the round settlement and the wild tiles. A card game scored by
+groups (`kind: cards`) answers a `CardRuleSetDocument` instead: its deck, group kinds
+and their points, hand rule, where the winning card may go, scoring steps, patterns,
+payments and options.""",
+    Answer("The rule set.", {"oneOf": [{"$ref": "#/components/schemas/RulesetDetail"},
+                                       {"$ref": "#/components/schemas/CardRuleSetDocument"}]},
+           "application/json", examples=(
+               Example("mcr", None, None, "MCR (the fan list shortened to three of its 82 fans)",
+                       path="/v1/rulesets/mcr", trim=ex.three_fans),)),
+    {404: "UnknownRuleset", 500: "InternalError"}, parameters=("Ruleset",))
+
+META = (
+    Operation(
+        "get", "/healthz", "getHealth", "meta", "Liveness",
+        "The service is up; the version it runs and the rule sets it loaded.",
+        Answer("Up.", "Health", "application/json", examples=(
+            Example("ok", None, None, "Up, with the rule sets loaded", path="/healthz"),)),
+        {500: "InternalError"}),
+    Operation(
+        "get", "/readyz", "getReadiness", "meta", "Readiness",
+        "This worker can score: its rule sets are loaded and compiled (at start-up, before it "
+        "accepts a connection). A load balancer routes to replicas that answer `200`; "
+        "`/healthz` is for liveness.",
+        Answer("Ready.", "Readiness", "application/json", examples=(
+            Example("ready", None, None, "Ready, with the rule sets loaded", path="/readyz"),)),
+        {500: "InternalError", 503: Answer("Not ready (`not_ready`).", "Problem", examples=(
+            Fixed("not_ready", "No rule set loaded yet", ex.NOT_READY),))}),
+    Operation(
+        "get", "/docs", "getDocs", "meta", "Interactive API docs",
+        "Swagger UI on this document (`GET /openapi.yaml`), its files served by the service "
+        "itself (`/docs/assets/...`, from a PyPI package), so it works without internet access.",
+        Answer("The page.", {"type": "string"}, "text/html", examples=(
+            Fixed("page", "The first line", "<!doctype html>\n"),)),
+        {500: "InternalError"}),
+    Operation(
+        "get", "/docs/assets/{asset}", "getDocsAsset", "meta",
+        "A file of the interactive API docs", None,
+        Answer("The file (Swagger UI's stylesheet or script).", {"type": "string"}, "text/css",
+               examples=(Fixed("css", "Swagger UI's stylesheet", ".swagger-ui{...}"),)),
+        {404: Answer("No such file (`not_found`).", "Problem", examples=(
+            Example("not_found", None, None, "Not a file of the docs",
+                    path="/docs/assets/index.html"),)),
+         500: "InternalError"},
+        parameters=({"name": "asset", "in": "path", "required": True,
+                     "schema": {"type": "string",
+                                "enum": ["swagger-ui.css", "swagger-ui-bundle.js"]}},)),
+    Operation(
+        "get", "/openapi.yaml", "getOpenApi", "meta", "This contract",
+        "The OpenAPI document, byte for byte the file committed with the service, generated "
+        "from the service's code (`./run openapi`).",
+        Answer("The OpenAPI document.", {"type": "string"}, "application/yaml", examples=(
+            Fixed("head", "The first line", "openapi: 3.1.0\n"),)),
+        {500: "InternalError"}),
+    Operation(
+        "get", "/metrics", "getMetrics", "meta", "Prometheus metrics", """\
+The service's metrics in Prometheus' text exposition format, added up over every
+worker process: requests by route template (`route`: the URL rule, or `unmatched` for
+a path no rule matches), rule set (`ruleset`: a loaded rule set's id, `unknown`, or
+empty on routes without one), method and status; a latency histogram by route; hands
+scored by rule set and endpoint (a batch counts its items answered with a result, a
+round its wins and the hands of its drawn game); and the requests in flight (not
+counting the scrape itself).""",
+        Answer("The metrics.", {"type": "string"}, "text/plain", examples=(
+            Fixed("after_one_score", "Excerpt, after one hand scored", ex.METRICS),)),
+        {500: "InternalError"}),
+)
+
+# The docs' script: a second media type of getDocsAsset's answer.
+DOCS_SCRIPT = ("text/javascript", {"type": "string"},
+               Fixed("js", "Swagger UI's script", "!function(e,t){...}"))
