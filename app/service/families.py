@@ -60,8 +60,8 @@ from app.service.responses import (
     waits_response,
 )
 from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
-from app.service.settle_schemas import SETTLE_REQUEST
 from app.service.settle_requests import read_settle_request, round_hands
+from app.service.settle_schemas import SETTLE_REQUEST
 
 __all__ = [
     "RequestSchemas",

@@ -33,8 +33,9 @@ from jsonschema import Draft202012Validator
 from marshmallow import ValidationError
 from openapi_spec_validator import validate
 
-from app.rules.cards import CardRuleSet
+from app.rules.families import CARDS, TILES, family_of
 from app.rules.loader import load_rulesets
+from app.service.families import settles_rounds
 from app.service.problems import PROBLEM_CODES
 from app.service.schema_fields import FIELD_ERROR_CODES
 from app.service.schemas import load_score_request
@@ -52,8 +53,8 @@ from tests.api.test_errors import INVALID
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 SCORE_OPERATION = ("/v1/rulesets/{ruleset}/score", "post")
 RULESETS = load_rulesets(REPO_ROOT / "rulesets")
-CARD_RULESETS = sorted(rid for rid, rs in RULESETS.items() if isinstance(rs, CardRuleSet))
-TILE_RULESETS = sorted(rid for rid, rs in RULESETS.items() if not isinstance(rs, CardRuleSet))
+CARD_RULESETS = sorted(rid for rid, rs in RULESETS.items() if family_of(rs) == CARDS)
+TILE_RULESETS = sorted(rid for rid, rs in RULESETS.items() if family_of(rs) == TILES)
 CARD_OPERATIONS = ("score", "waits", "score/batch", "waits/batch")
 
 
@@ -112,7 +113,7 @@ def test_each_family_has_its_own_bodies(spec: dict[str, Any]) -> None:
     schemas = spec["components"]["schemas"]
     assert schemas["TileRulesetId"]["enum"] == TILE_RULESETS
     assert schemas["RoundRulesetId"]["enum"] == sorted(
-        rid for rid, rs in RULESETS.items() if rs.settlement is not None)
+        rid for rid, rs in RULESETS.items() if settles_rounds(rs))
     assert set(schemas["RoundRulesetId"]["enum"]) <= set(TILE_RULESETS)
     for op in CARD_OPERATIONS:
         assert _request_schema(spec, f"/v1/rulesets/{{ruleset}}/{op}") in (
