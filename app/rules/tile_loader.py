@@ -114,7 +114,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     fixed = {flower_fan} | {fid for s in shapes.values()
                             for ids in s.extras_by_win_rank.values() for fid in ids}
     for f in fans:
-        if f.value_option is not None and f.id in fixed:
+        if f.value_by is not None and f.id in fixed:
             raise err("value", "the flower fan and a shape's fixed extras have a fixed value",
                       f.id)
     policy = data.get("combination_policy")
@@ -129,12 +129,9 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
 
-    bool_options = {o.name for o in options if o.type == "bool"}
-    for f in fans:
-        if f.enabled_by is not None and f.enabled_by not in bool_options:
-            raise err("enabled_by", f"must name a bool option of this rule set "
-                      f"(got {f.enabled_by!r})", f.id)
-    fans = [dataclasses.replace(f, when=read_conditions(raw_when.get(f.id), options, f.id, err))
+    # A fan's `when` follows its `enabled_by` (already read, the shorthand of a condition).
+    fans = [dataclasses.replace(f, when=(*f.when, *read_conditions(raw_when[f.id], options,
+                                                                   f.id, err)))
             if f.id in raw_when else f for f in fans]
     meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
     if (not isinstance(meld_kinds, list) or not meld_kinds
