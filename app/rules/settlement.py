@@ -43,9 +43,11 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   (`all_revealed` | `first_revealed`, or an enum option giving one), pays each player not
   revealed `amount`).
 
-Amounts count in units of the payment's `base` and may name a request option instead of a
-number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
-`kongs_stand` may name a bool option the same way, `kong_discard_money` an enum option.
+Amounts count in units of the payment's `base` and may be chosen by request options instead,
+as payment parameters may (`app.rules.choices`, read by `read_chosen`): `{option:
+direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `kongs_stand` and
+`kong_tiles.enabled` may be chosen by a bool option the same way, `kong_discard_money` and
+`revealed_pay.payers` by an enum option.
 
 `build_settlement` validates the mapping strictly; the loader passes its error factory, so
 every error names the file and the field (`settlement.kongs.added.amount`).
