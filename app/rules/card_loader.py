@@ -37,10 +37,10 @@ from app.rules.families import CARDS, RuleFamily
 from app.rules.load_options import read_chosen, read_condition
 from app.rules.load_params import bind, keyword_params
 from app.rules.options import OptionDef, read_options
+from app.rules.sections import missing_key, section, unknown_key
 
-TOP_KEYS = {"id", "name", "name_en", "description", "players", "players_option", "deck",
-            "groups", "hand", "win_card", "win_types", "context_flags", "context_cards",
-            "figures", "names", "rank_by", "scoring", "patterns", "options"}
+# The keys of each section, declared with the tile games' (`app.rules.sections`).
+TOP_KEYS = section(CARDS, "").allowed
 RANKINGS = ("points", "score")
 
 
@@ -80,7 +80,7 @@ def build_card_ruleset(data: Mapping[str, Any], source: str,
             not isinstance(k, str) or v not in deck.attributes for k, v in figures.items()):
         raise err("figures", "must map response fields to attributes of the deck")
     names = data.get("names", {})
-    if not isinstance(names, dict) or set(names) - {"points", "units"} or not all(
+    if not isinstance(names, dict) or unknown_key(names, section(CARDS, "names")) or not all(
             isinstance(v, str) for v in names.values()):
         raise err("names", "may name `points` and `units`, each a string")
     rank_by = _choice(data.get("rank_by", list(RANKINGS)), by_name, "rank_by", err,
@@ -122,7 +122,7 @@ def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: Field
 def _deck(value: Any, err: FieldError) -> Deck:
     if not isinstance(value, dict):
         raise err("deck", "must be a mapping")
-    extra = set(value) - {"name", "ranks", "copies", "suits", "attributes", "aliases"}
+    extra = set(value) - section(CARDS, "deck").allowed
     if extra:
         raise err(f"deck.{sorted(extra)[0]}", "unknown key")
     ranks = value.get("ranks")
@@ -133,7 +133,8 @@ def _deck(value: Any, err: FieldError) -> Deck:
     suits = []
     for i, s in enumerate(value.get("suits") or []):
         f = f"deck.suits[{i}]"
-        if not isinstance(s, dict) or set(s) != {"letter", "name", "name_en", "cards"}:
+        suit = section(CARDS, "deck.suits[]")
+        if not isinstance(s, dict) or unknown_key(s, suit) or missing_key(s, suit):
             raise err(f, "must give letter, name, name_en and cards")
         letter, chars = s["letter"], s["cards"]
         if not (isinstance(letter, str) and len(letter) == 1 and letter.islower()):
@@ -181,7 +182,7 @@ def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: Field
             ) -> dict[str, GroupKind]:
     if not isinstance(value, dict) or not value:
         raise err("groups", "must map group kinds to their definitions")
-    allowed = {"name", "name_en", "description", "cards", "points", "made_of", "table", "flags"}
+    allowed = section(CARDS, "groups.*").allowed
     out: dict[str, GroupKind] = {}
     letters = {s.letter for s in deck.suits}
     for kid, g in value.items():
@@ -232,8 +233,8 @@ def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: Field
 
 def _hand(value: Any, groups: Mapping[str, GroupKind], options: Mapping[str, OptionDef],
           err: FieldError) -> HandRule:
-    if not isinstance(value, dict) or set(value) != {"groups", "locked", "pair", "cards",
-                                                       "per_extra"}:
+    hand = section(CARDS, "hand")
+    if not isinstance(value, dict) or unknown_key(value, hand) or missing_key(value, hand):
         raise err("hand", "must give groups, locked, pair, cards and per_extra")
     kinds = tuple(value["groups"])
     for k in kinds:
@@ -258,7 +259,7 @@ def _win_types(value: Any, options: Mapping[str, OptionDef], err: FieldError
     out = {}
     for wid, w in value.items():
         f = f"win_types.{wid}"
-        if not isinstance(w, dict) or set(w) - {"name", "payer", "pays", "shares", "reason"}:
+        if not isinstance(w, dict) or unknown_key(w, section(CARDS, "win_types.*")):
             raise err(f, "may give name, payer, pays, shares and reason")
         if w.get("pays") not in ("each_other", "payer"):
             raise err(f"{f}.pays", "must be each_other or payer")
@@ -354,7 +355,7 @@ def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err
     out = []
     for i, p in enumerate(value):
         f = f"patterns[{i}]"
-        allowed = {"id", "name", "name_en", "description", "check", "params", "value"}
+        allowed = section(CARDS, "patterns[]").allowed
         if not isinstance(p, dict) or set(p) - allowed or not isinstance(p.get("id"), str):
             raise err(f, f"must give id, name, check, params, value (allowed: {sorted(allowed)})")
         check = CHECKS.get(p.get("check", ""))

@@ -13,15 +13,15 @@ from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
 from app.rules.choices import Chosen, OptionCondition, resolve
 from app.rules.definitions import FanDef
+from app.rules.families import TILES
 from app.rules.load_fields import as_int
 from app.rules.load_options import read_chosen, read_switch
 from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
-FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
-            "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan",
-            "every_shape"}
-REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
+FAN_KEYS = section(TILES, "fans[]").allowed
+REQUIRED_FAN = section(TILES, "fans[]").required
 
 
 def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],

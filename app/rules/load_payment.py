@@ -13,11 +13,13 @@ from typing import Any
 
 from app.rules.choices import BoundParams
 from app.rules.definitions import PaymentDef
+from app.rules.families import TILES
 from app.rules.load_params import bind, keyword_params
 from app.rules.options import OptionDef
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
+from app.rules.sections import section
 
-PAYMENT_KEYS = {"scheme", "params", "description"}
+PAYMENT_KEYS = section(TILES, "payment").allowed
 
 
 def _accepts(ann: Any, value: Any) -> bool:

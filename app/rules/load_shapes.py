@@ -14,11 +14,13 @@ from typing import Any
 
 from app.domain.shapes import SHAPES
 from app.rules.definitions import ShapeDef
+from app.rules.families import TILES
 from app.rules.load_fields import as_int
 from app.rules.load_options import read_switch
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
-SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}
+SHAPE_KEYS = section(TILES, "shapes.*").allowed
 
 
 def read_shapes(value: Any, fan_ids: set[str], err: Any,

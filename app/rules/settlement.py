@@ -65,8 +65,10 @@ from app.domain.events import CONCEALED, KONG_KINDS
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
 from app.rules.choices import Chosen
+from app.rules.families import TILES
 from app.rules.load_options import read_chosen
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
 # 金杠: a concealed kong of four wild tiles, settled under its own entry when there is one.
 GOLDEN = "golden"
@@ -89,12 +91,10 @@ TRANSFER = "transfer"  # 呼叫转移: from the kong's maker to the winner (most
 KEEP = "keep"  # the kong money stands (the literal reading: 杠上炮 is a fan, nothing more)
 KONG_DISCARD_MODES = (REFUND, TRANSFER, KEEP)
 
-SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_money", "drawn_game",
-                   "win_ends_round", "seat_factors", "follow_dealer", "reveal",
-                   "kong_chain_doubling", "kong_tiles"}
-KONG_KEYS = {"payer", "amount", "only_if_fresh"}
-DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
-              "refund_kongs", "ready_as", "kongs_stand", "revealed_pay"}
+# The keys of each part, declared with every section's (`app.rules.sections`).
+SETTLEMENT_KEYS = section(TILES, "settlement").allowed
+KONG_KEYS = section(TILES, "settlement.kongs.*").allowed
+DRAWN_KEYS = section(TILES, "settlement.drawn_game").allowed
 
 
 # An amount in units of the payment's base, or the option that gives it (for a golden kong,
@@ -213,7 +213,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         conf = raw["follow_dealer"]
         if not isinstance(conf, dict):
             raise err("settlement.follow_dealer", "must be a mapping with amount")
-        _known_keys(conf, {"amount"}, "settlement.follow_dealer", err)
+        _known_keys(conf, section(TILES, "settlement.follow_dealer").allowed,
+                    "settlement.follow_dealer", err)
         if "amount" not in conf:
             raise err("settlement.follow_dealer.amount", "missing")
         follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
@@ -224,7 +225,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         if not isinstance(conf, dict):
             raise err("settlement.reveal", "must be a mapping with option (a per_seat option "
                       "with entries 0 and 1)")
-        _known_keys(conf, {"option"}, "settlement.reveal", err)
+        _known_keys(conf, section(TILES, "settlement.reveal").allowed, "settlement.reveal",
+                    err)
         od = _option_ref({"option": conf.get("option")}, "settlement.reveal.option", by_name,
                          err)
         if od.type != "per_seat" or od.minimum != 0 or od.maximum != 1:
@@ -273,7 +275,7 @@ def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
     field = "settlement.kong_tiles"
     if not isinstance(conf, dict):
         raise err(field, "must be a mapping with tiles, factor and enabled")
-    _known_keys(conf, {"tiles", "factor", "enabled"}, field, err)
+    _known_keys(conf, section(TILES, field).allowed, field, err)
     tiles = conf.get("tiles")
     if not isinstance(tiles, str) or tileset is None:
         raise err(f"{field}.tiles", "must be a tile notation string such as '1p1sCFP'")
@@ -350,7 +352,7 @@ def _revealed_pay(raw: Any, field: str, options: Mapping[str, OptionDef], err: E
         raise err(field, "needs settlement.reveal: who has revealed comes from reveal events")
     if not isinstance(raw, dict):
         raise err(field, "must be a mapping with amount and payers")
-    _known_keys(raw, {"amount", "payers"}, field, err)
+    _known_keys(raw, section(TILES, "settlement.drawn_game.revealed_pay").allowed, field, err)
     if "amount" not in raw:
         raise err(f"{field}.amount", "missing")
 
@@ -366,7 +368,8 @@ def _revealed_pay(raw: Any, field: str, options: Mapping[str, OptionDef], err: E
     return RevealedPay(_amount(raw["amount"], f"{field}.amount", options, err), chosen)
 
 
-def _known_keys(raw: dict[str, Any], allowed: set[str], field: str, err: ErrorFactory) -> None:
+def _known_keys(raw: dict[str, Any], allowed: frozenset[str], field: str,
+                err: ErrorFactory) -> None:
     bad = set(raw) - allowed
     if bad:
         raise err(f"{field}.{sorted(map(str, bad))[0]}",

@@ -18,6 +18,7 @@ from typing import Any
 from app.domain.hand import MELD_KINDS
 from app.domain.tiles import TILESETS
 from app.rules.errors import RuleSetError
+from app.rules.families import TILES
 from app.rules.load_fans import exclusion_order, read_fan
 from app.rules.load_fields import as_int, as_list
 from app.rules.load_options import read_conditions
@@ -33,16 +34,12 @@ from app.rules.model import RuleSet
 from app.rules.options import read_options
 from app.rules.payments import SCHEMES
 from app.rules.policies import POLICIES
+from app.rules.sections import section
 from app.rules.settlement import build_settlement
 
-TOP_KEYS = {
-    "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
-    "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
-    "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
-    "wild", "requires_fans", "stand_in", "context_rules", "max_fan", "first_turn_claims",
-}
-REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
-                "fans")
+# The keys of the top level, declared with every section's (`app.rules.sections`).
+TOP_KEYS = section(TILES, "").allowed
+REQUIRED_TOP = section(TILES, "").required
 
 
 def build_ruleset(data: Mapping[str, Any], source: str,
