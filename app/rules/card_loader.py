@@ -2,16 +2,16 @@
 
 The file is read, and its parents merged in (`extends:`), as every family's is
 (`app.rules.loader`); this module builds the merged mapping. Every key is checked and every
-name resolved at start-up: group kinds, checks, steps and their parameters, options named by
-a `Choice` and the values it covers. A mistake stops the service before it serves a request
-with a `RuleSetError` naming the file and the field at fault, as for every family
-(`app.rules.errors`).
+name resolved at start-up: group kinds, checks, steps and their parameters (bound by the one
+binder, `app.rules.load_params.bind`), values chosen by options and conditions on them (read
+by the option model's readers, `app.rules.load_options`, as every family's are). A mistake
+stops the service before it serves a request with a `RuleSetError` naming the file and the
+field at fault, as for every family (`app.rules.errors`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -22,7 +22,6 @@ from app.rules.card_steps import STEPS
 from app.rules.cards import (
     FREE,
     CardRuleSet,
-    Choice,
     FormRule,
     GroupKind,
     HandRule,
@@ -32,13 +31,16 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
+from app.rules.choices import BoundParams, Chosen
 from app.rules.errors import FieldError, field_errors
 from app.rules.families import CARDS, RuleFamily
+from app.rules.load_options import read_chosen, read_condition
+from app.rules.load_params import bind, keyword_params
 from app.rules.options import OptionDef, read_options
+from app.rules.sections import missing_key, section, unknown_key
 
-TOP_KEYS = {"id", "name", "name_en", "description", "players", "players_option", "deck",
-            "groups", "hand", "win_card", "win_types", "context_flags", "context_cards",
-            "figures", "names", "rank_by", "scoring", "patterns", "options"}
+# The keys of each section, declared with the tile games' (`app.rules.sections`).
+TOP_KEYS = section(CARDS, "").allowed
 RANKINGS = ("points", "score")
 
 
@@ -78,7 +80,7 @@ def build_card_ruleset(data: Mapping[str, Any], source: str,
             not isinstance(k, str) or v not in deck.attributes for k, v in figures.items()):
         raise err("figures", "must map response fields to attributes of the deck")
     names = data.get("names", {})
-    if not isinstance(names, dict) or set(names) - {"points", "units"} or not all(
+    if not isinstance(names, dict) or unknown_key(names, section(CARDS, "names")) or not all(
             isinstance(v, str) for v in names.values()):
         raise err("names", "may name `points` and `units`, each a string")
     rank_by = _choice(data.get("rank_by", list(RANKINGS)), by_name, "rank_by", err,
@@ -112,42 +114,15 @@ def _int(value: Any, field: str, err: FieldError) -> int:
 
 def _choice(value: Any, options: Mapping[str, OptionDef], field: str, err: FieldError,
             convert: Callable[[Any, str], Any]) -> Any:
-    """A value, or `{option, values, default}` choosing one by a house rule (nested
-    choices allowed; every value of the option must be covered), or `{option}` alone: the
-    option's value itself."""
-    if not (isinstance(value, dict) and "option" in value):
-        return convert(value, field)
-    extra = set(value) - {"option", "values", "default"}
-    if extra:
-        raise err(f"{field}.{sorted(extra)[0]}", "unknown key of a choice")
-    od = options.get(value["option"])
-    if od is None or od.type not in ("enum", "bool"):
-        raise err(f"{field}.option", f"{value['option']!r} is not a declared enum or bool option")
-    legal = od.choices if od.type == "enum" else (True, False)
-    if set(value) == {"option"}:  # the option's own value
-        for c in legal:
-            convert(c, field)
-        return Choice(od.name, {})
-    raw = value.get("values")
-    if not isinstance(raw, dict) or not raw:
-        raise err(f"{field}.values", "must map values of the option to what they choose")
-    values: dict[Any, Any] = {}
-    for key, v in raw.items():
-        if not any(type(c) is type(key) and c == key for c in legal):
-            raise err(f"{field}.values", f"{key!r} is not a value of option {od.name!r}")
-        values[key] = _choice(v, options, f"{field}.values.{key}", err, convert)
-    has_default = "default" in value
-    if not has_default and len(values) < len(legal):
-        raise err(f"{field}.values", f"covers not every value of {od.name!r} and has no default")
-    default = (_choice(value["default"], options, f"{field}.default", err, convert)
-               if has_default else None)
-    return Choice(od.name, values, default, has_default)
+    """A value, or one chosen by options (`{option}`, `{option, values, default}`, nested):
+    the option model's reader, every plain value through `convert`."""
+    return read_chosen(value, options, field, err, convert)
 
 
 def _deck(value: Any, err: FieldError) -> Deck:
     if not isinstance(value, dict):
         raise err("deck", "must be a mapping")
-    extra = set(value) - {"name", "ranks", "copies", "suits", "attributes", "aliases"}
+    extra = set(value) - section(CARDS, "deck").allowed
     if extra:
         raise err(f"deck.{sorted(extra)[0]}", "unknown key")
     ranks = value.get("ranks")
@@ -158,7 +133,8 @@ def _deck(value: Any, err: FieldError) -> Deck:
     suits = []
     for i, s in enumerate(value.get("suits") or []):
         f = f"deck.suits[{i}]"
-        if not isinstance(s, dict) or set(s) != {"letter", "name", "name_en", "cards"}:
+        suit = section(CARDS, "deck.suits[]")
+        if not isinstance(s, dict) or unknown_key(s, suit) or missing_key(s, suit):
             raise err(f, "must give letter, name, name_en and cards")
         letter, chars = s["letter"], s["cards"]
         if not (isinstance(letter, str) and len(letter) == 1 and letter.islower()):
@@ -188,8 +164,8 @@ def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: FieldEr
     if not isinstance(value, dict):
         raise err(field, "must be a mapping such as {same: 3}")
     when = value.get("when")
-    if when is not None and (when not in options or options[when].type != "bool"):
-        raise err(f"{field}.when", "must name a bool option")
+    condition = (None if when is None
+                 else read_condition(when, options, f"{field}.when", None, err))
     keys = set(value) - {"when"}
     if len(keys) != 1 or next(iter(keys)) not in FORMS:
         raise err(field, f"must give one of {', '.join(FORMS)}")
@@ -198,15 +174,15 @@ def _form(value: Any, field: str, options: Mapping[str, OptionDef], err: FieldEr
     if form == "ranks":
         if not isinstance(arg, list) or not arg:
             raise err(f"{field}.ranks", "must list ranks")
-        return FormRule(Form(form, len(arg), tuple(sorted(arg))), when)
-    return FormRule(Form(form, _int(arg, f"{field}.{form}", err)), when)
+        return FormRule(Form(form, len(arg), tuple(sorted(arg))), condition)
+    return FormRule(Form(form, _int(arg, f"{field}.{form}", err)), condition)
 
 
 def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: FieldError
             ) -> dict[str, GroupKind]:
     if not isinstance(value, dict) or not value:
         raise err("groups", "must map group kinds to their definitions")
-    allowed = {"name", "name_en", "description", "cards", "points", "made_of", "table", "flags"}
+    allowed = section(CARDS, "groups.*").allowed
     out: dict[str, GroupKind] = {}
     letters = {s.letter for s in deck.suits}
     for kid, g in value.items():
@@ -257,8 +233,8 @@ def _groups(value: Any, deck: Deck, options: Mapping[str, OptionDef], err: Field
 
 def _hand(value: Any, groups: Mapping[str, GroupKind], options: Mapping[str, OptionDef],
           err: FieldError) -> HandRule:
-    if not isinstance(value, dict) or set(value) != {"groups", "locked", "pair", "cards",
-                                                       "per_extra"}:
+    hand = section(CARDS, "hand")
+    if not isinstance(value, dict) or unknown_key(value, hand) or missing_key(value, hand):
         raise err("hand", "must give groups, locked, pair, cards and per_extra")
     kinds = tuple(value["groups"])
     for k in kinds:
@@ -283,7 +259,7 @@ def _win_types(value: Any, options: Mapping[str, OptionDef], err: FieldError
     out = {}
     for wid, w in value.items():
         f = f"win_types.{wid}"
-        if not isinstance(w, dict) or set(w) - {"name", "payer", "pays", "shares", "reason"}:
+        if not isinstance(w, dict) or unknown_key(w, section(CARDS, "win_types.*")):
             raise err(f, "may give name, payer, pays, shares and reason")
         if w.get("pays") not in ("each_other", "payer"):
             raise err(f"{f}.pays", "must be each_other or payer")
@@ -341,20 +317,11 @@ def _ranking(value: Any, field: str, err: FieldError) -> tuple[str, ...]:
 
 
 def _bind(func: Callable[..., Any], raw: Mapping[str, Any], field: str,
-          options: Mapping[str, OptionDef], err: FieldError) -> dict[str, Any]:
-    """`raw` bound to the keyword-only parameters of `func`: all required ones given, no
-    unknown ones; a value may be a Choice."""
-    sig = inspect.signature(func)
-    params = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
-    extra = set(raw) - set(params)
-    if extra:
-        raise err(f"{field}.{sorted(extra)[0]}",
-                  f"{func.__name__} has no parameter of that name; it takes "
-                  f"{', '.join(params) or 'none'}")
-    missing = [n for n, p in params.items() if p.default is p.empty and n not in raw]
-    if missing:
-        raise err(field, f"{func.__name__} needs {', '.join(missing)}")
-    return {k: _choice(v, options, f"{field}.{k}", err, lambda x, _f: x) for k, v in raw.items()}
+          options: Mapping[str, OptionDef], err: FieldError) -> BoundParams:
+    """`raw` bound to the keyword-only parameters of `func` by the one binder: all required
+    ones given, no unknown ones; a value may be chosen by options."""
+    return bind(func.__name__, keyword_params(func), raw, field, err, options,
+                lambda _param, value, _field: value)
 
 
 def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[str],
@@ -370,7 +337,7 @@ def _steps(value: Any, field: str, options: Mapping[str, OptionDef], cards: set[
         raw = {k: v for k, v in s.items() if k != "step"}
         params = _bind(STEPS[s["step"]], raw, f, options, err)
         card = params.get("card")
-        for named in (card.values.values() if isinstance(card, Choice) else [card]):
+        for named in (card.values.values() if isinstance(card, Chosen) else [card]):
             if named is not None and named != "win_card" and named not in cards:
                 raise err(f"{f}.card", f"{named!r} is neither win_card nor a context card "
                           f"({', '.join(sorted(cards)) or 'none'})")
@@ -388,7 +355,7 @@ def _patterns(value: Any, options: Mapping[str, OptionDef], flags: set[str], err
     out = []
     for i, p in enumerate(value):
         f = f"patterns[{i}]"
-        allowed = {"id", "name", "name_en", "description", "check", "params", "value"}
+        allowed = section(CARDS, "patterns[]").allowed
         if not isinstance(p, dict) or set(p) - allowed or not isinstance(p.get("id"), str):
             raise err(f, f"must give id, name, check, params, value (allowed: {sorted(allowed)})")
         check = CHECKS.get(p.get("check", ""))

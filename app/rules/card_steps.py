@@ -4,8 +4,9 @@ A rule set lists its steps in order (`scoring:` in YAML, maybe chosen by a house
 is a small pure function `step(tally, hand, **params) -> Tally` that adds to the figures of
 the hand: the points of its groups come in (胡息), a minimum may stop the hand, points become
 units (囤), bonuses add units, the patterns multiply, the score is units × multiplier. The
-loader binds the parameters by keyword at start-up; a parameter may be a `Choice` on an
-option, resolved per request before the step runs.
+loader binds the parameters by keyword at start-up (`app.rules.load_params.bind`, as for every
+registered function); a parameter may be chosen by an option (`app.rules.choices`), resolved
+per request before the step runs.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@ how a hand is arranged, where the winning card may go, the scoring pipeline, the
 patterns (名堂) and who pays. Frozen values built once by `app.rules.card_loader`: the rule
 set of the `cards` family (`app.rules.families`), which settles no rounds.
 
-Where a value depends on a house rule it is a `Choice`: the option it reads and the value for
-each of the option's values, resolved per request (`resolve`).
+Where a value depends on a house rule it is a value chosen by an option (`Chosen`,
+`app.rules.choices`: the option it reads and the value for each of the option's values),
+resolved per request (`resolve`), as in every family; where a form of group counts only under
+some options, a condition on them (`OptionCondition`).
 """
 
 from __future__ import annotations
@@ -17,39 +19,17 @@ from typing import Any, NamedTuple
 
 from app.domain.arrange import Arranger, Form, Piece, patterns
 from app.domain.deck import Deck
+from app.rules.choices import BoundParams, OptionCondition
 from app.rules.options import DeclaresOptions, OptionDef
 
 FREE = "free"  # a placement of the winning card: an ordinary hand card
 
 
-@dataclass(frozen=True)
-class Choice:
-    """A value chosen by a house rule: `values[options[option]]`, else `default`; with no
-    `values`, the option's value itself."""
-
-    option: str
-    values: Mapping[Any, Any]
-    default: Any = None
-    has_default: bool = False
-
-    def pick(self, options: Mapping[str, Any]) -> Any:
-        chosen = options[self.option]
-        if not self.values:
-            return chosen
-        for key, value in self.values.items():
-            if type(key) is type(chosen) and key == chosen:
-                return resolve(value, options)
-        return resolve(self.default, options)
-
-
-def resolve(value: Any, options: Mapping[str, Any]) -> Any:
-    """A plain value as it is; a `Choice` resolved under `options`."""
-    return value.pick(options) if isinstance(value, Choice) else value
-
-
 class FormRule(NamedTuple):
     form: Form
-    when: str | None  # a bool option that must be on for this form to count, or None
+    # A condition on the options for this form to count (`{option: X, in: [true]}`: a bool
+    # option that must be on), or None.
+    when: OptionCondition | None
 
 
 class PointsRule(NamedTuple):
@@ -87,7 +67,7 @@ class Placement:
 
     held: int | None
     table: str | None
-    by_win_type: Mapping[str, Any]  # win type -> tuple of kinds or a Choice of one
+    by_win_type: Mapping[str, Any]  # win type -> tuple of kinds or a Chosen one
 
 
 @dataclass(frozen=True)
@@ -98,7 +78,7 @@ class WinTypeDef:
     payer_field: str | None
     # Who pays: "each_other" (every other seat one share) or "payer" (the payer alone).
     pays: str
-    # The payer's shares when `pays` is "payer": an int, "others" (players - 1), or a Choice.
+    # The payer's shares when `pays` is "payer": an int, "others" (players - 1), or a Chosen one.
     shares: Any
     reason: str
 
@@ -106,7 +86,7 @@ class WinTypeDef:
 class StepDef(NamedTuple):
     name: str
     func: Callable[..., Any]
-    params: Mapping[str, Any]  # values may be Choices
+    params: BoundParams  # values may be chosen by options
 
 
 @dataclass(frozen=True)
@@ -120,8 +100,8 @@ class PatternDef:
     description: str
     check: Callable[..., int]
     check_name: str
-    params: Mapping[str, Any]
-    value: Any  # int or Choice
+    params: BoundParams  # values may be chosen by options
+    value: Any  # int or Chosen
 
 
 @dataclass(frozen=True)
@@ -152,8 +132,8 @@ class CardRuleSet(DeclaresOptions):
     placements: tuple[Placement, ...]
     win_types: Mapping[str, WinTypeDef]
     figures: Mapping[str, str]  # response field -> card attribute counted over the hand
-    rank_by: Any  # tuple of "points" / "score", or a Choice of one
-    steps: Any  # tuple of StepDef, or a Choice of one
+    rank_by: Any  # tuple of "points" / "score", or a Chosen one
+    steps: Any  # tuple of StepDef, or a Chosen one
     patterns: tuple[PatternDef, ...]
     options: tuple[OptionDef, ...]
     context_flags: tuple[str, ...] = ()  # boolean context fields the rule set reads
@@ -200,16 +180,16 @@ class CardRuleSet(DeclaresOptions):
         return rule.by_suit.get(card.suit, 0)
 
     @cached_property
-    def _switch_sets(self) -> tuple[frozenset[str], ...]:
-        """Every set of form switches: each subset of the options that switch forms on."""
-        names = sorted(self._switch_names)
+    def _switch_sets(self) -> tuple[frozenset[OptionCondition], ...]:
+        """Every set of form switches: each subset of the conditions that switch forms on."""
+        names = sorted(self._switch_names, key=repr)
         return tuple(frozenset(n for i, n in enumerate(names) if mask >> i & 1)
                      for mask in range(1 << len(names)))
 
     @cached_property
-    def _arrangers(self) -> Mapping[frozenset[str], Arranger]:
+    def _arrangers(self) -> Mapping[frozenset[OptionCondition], Arranger]:
         # One search per set of form switches, all built when the rule set is loaded.
-        out: dict[frozenset[str], Arranger] = {}
+        out: dict[frozenset[OptionCondition], Arranger] = {}
         for switches in self._switch_sets:
             groups = self._groups_under(switches)
             out[switches] = Arranger(
@@ -219,7 +199,7 @@ class CardRuleSet(DeclaresOptions):
         return MappingProxyType(out)
 
     @cached_property
-    def _groups_by_switches(self) -> Mapping[frozenset[str], Mapping[str, frozenset[
+    def _groups_by_switches(self) -> Mapping[frozenset[OptionCondition], Mapping[str, frozenset[
             tuple[int, ...]]]]:
         return MappingProxyType({
             switches: MappingProxyType({k: frozenset(v) for k, v in
@@ -227,17 +207,19 @@ class CardRuleSet(DeclaresOptions):
             for switches in self._switch_sets})
 
     @cached_property
-    def _switch_names(self) -> frozenset[str]:
+    def _switch_names(self) -> frozenset[OptionCondition]:
         return frozenset(fr.when for k in self.groups.values() for fr in k.forms if fr.when)
 
-    def _switches(self, options: Mapping[str, Any]) -> frozenset[str]:
-        return frozenset(s for s in self._switch_names if options.get(s))
+    def _switches(self, options: Mapping[str, Any]) -> frozenset[OptionCondition]:
+        """The form switches that hold under `options`."""
+        return frozenset(s for s in self._switch_names if s.holds(options))
 
     @cached_property
     def _all_groups(self) -> Mapping[str, frozenset[tuple[int, ...]]]:
         return {k: frozenset(v) for k, v in self._groups_under(self._switch_names).items()}
 
-    def _groups_under(self, switches: frozenset[str]) -> Mapping[str, tuple[tuple[int, ...], ...]]:
+    def _groups_under(self, switches: frozenset[OptionCondition]
+                      ) -> Mapping[str, tuple[tuple[int, ...], ...]]:
         out: dict[str, tuple[tuple[int, ...], ...]] = {}
         for kid, kind in self.groups.items():
             if kind.made_of:

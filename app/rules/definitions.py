@@ -9,20 +9,22 @@ from types import MappingProxyType
 from typing import Any
 
 from app.domain.hand import WinContext
+from app.rules.choices import BoundParams, Chosen, OptionCondition
 from app.rules.view import View
 
-
-@dataclass(frozen=True)
-class OptionCondition:
-    """A condition on a request option: its value is one of `values`."""
-
-    option: str
-    values: tuple[Any, ...]
-
-    def holds(self, options: Mapping[str, Any]) -> bool:
-        chosen = options.get(self.option)
-        # Compared with the type too: true == 1 in Python, but not in JSON.
-        return any(type(v) is type(chosen) and v == chosen for v in self.values)
+__all__ = [
+    "WILD_RULES",
+    "BoundCheck",
+    "ContextRule",
+    "FanDef",
+    "FanRequirement",
+    "OptionCondition",
+    "PaymentDef",
+    "Requirement",
+    "ShapeDef",
+    "StandInDef",
+    "WildDef",
+]
 
 
 # A bound check: called with what checks see of one reading and the win context, returns how
@@ -48,17 +50,18 @@ class FanDef:
     when_nothing_else: bool = False
     # Not counted toward the rule set's minimum (花牌 in MCR).
     counts_toward_minimum: bool = True
-    # A bool request option that switches this fan on or off (house rules), if any.
-    enabled_by: str | None = None
     # Conditions on request options, all of which must hold for this fan to count (a house
-    # rule choosing between two values of one pattern: 卡五星's ×2 or ×4 碰碰胡).
+    # rule choosing between two values of one pattern: 卡五星's ×2 or ×4 碰碰胡); the
+    # shorthand `enabled_by: X` (a bool option switching the fan on) comes first, a
+    # condition marked `switch`.
     when: tuple[OptionCondition, ...] = ()
     # Counted only when some other fan counts too: on a hand with no other fan it is left
     # out (卡五星 last_tile_plain false: no 海底 on a bare 屁胡).
     needs_other_fan: bool = False
-    # An int request option whose value is this fan's value (`value: {option: name}`); then
-    # `value` holds the option's default, and the engine takes each request's choice.
-    value_option: str | None = None
+    # The value chosen by request options (`value: {option: name}`, or mapped from an
+    # option's choices); then `value` holds it under the options' defaults, and the engine
+    # takes each request's.
+    value_by: Chosen | None = None
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
 
 
@@ -108,7 +111,8 @@ class PaymentDef:
     """How a result turns into money: a named scheme and its parameters."""
 
     scheme: str
-    params: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    # Bound to the scheme's signature; a value may be chosen by request options.
+    params: BoundParams = field(default_factory=lambda: BoundParams({}))
     description: str = ""
 
 

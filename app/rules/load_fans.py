@@ -11,15 +11,17 @@ from typing import Any
 
 from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
+from app.rules.choices import Chosen, OptionCondition, resolve
 from app.rules.definitions import FanDef
+from app.rules.families import TILES
 from app.rules.load_fields import as_int
+from app.rules.load_options import read_chosen, read_switch
 from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
-FAN_KEYS = {"id", "name", "name_en", "value", "check", "params", "excludes", "description",
-            "shapes", "counts_toward_minimum", "enabled_by", "when", "needs_other_fan",
-            "every_shape"}
-REQUIRED_FAN = ("id", "name", "name_en", "value", "check", "description")
+FAN_KEYS = section(TILES, "fans[]").allowed
+REQUIRED_FAN = section(TILES, "fans[]").required
 
 
 def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],
@@ -34,12 +36,12 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
     for key in ("name", "name_en", "description", "check"):
         if not isinstance(f[key], str) or not f[key].strip():
             raise err(key, "must be a non-empty string", fid)
-    value, value_option = _fan_value(f["value"], fid, err, options)
+    value, value_by = _fan_value(f["value"], fid, err, options)
     spec = CHECKS.get(f["check"])
     if spec is None:
         raise err("check", f"unknown check {f['check']!r} (known: {', '.join(sorted(CHECKS))})",
                   fid)
-    if value_option is not None and spec.last:
+    if value_by is not None and spec.last:
         raise err("value", "a fan decided only when nothing else counts has a fixed value", fid)
     params_raw = f.get("params") or {}
     if not isinstance(params_raw, dict):
@@ -64,9 +66,11 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
     ctm = f.get("counts_toward_minimum", True)
     if not isinstance(ctm, bool):
         raise err("counts_toward_minimum", "must be true or false", fid)
-    enabled_by = f.get("enabled_by")
-    if enabled_by is not None and not isinstance(enabled_by, str):
-        raise err("enabled_by", "must name a bool option", fid)
+    # `enabled_by: X`: the shorthand of the condition `{option: X, in: [true]}`, read with
+    # the fan's other conditions (`when`) once the fans are in order.
+    switch: tuple[OptionCondition, ...] = ()
+    if f.get("enabled_by") is not None:
+        switch = (read_switch(f["enabled_by"], options, "enabled_by", fid, err),)
     needs_other = f.get("needs_other_fan", False)
     if not isinstance(needs_other, bool):
         raise err("needs_other_fan", "must be true or false", fid)
@@ -79,25 +83,33 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
         params=MappingProxyType(dict(params_raw)), excludes=tuple(excludes),
         description=" ".join(f["description"].split()),
         shapes=frozenset(shapes) if shapes is not None else None,
-        when_nothing_else=spec.last, counts_toward_minimum=ctm, enabled_by=enabled_by,
-        needs_other_fan=needs_other, value_option=value_option, bound=bound,
+        when_nothing_else=spec.last, counts_toward_minimum=ctm, when=switch,
+        needs_other_fan=needs_other, value_by=value_by, bound=bound,
     )
 
 
 def _fan_value(value: Any, fid: str, err: Any,
-               options: tuple[OptionDef, ...]) -> tuple[int, str | None]:
-    """A fan's `value`: an integer of at least 0, or `{option: <an int option>}` whose
-    minimum is at least 0 (the value each request chooses; its default stands for it)."""
+               options: tuple[OptionDef, ...]) -> tuple[int, Chosen | None]:
+    """A fan's `value`: an integer of at least 0, or one chosen by options: `{option: <an
+    int option>}` whose minimum is at least 0, or mapped from an option's values onto such
+    integers. The value under the options' defaults stands for it; each request chooses."""
+
+    def amount(v: Any, field: str) -> int:
+        return as_int(v, field, err, minimum=0, fan=fid)
+
     if not isinstance(value, dict):
-        return as_int(value, "value", err, minimum=0, fan=fid), None
-    od = next((o for o in options if o.name == value.get("option")), None)
-    if (set(value) != {"option"} or od is None or od.type != "int" or od.minimum is None
-            or od.minimum < 0):
-        named = [o.name for o in options if o.type == "int"]
-        raise err("value", "must be an integer or {option: <an int option with a minimum of "
-                  f"at least 0>}} (got {value!r}; int options: {', '.join(named) or 'none'})",
-                  fid)
-    return od.default, od.name
+        return amount(value, "value"), None
+    if set(value) == {"option"} or not set(value) <= {"option", "values", "default"}:
+        od = next((o for o in options if o.name == value["option"]), None)
+        if (set(value) != {"option"} or od is None or od.type != "int" or od.minimum is None
+                or od.minimum < 0):
+            named = [o.name for o in options if o.type == "int"]
+            raise err("value", "must be an integer or {option: <an int option with a minimum "
+                      f"of at least 0>}} (got {value!r}; int options: "
+                      f"{', '.join(named) or 'none'})", fid)
+    chosen = read_chosen(value, options, "value", err, amount, fan=fid)
+    defaults = {o.name: o.default for o in options}
+    return int(resolve(chosen, defaults)), chosen
 
 
 def exclusion_order(fans: list[FanDef], err: Any) -> list[FanDef]:

@@ -1,6 +1,15 @@
-"""Check parameters: a fan's or a requirement's YAML `params` bound against its check's
-keyword-only signature (converted to the declared types, each refused with its field), and
-the check's function with those parameters fixed (`bind_check`).
+"""The one binder of YAML parameters to registered functions (`bind`): a fan's or a
+requirement's check (`app.rules.checks`), a card game's scoring step and pattern check
+(`app.rules.card_steps`, `app.rules.card_checks`) and a payment scheme (`app.rules.payments`)
+take their parameters from YAML the same way. Unknown and missing parameters are refused
+alike, each value is read by the option model's reader (`app.rules.load_options.read_chosen`:
+a value, or one chosen by an option) and converted by the registry's own rule for the
+parameter's type; what comes back is a `BoundParams`, fixed once at load when no option
+chooses a value, resolved per request otherwise.
+
+A fan's check is bound further (`bind_check`): the check's function with its parameters
+fixed, for the engine's hot path; its parameters are therefore fixed values (a fan whose
+pattern an option changes is written as two fans with `when:`).
 """
 
 from __future__ import annotations
@@ -8,14 +17,62 @@ from __future__ import annotations
 import inspect
 import types
 import typing
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
 from app.rules.checks import BoolOption, PerSeatOption, TileGroup
+from app.rules.choices import BoundParams
 from app.rules.load_fields import as_int
+from app.rules.load_options import Options, read_chosen
 from app.rules.options import OptionDef
+
+# How a registry converts one plain value for one of its parameters: (parameter, value,
+# field) -> the value (raising the rule set's load error).
+ConvertParam = Callable[[inspect.Parameter, Any, str], Any]
+
+
+def keyword_params(func: Callable[..., Any],
+                   reserved: frozenset[str] = frozenset()) -> dict[str, inspect.Parameter]:
+    """The keyword-only parameters of a registered function, those the engine passes itself
+    (`reserved`) left out: what its YAML parameters may set."""
+    sig = inspect.signature(func, eval_str=True)
+    return {n: p for n, p in sig.parameters.items()
+            if p.kind is p.KEYWORD_ONLY and n not in reserved}
+
+
+def bind(what: str, accepted: Mapping[str, inspect.Parameter], raw: Mapping[str, Any],
+         field: str, err: Any, options: Options, convert: ConvertParam, *,
+         fan: str | None = None, chosen: bool = True, own_values: bool = True) -> BoundParams:
+    """`raw` (the YAML parameters at `field`) bound to the keyword-only parameters
+    `accepted` of `what` (a check, a step, a scheme, as the messages name it): none unknown,
+    every one without a default given; each value converted by `convert`, or with `chosen`
+    read as a value an option may choose (`{option: X}`, `{option: X, values: ...}`;
+    `own_values`: see `read_chosen`)."""
+
+    def fail(at: str, message: str) -> Exception:
+        return err(at, message, fan) if fan is not None else err(at, message)  # type: ignore[no-any-return]
+
+    out: dict[str, Any] = {}
+    for name, value in raw.items():
+        at = f"{field}.{name}"
+        param = accepted.get(name)
+        if param is None:
+            raise fail(at, f"not a parameter of {what} (takes: "
+                       f"{', '.join(accepted) or 'none'})")
+
+        def conv(v: Any, f: str, param: inspect.Parameter = param) -> Any:
+            return convert(param, v, f)
+
+        out[name] = (read_chosen(value, options, at, err, conv, fan=fan, own_values=own_values)
+                     if chosen
+                     else conv(value, at))
+    for name, p in accepted.items():
+        if name not in out and p.default is inspect.Parameter.empty:
+            raise fail(f"{field}.{name}", "missing required parameter")
+    return BoundParams(out)
 
 
 def bind_check(func: Any, params: dict[str, Any]) -> Any:
@@ -39,19 +96,16 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
 
 def bind_params(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: str,
                 err: Any, options: tuple[OptionDef, ...] = ()) -> dict[str, Any]:
-    """Check YAML params against the check's keyword-only parameters and convert them."""
+    """A check's YAML params bound by `bind` to its keyword-only parameters and converted
+    to their declared types (fixed values: see the module's docstring)."""
     accepted = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
-    out: dict[str, Any] = {}
-    for name, value in raw.items():
-        if name not in accepted:
-            allowed = ", ".join(accepted) or "none"
-            raise err(f"params.{name}", f"not a parameter of this check (takes: {allowed})", fid)
-        out[name] = _convert(accepted[name].annotation, value, tileset, f"params.{name}", fid,
-                             err, options)
-    for name, p in accepted.items():
-        if name not in out and p.default is inspect.Parameter.empty:
-            raise err(f"params.{name}", "missing required parameter", fid)
-    return out
+
+    def convert(param: inspect.Parameter, value: Any, field: str) -> Any:
+        return _convert(param.annotation, value, tileset, field, fid, err, options)
+
+    bound = bind("this check", accepted, raw, "params", err, options, convert, fan=fid,
+                 chosen=False)
+    return dict(bound)
 
 
 # Check parameters that name an option of the rule set, by the option type they need.

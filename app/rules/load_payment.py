@@ -1,6 +1,6 @@
 """Payment schemes: a rule set's `payment:` (a scheme of `app.rules.payments` and its
-parameters, each checked against the scheme's signature; a parameter may be chosen by a
-request option).
+parameters, bound to the scheme's signature by the one binder, `app.rules.load_params.bind`;
+a parameter may be chosen by request options).
 """
 
 from __future__ import annotations
@@ -9,14 +9,17 @@ import collections.abc
 import inspect
 import types
 import typing
-from types import MappingProxyType
 from typing import Any
 
+from app.rules.choices import BoundParams
 from app.rules.definitions import PaymentDef
+from app.rules.families import TILES
+from app.rules.load_params import bind, keyword_params
 from app.rules.options import OptionDef
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
+from app.rules.sections import section
 
-PAYMENT_KEYS = {"scheme", "params", "description"}
+PAYMENT_KEYS = section(TILES, "payment").allowed
 
 
 def _accepts(ann: Any, value: Any) -> bool:
@@ -56,49 +59,28 @@ def read_payment(p: Any, options: tuple[OptionDef, ...], err: Any,
     scheme = p.get("scheme")
     if not isinstance(scheme, str) or scheme not in SCHEMES:
         raise err("payment.scheme", f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
-    params = p.get("params") or {}
-    if not isinstance(params, dict):
+    raw = p.get("params") or {}
+    if not isinstance(raw, dict):
         raise err("payment.params", "must be a mapping")
-    sig = inspect.signature(SCHEMES[scheme].value, eval_str=True)
-    accepted = {n for n, q in sig.parameters.items()
-                if q.kind is q.KEYWORD_ONLY and n not in RESERVED_PARAMS}
-    option_names = {o.name for o in options}
-    for name, value in params.items():
-        field = f"payment.params.{name}"
-        if name not in accepted:
-            raise err(field, f"not a parameter of scheme {scheme!r} (takes: "
-                      f"{', '.join(sorted(accepted))})")
-        ann = sig.parameters[name].annotation
+
+    def convert(param: inspect.Parameter, value: Any, field: str) -> Any:
+        ann = param.annotation
         if isinstance(value, dict) and _is_mapping(ann):
-            continue  # a mapping parameter (points tables): the scheme's `prepare` checks it
-        if isinstance(value, dict):
-            # A parameter the request chooses: {option: <name of a declared option>}, or
-            # {option: <an enum or bool option>, values: {choice: value}}, the value each
-            # choice stands for.
-            if set(value) == {"option", "values"}:
-                od = next((o for o in options if o.name == value["option"]), None)
-                choices = (None if od is None else [True, False] if od.type == "bool"
-                           else od.choices if od.type == "enum" else None)
-                mapped = value["values"]
-                if (choices is None or not isinstance(mapped, dict)
-                        or set(mapped) != set(choices)):
-                    raise err(field, "{option, values}: option must name an enum or bool "
-                              "option and values map each of its choices to a value")
-                if not all(_accepts(ann, v) for v in mapped.values()):
-                    raise err(field, f"values must be {_type_words(ann)}")
-                continue
-            if set(value) != {"option"} or value["option"] not in option_names:
-                raise err(field, "must be a value or {option: <a declared option>}")
-        elif not _accepts(ann, value):
+            return value  # a mapping parameter (points tables): the scheme's `prepare` checks it
+        if not _accepts(ann, value):
             raise err(field, f"must be {_type_words(ann)} or {{option: name}} (got {value!r})")
-    for name in accepted:
-        if name not in params and sig.parameters[name].default is inspect.Parameter.empty:
-            raise err(f"payment.params.{name}", "missing required parameter")
+        return value
+
+    # A parameter the request chooses: {option: <a declared option>}, or {option, values:
+    # {choice: value}} (the value each choice stands for), read as every family's are.
+    accepted = keyword_params(SCHEMES[scheme].value, RESERVED_PARAMS)
+    params: dict[str, Any] = dict(bind(f"scheme {scheme!r}", accepted, raw, "payment.params",
+                                       err, options, convert, own_values=False))
     prepare = SCHEMES[scheme].prepare
     if prepare is not None:
         try:
-            params = prepare(dict(params), {o.name: o for o in options}, fan_ids)
+            params = prepare(params, {o.name: o for o in options}, fan_ids)
         except SchemeParamError as exc:
             raise err(f"payment.params.{exc.field}", exc.message) from None
-    return PaymentDef(scheme=scheme, params=MappingProxyType(dict(params)),
+    return PaymentDef(scheme=scheme, params=BoundParams(params),
                       description=str(p.get("description", "")))

@@ -12,13 +12,15 @@ from app.domain.hand import DISCARD, SELF_DRAW
 from app.domain.tiles import TileSet
 from app.rules.checks import CHECKS
 from app.rules.definitions import ContextRule, FanRequirement, Requirement
+from app.rules.families import TILES
 from app.rules.load_options import read_condition
 from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
-REQUIRE_KEYS = {"check", "params", "reason", "message"}
-FAN_REQUIRE_KEYS = {"some_fan_besides", "when", "win_type", "reason", "message"}
-CONTEXT_RULE_KEYS = {"when", "win_type", "winner_set", "message"}
+REQUIRE_KEYS = section(TILES, "requires[]").allowed
+FAN_REQUIRE_KEYS = section(TILES, "requires_fans[]").allowed
+CONTEXT_RULE_KEYS = section(TILES, "context_rules[]").allowed
 
 
 def read_context_rule(r: Any, i: int, options: tuple[OptionDef, ...], err: Any) -> ContextRule:

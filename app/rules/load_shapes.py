@@ -14,10 +14,13 @@ from typing import Any
 
 from app.domain.shapes import SHAPES
 from app.rules.definitions import ShapeDef
+from app.rules.families import TILES
 from app.rules.load_fields import as_int
+from app.rules.load_options import read_switch
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
-SHAPE_KEYS = {"only_fans", "extras_by_win_rank", "final", "priority", "enabled_by"}
+SHAPE_KEYS = section(TILES, "shapes.*").allowed
 
 
 def read_shapes(value: Any, fan_ids: set[str], err: Any,
@@ -27,7 +30,6 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
     one shape must not depend on an option, so that some hand always wins."""
     if not isinstance(value, dict) or not value:
         raise err("shapes", f"must map shape names to settings (shapes: {', '.join(SHAPES)})")
-    bool_options = [o.name for o in options if o.type == "bool"]
     out = {}
     for name, conf in value.items():
         if name not in SHAPES:
@@ -60,9 +62,9 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
         if not isinstance(final, bool):
             raise err(f"shapes.{name}.final", "must be true or false")
         enabled_by = conf.get("enabled_by")
-        if enabled_by is not None and enabled_by not in bool_options:
-            raise err(f"shapes.{name}.enabled_by", "must name a bool option of this rule set "
-                      f"(got {enabled_by!r}; bool options: {', '.join(bool_options) or 'none'})")
+        if enabled_by is not None:  # the switch shorthand, read as a fan's is
+            enabled_by = read_switch(enabled_by, options, f"shapes.{name}.enabled_by", None,
+                                     err).option
         out[name] = ShapeDef(
             id=name, only_fans=frozenset(only) if only is not None else None,
             extras_by_win_rank=MappingProxyType(extras), final=final,

@@ -9,8 +9,10 @@ from typing import Any
 from app.domain.shapes import SHAPES
 from app.rules.checks import CHECKS
 from app.rules.definitions import WILD_RULES, FanDef, Requirement, StandInDef, WildDef
+from app.rules.families import TILES
 from app.rules.load_options import read_condition
 from app.rules.options import OptionDef
+from app.rules.sections import missing_key, section, unknown_key
 
 # Shapes the wild-tile decomposer reads (app.domain.wildcards); a rule set with wilds may not
 # admit another shape, since its readings would silently ignore the wilds.
@@ -24,8 +26,7 @@ def read_wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:
         return None
     if not isinstance(value, dict):
         raise err("wild", "must be a mapping with indicator, explicit, indicator_out_of_play")
-    unknown = set(value) - {"indicator", "explicit", "indicator_out_of_play", "description",
-                            "read"}
+    unknown = set(value) - section(TILES, "wild").allowed
     if unknown:
         raise err(f"wild.{sorted(unknown)[0]}", "unknown key (allowed: indicator, explicit, "
                   "indicator_out_of_play, read, description)")
@@ -72,8 +73,8 @@ def read_stand_in(value: Any, options: tuple[OptionDef, ...], err: Any) -> Stand
     """`stand_in:` 宝: `{when: <conditions on options>, description}`."""
     if value is None:
         return None
-    if not isinstance(value, dict) or "when" not in value or set(value) - {"when",
-                                                                          "description"}:
+    if (not isinstance(value, dict) or missing_key(value, section(TILES, "stand_in"))
+            or unknown_key(value, section(TILES, "stand_in"))):
         raise err("stand_in", "must be a mapping with when (and description)")
     description = value.get("description", "")
     if not isinstance(description, str):

@@ -174,11 +174,8 @@ class RuleSet(DeclaresOptions):
     def fixed_payment_params(self) -> Mapping[str, Any] | None:
         """The payment scheme's parameters when none of them names a request option (they
         are then the same for every request, resolved once); None when some does."""
-        params = self.payment.params
-        if any(isinstance(v, dict) for v in params.values()):
-            return None
         # A plain dict (passed as keywords faster than a read-only view); never changed.
-        return dict(params)
+        return self.payment.params.fixed
 
     @cached_property
     def fan_by_id(self) -> Mapping[str, FanDef]:

@@ -9,10 +9,12 @@ from types import MappingProxyType
 from typing import Any
 
 from app.rules.errors import FieldError
+from app.rules.families import TILES
+from app.rules.sections import section
 
 OPTION_TYPES = ("bool", "int", "enum", "per_seat")
-OPTION_KEYS = {"name", "type", "default", "description", "choices", "minimum", "maximum",
-               "dealer_entry"}
+# Declared alike for every family (`app.rules.sections`).
+OPTION_KEYS = section(TILES, "options[]").allowed
 
 
 @dataclass(frozen=True)

@@ -1,8 +1,8 @@
 """Payment schemes: what a winning hand is worth and who pays whom, named by the rule set.
 
 A scheme has two functions with the same keyword parameters (the YAML `payment.params`,
-checked by the loader against `value`'s signature; a parameter may name a request option,
-`{option: base}`, resolved per request):
+bound by the loader to `value`'s signature; a parameter may be chosen by request options,
+`{option: base}`, resolved per request: `app.rules.choices`):
 
 - `value(total, **params) -> (value, multiplier)`: what one payer pays for the hand when it
   is won on that payer's discard, and for doubling games the multiplier 2^fan (else None);
@@ -37,6 +37,7 @@ from typing import Any, NewType
 
 from app.domain.hand import KONG_ROBBED, SELF_DRAW, WinContext
 from app.domain.money import Payments, Transfer, payments_of
+from app.rules.choices import BoundParams, Chosen
 from app.rules.options import OptionDef
 
 NO_CAP = "none"
@@ -469,12 +470,13 @@ def payer_fans_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
     return params
 
 
-def _chosen(value: Mapping[str, Any], option: OptionDef) -> list[Any]:
-    """The values a parameter naming `option` can take: its choices, or what `values` maps
-    them onto."""
-    mapped = value.get("values")
+def _chosen(value: Chosen, option: OptionDef) -> list[Any]:
+    """The values a parameter chosen by `option` can take: its choices, or what `values`
+    maps them onto (its default for those it leaves out)."""
     choices = list(option.choices or ())
-    return [mapped[c] for c in choices] if isinstance(mapped, dict) else choices
+    if not value.values and not value.has_default:
+        return choices
+    return [value.pick({option.name: c}) for c in choices]
 
 
 class SchemeParamError(Exception):
@@ -489,8 +491,9 @@ class SchemeParamError(Exception):
 
 def _option_of(params: Mapping[str, Any], name: str,
                options: Mapping[str, OptionDef]) -> OptionDef | None:
+    """The option that chooses a parameter's value, if one does."""
     value = params.get(name)
-    return options[value["option"]] if isinstance(value, dict) else None
+    return options[value.option] if isinstance(value, Chosen) else None
 
 
 def points_prepare(params: dict[str, Any], options: Mapping[str, OptionDef],
@@ -581,11 +584,10 @@ RESERVED_PARAMS = frozenset({"fans"})
 
 
 def resolve_params(params: Mapping[str, Any], ctx: WinContext) -> dict[str, Any]:
-    """Fixed parameters as they are; `{option: name}` from the request's options, and
-    `{option: name, values: {choice: value}}` the value its choice maps onto."""
-    return {k: (v if not isinstance(v, dict) else ctx.options[v["option"]] if len(v) == 1
-                else v["values"][ctx.options[v["option"]]])
-            for k, v in params.items()}
+    """The scheme's keywords under the request's options (`BoundParams.resolve`): fixed
+    ones as bound at load, those an option chooses as it does."""
+    bound = params if isinstance(params, BoundParams) else BoundParams(params)
+    return bound.resolve(ctx.options)
 
 
 def _fans_kw(scheme: Scheme, fans: CountedFans) -> dict[str, Any]:

@@ -35,6 +35,7 @@ from weakref import WeakSet
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
 from app.rules.checks import CHECKS, DependsOn, positional
+from app.rules.choices import Chosen, resolve
 from app.rules.definitions import (
     BoundCheck,
     FanDef,
@@ -301,9 +302,9 @@ class Plan:
     needs_company: int = 0
     # The shapes a bool request option switches on: (shape, option, the option's default).
     shape_gates: tuple[tuple[str, str, bool], ...] = ()
-    # The fans whose value an int request option gives (`FanDef.value_option`): (position,
-    # option name); and this plan under other values of them, by the values (`valued`).
-    value_options: tuple[tuple[int, str], ...] = ()
+    # The fans whose value request options choose (`FanDef.value_by`): (position, the
+    # chosen value); and this plan under other values of them, by the values (`valued`).
+    value_options: tuple[tuple[int, Chosen], ...] = ()
     _valued: dict[tuple[int, ...], Plan] = field(default_factory=dict)
 
     def valued(self, options: Mapping[str, Any]) -> Plan:
@@ -312,8 +313,9 @@ class Plan:
         are made once and remembered (at most `VALUED_LIMIT`), sharing everything but the
         fans' values."""
         values = list(self.values)
-        for position, option in self.value_options:
-            values[position] = options.get(option, values[position])
+        for position, chosen in self.value_options:
+            if chosen.option in options:
+                values[position] = resolve(chosen, options)
         key = tuple(values)
         if key == self.values:
             return self
@@ -392,8 +394,11 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         finals=frozenset(n for n, p in plans.items() if p.final),
         policy=POLICIES[combination_policy] if combination_policy else None,
         flower=step(by_id[flower_fan]) if flower_fan else None,
-        gates=tuple((1 << position[f.id], f.enabled_by) for f in fans if f.enabled_by),
-        conditions=tuple((1 << position[f.id], f.when) for f in fans if f.when),
+        # A fan's switch (`enabled_by`) is a gate, tested alone; its other conditions hold
+        # or not together.
+        gates=tuple((1 << position[f.id], c.option) for f in fans for c in f.when if c.switch),
+        conditions=tuple((1 << position[f.id], conds) for f in fans
+                         if (conds := tuple(c for c in f.when if not c.switch))),
         wild=_wild_plan(fans, requirements, wild, tileset) if wild is not None else None,
         fans=tuple(fans),
         values=tuple(s.value for s in steps),
@@ -406,8 +411,8 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
                            bool((option_defaults or {}).get(sd.enabled_by, False)))
                           for name, sd in shapes.items()
                           if sd.enabled_by is not None and name in plans),
-        value_options=tuple((position[f.id], f.value_option) for f in fans
-                            if f.value_option is not None),
+        value_options=tuple((position[f.id], f.value_by) for f in fans
+                            if f.value_by is not None),
     )
     LIVE_PLANS.add(plan)
     return plan

@@ -43,9 +43,11 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   (`all_revealed` | `first_revealed`, or an enum option giving one), pays each player not
   revealed `amount`).
 
-Amounts count in units of the payment's `base` and may name a request option instead of a
-number, as payment parameters do: `{option: direct_kong_amount}`. `only_if_fresh` and
-`kongs_stand` may name a bool option the same way, `kong_discard_money` an enum option.
+Amounts count in units of the payment's `base` and may be chosen by request options instead,
+as payment parameters may (`app.rules.choices`, read by `read_chosen`): `{option:
+direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `kongs_stand` and
+`kong_tiles.enabled` may be chosen by a bool option the same way, `kong_discard_money` and
+`revealed_pay.payers` by an enum option.
 
 `build_settlement` validates the mapping strictly; the loader passes its error factory, so
 every error names the file and the field (`settlement.kongs.added.amount`).
@@ -62,7 +64,11 @@ from app.domain.errors import HandError
 from app.domain.events import CONCEALED, KONG_KINDS
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
+from app.rules.choices import Chosen
+from app.rules.families import TILES
+from app.rules.load_options import read_chosen
 from app.rules.options import OptionDef
+from app.rules.sections import section
 
 # 金杠: a concealed kong of four wild tiles, settled under its own entry when there is one.
 GOLDEN = "golden"
@@ -85,26 +91,17 @@ TRANSFER = "transfer"  # 呼叫转移: from the kong's maker to the winner (most
 KEEP = "keep"  # the kong money stands (the literal reading: 杠上炮 is a fan, nothing more)
 KONG_DISCARD_MODES = (REFUND, TRANSFER, KEEP)
 
-SETTLEMENT_KEYS = {"kongs", "robbed_kong_void", "kong_discard_money", "drawn_game",
-                   "win_ends_round", "seat_factors", "follow_dealer", "reveal",
-                   "kong_chain_doubling", "kong_tiles"}
-KONG_KEYS = {"payer", "amount", "only_if_fresh"}
-DRAWN_KEYS = {"max_suits", "pig_penalty", "pig_counts_as_not_ready", "not_ready_pays",
-              "refund_kongs", "ready_as", "kongs_stand", "revealed_pay"}
-
-
-@dataclass(frozen=True)
-class OptionRef:
-    """A value the request chooses: the rule set's option of this name."""
-
-    option: str
+# The keys of each part, declared with every section's (`app.rules.sections`).
+SETTLEMENT_KEYS = section(TILES, "settlement").allowed
+KONG_KEYS = section(TILES, "settlement.kongs.*").allowed
+DRAWN_KEYS = section(TILES, "settlement.drawn_game").allowed
 
 
 # An amount in units of the payment's base, or the option that gives it (for a golden kong,
-# an option whose value may be OFF).
-Amount = int | OptionRef
+# an option whose value may be OFF): a value chosen by an option (`app.rules.choices`).
+Amount = int | Chosen
 # A switch, or the bool option that gives it.
-Flag = bool | OptionRef
+Flag = bool | Chosen
 
 
 @dataclass(frozen=True)
@@ -123,7 +120,7 @@ class RevealedPay:
     bases); `payers`: ALL_REVEALED, FIRST_REVEALED, or the enum option choosing one."""
 
     amount: Amount
-    payers: str | OptionRef
+    payers: str | Chosen
 
 
 @dataclass(frozen=True)
@@ -161,7 +158,7 @@ class FollowDealer:
 class SettlementDef:
     kongs: Mapping[str, KongMoney]  # by kind (KONG_KINDS, GOLDEN); a kind absent earns nothing
     robbed_kong_void: bool = False
-    kong_discard_money: str | OptionRef = KEEP  # a KONG_DISCARD_MODES, or the enum option
+    kong_discard_money: str | Chosen = KEEP  # a KONG_DISCARD_MODES, or the enum option
     drawn_game: DrawnGameDef = DrawnGameDef()
     win_ends_round: bool = False
     seat_factors: bool = False
@@ -170,13 +167,6 @@ class SettlementDef:
     reveal_option: str | None = None
     kong_chain_doubling: bool = False  # 杠上杠
     kong_tiles: KongTiles | None = None  # kongs of these tiles earn more
-
-
-def resolve(value: Amount | Flag | str | OptionRef, options: Mapping[str, Any]) -> Any:
-    """A fixed value as it is; an option reference as the request's (validated) option."""
-    if isinstance(value, OptionRef):
-        return options[value.option]
-    return value
 
 
 # The loader's error factory: err(field, message) -> an exception naming the file and field.
@@ -223,7 +213,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         conf = raw["follow_dealer"]
         if not isinstance(conf, dict):
             raise err("settlement.follow_dealer", "must be a mapping with amount")
-        _known_keys(conf, {"amount"}, "settlement.follow_dealer", err)
+        _known_keys(conf, section(TILES, "settlement.follow_dealer").allowed,
+                    "settlement.follow_dealer", err)
         if "amount" not in conf:
             raise err("settlement.follow_dealer.amount", "missing")
         follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
@@ -234,7 +225,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         if not isinstance(conf, dict):
             raise err("settlement.reveal", "must be a mapping with option (a per_seat option "
                       "with entries 0 and 1)")
-        _known_keys(conf, {"option"}, "settlement.reveal", err)
+        _known_keys(conf, section(TILES, "settlement.reveal").allowed, "settlement.reveal",
+                    err)
         od = _option_ref({"option": conf.get("option")}, "settlement.reveal.option", by_name,
                          err)
         if od.type != "per_seat" or od.minimum != 0 or od.maximum != 1:
@@ -262,19 +254,20 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
 
 
 def _kong_discard(value: Any, options: Mapping[str, OptionDef],
-                  err: ErrorFactory) -> str | OptionRef:
-    """杠上炮's kong money: a mode, or an enum option whose choices are modes."""
+                  err: ErrorFactory) -> str | Chosen:
+    """杠上炮's kong money: a mode, or one chosen by an option (an enum of modes)."""
     field = "settlement.kong_discard_money"
     modes = ", ".join(KONG_DISCARD_MODES)
-    if isinstance(value, dict):
-        od = _option_ref(value, field, options, err)
-        if od.type != "enum" or not set(od.choices) <= set(KONG_DISCARD_MODES):
-            raise err(field, f"option {od.name!r} must be an enum option whose choices are "
-                      f"among {modes} to choose what 杠上炮 does to the kong money")
-        return OptionRef(od.name)
-    if isinstance(value, str) and value in KONG_DISCARD_MODES:
-        return value
-    raise err(field, f"must be one of {modes} or {{option: name}} (got {value!r})")
+
+    def mode(v: Any, at: str) -> str:
+        if isinstance(v, str) and v in KONG_DISCARD_MODES:
+            return v
+        raise err(at, f"must be one of {modes} or {{option: name}} (got {v!r})")
+
+    return _chosen(value, field, options, err, mode,  # type: ignore[no-any-return]
+                   lambda od: od.type == "enum" and set(od.choices) <= set(KONG_DISCARD_MODES),
+                   f"an enum option whose choices are among {modes} to choose what 杠上炮 "
+                   "does to the kong money")
 
 
 def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
@@ -282,7 +275,7 @@ def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
     field = "settlement.kong_tiles"
     if not isinstance(conf, dict):
         raise err(field, "must be a mapping with tiles, factor and enabled")
-    _known_keys(conf, {"tiles", "factor", "enabled"}, field, err)
+    _known_keys(conf, section(TILES, field).allowed, field, err)
     tiles = conf.get("tiles")
     if not isinstance(tiles, str) or tileset is None:
         raise err(f"{field}.tiles", "must be a tile notation string such as '1p1sCFP'")
@@ -359,26 +352,24 @@ def _revealed_pay(raw: Any, field: str, options: Mapping[str, OptionDef], err: E
         raise err(field, "needs settlement.reveal: who has revealed comes from reveal events")
     if not isinstance(raw, dict):
         raise err(field, "must be a mapping with amount and payers")
-    _known_keys(raw, {"amount", "payers"}, field, err)
+    _known_keys(raw, section(TILES, "settlement.drawn_game.revealed_pay").allowed, field, err)
     if "amount" not in raw:
         raise err(f"{field}.amount", "missing")
-    payers = raw.get("payers", ALL_REVEALED)
-    chosen: str | OptionRef
-    if isinstance(payers, dict):
-        od = _option_ref(payers, f"{field}.payers", options, err)
-        if od.type != "enum" or not set(od.choices) <= set(REVEALED_PAYERS):
-            raise err(f"{field}.payers", f"option {od.name!r} must be an enum of "
-                      f"{', '.join(REVEALED_PAYERS)}")
-        chosen = OptionRef(od.name)
-    elif payers in REVEALED_PAYERS:
-        chosen = payers
-    else:
-        raise err(f"{field}.payers", f"must be one of {', '.join(REVEALED_PAYERS)} or "
-                  f"{{option: name}} (got {payers!r})")
+
+    def who(v: Any, at: str) -> str:
+        if v in REVEALED_PAYERS:
+            return str(v)
+        raise err(at, f"must be one of {', '.join(REVEALED_PAYERS)} or {{option: name}} "
+                  f"(got {v!r})")
+
+    chosen = _chosen(raw.get("payers", ALL_REVEALED), f"{field}.payers", options, err, who,
+                     lambda od: od.type == "enum" and set(od.choices) <= set(REVEALED_PAYERS),
+                     f"an enum of {', '.join(REVEALED_PAYERS)}")
     return RevealedPay(_amount(raw["amount"], f"{field}.amount", options, err), chosen)
 
 
-def _known_keys(raw: dict[str, Any], allowed: set[str], field: str, err: ErrorFactory) -> None:
+def _known_keys(raw: dict[str, Any], allowed: frozenset[str], field: str,
+                err: ErrorFactory) -> None:
     bad = set(raw) - allowed
     if bad:
         raise err(f"{field}.{sorted(map(str, bad))[0]}",
@@ -407,30 +398,43 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _chosen(value: Any, field: str, options: Mapping[str, OptionDef], err: ErrorFactory,
+            plain: Callable[[Any, str], Any], fits: Callable[[OptionDef], bool],
+            wanted: str) -> Any:
+    """A value, or one chosen by options (the option model's reader, `read_chosen`; each
+    plain value through `plain`); an option whose own value it is must `fits` (`wanted`
+    says what it must be)."""
+    if isinstance(value, dict) and set(value) == {"option"}:
+        od = _option_ref(value, field, options, err)
+        if not fits(od):
+            raise err(field, f"option {od.name!r} must be {wanted}")
+    return read_chosen(value, options, field, err, plain)
+
+
 def _amount(value: Any, field: str, options: Mapping[str, OptionDef],
             err: ErrorFactory, off: bool = False) -> Amount:
-    """An amount or an option giving one; with `off`, an enum option may also offer OFF."""
-    if isinstance(value, dict):
-        od = _option_ref(value, field, options, err)
-        ints = (od.type == "int" and (od.minimum is not None and od.minimum >= 0)) or (
+    """An amount or one chosen by options; with `off`, OFF too (a golden kong paid as a
+    concealed one)."""
+
+    def plain(v: Any, at: str) -> Any:
+        if off and v == OFF:
+            return v
+        if not _is_int(v) or v < 0:
+            raise err(at, f"must be a non-negative integer (units of the base) or "
+                      f"{{option: name}} (got {v!r})")
+        return v
+
+    also = f" (or {OFF!r})" if off else ""
+    return _chosen(  # type: ignore[no-any-return]
+        value, field, options, err, plain,
+        lambda od: (od.type == "int" and od.minimum is not None and od.minimum >= 0) or (
             od.type == "enum" and all((_is_int(c) and c >= 0) or (off and c == OFF)
-                                      for c in od.choices))
-        if not ints:
-            also = f" (or {OFF!r})" if off else ""
-            raise err(field, f"option {od.name!r} must be an int option with minimum 0 or an "
-                      f"enum of non-negative integers{also} to give an amount")
-        return OptionRef(od.name)
-    if not _is_int(value) or value < 0:
-        raise err(field, f"must be a non-negative integer (units of the base) or "
-                  f"{{option: name}} (got {value!r})")
-    amount: int = value
-    return amount
+                                      for c in od.choices)),
+        f"an int option with minimum 0 or an enum of non-negative integers{also} to give an "
+        "amount")
 
 
 def _flag(value: Any, field: str, options: Mapping[str, OptionDef], err: ErrorFactory) -> Flag:
-    if isinstance(value, dict):
-        od = _option_ref(value, field, options, err)
-        if od.type != "bool":
-            raise err(field, f"option {od.name!r} must be a bool option to give a switch")
-        return OptionRef(od.name)
-    return _bool(value, field, err)
+    return _chosen(value, field, options, err,  # type: ignore[no-any-return]
+                   lambda v, at: _bool(v, at, err), lambda od: od.type == "bool",
+                   "a bool option to give a switch")

@@ -18,6 +18,7 @@ from typing import Any
 from app.domain.hand import MELD_KINDS
 from app.domain.tiles import TILESETS
 from app.rules.errors import RuleSetError
+from app.rules.families import TILES
 from app.rules.load_fans import exclusion_order, read_fan
 from app.rules.load_fields import as_int, as_list
 from app.rules.load_options import read_conditions
@@ -33,16 +34,12 @@ from app.rules.model import RuleSet
 from app.rules.options import read_options
 from app.rules.payments import SCHEMES
 from app.rules.policies import POLICIES
+from app.rules.sections import section
 from app.rules.settlement import build_settlement
 
-TOP_KEYS = {
-    "id", "name", "name_en", "description", "players", "tiles", "extends", "min_fan",
-    "max_flowers", "flower_fan", "shapes", "combination_policy", "tie_break_fans", "options",
-    "payment", "fans", "remove_fans", "meld_kinds", "requires", "settlement",
-    "wild", "requires_fans", "stand_in", "context_rules", "max_fan", "first_turn_claims",
-}
-REQUIRED_TOP = ("id", "name", "name_en", "description", "players", "tiles", "shapes", "payment",
-                "fans")
+# The keys of the top level, declared with every section's (`app.rules.sections`).
+TOP_KEYS = section(TILES, "").allowed
+REQUIRED_TOP = section(TILES, "").required
 
 
 def build_ruleset(data: Mapping[str, Any], source: str,
@@ -114,7 +111,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     fixed = {flower_fan} | {fid for s in shapes.values()
                             for ids in s.extras_by_win_rank.values() for fid in ids}
     for f in fans:
-        if f.value_option is not None and f.id in fixed:
+        if f.value_by is not None and f.id in fixed:
             raise err("value", "the flower fan and a shape's fixed extras have a fixed value",
                       f.id)
     policy = data.get("combination_policy")
@@ -129,12 +126,9 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
 
-    bool_options = {o.name for o in options if o.type == "bool"}
-    for f in fans:
-        if f.enabled_by is not None and f.enabled_by not in bool_options:
-            raise err("enabled_by", f"must name a bool option of this rule set "
-                      f"(got {f.enabled_by!r})", f.id)
-    fans = [dataclasses.replace(f, when=read_conditions(raw_when.get(f.id), options, f.id, err))
+    # A fan's `when` follows its `enabled_by` (already read, the shorthand of a condition).
+    fans = [dataclasses.replace(f, when=(*f.when, *read_conditions(raw_when[f.id], options,
+                                                                   f.id, err)))
             if f.id in raw_when else f for f in fans]
     meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
     if (not isinstance(meld_kinds, list) or not meld_kinds

@@ -23,13 +23,12 @@ from app.domain.money import Payments, Transfer, payments_of
 from app.rules.cards import (
     FREE,
     CardRuleSet,
-    Choice,
     Finished,
     PatternDef,
     StepDef,
     Tally,
-    resolve,
 )
+from app.rules.choices import Chosen, resolve
 from app.scoring.result import FanResult, NotCounted, Reason
 
 NO_SHAPE = "no_shape"
@@ -103,7 +102,7 @@ def placements(hand: CardHand, ctx: CardWin, rs: CardRuleSet
 
 def _steps(rs: CardRuleSet, options: Mapping[str, Any]
            ) -> list[tuple[StepDef, dict[str, Any]]]:
-    return [(s, {k: resolve(v, options) for k, v in s.params.items()})
+    return [(s, s.params.resolve(options))
             for s in resolve(rs.steps, options)]
 
 
@@ -113,7 +112,7 @@ def _patterns(rs: CardRuleSet, options: Mapping[str, Any]
     for p in rs.patterns:
         value = resolve(p.value, options)
         if value:
-            out.append((p, value, {k: resolve(v, options) for k, v in p.params.items()}))
+            out.append((p, value, p.params.resolve(options)))
     return out
 
 
@@ -363,7 +362,7 @@ def explained(hand: CardHand, ctx: CardWin, rs: CardRuleSet
         for p in rs.patterns:
             if resolve(p.value, ctx.options):
                 continue
-            n = p.check(finished, **{k: resolve(v, ctx.options) for k, v in p.params.items()})
+            n = p.check(finished, **p.params.resolve(ctx.options))
             option = _deciding_option(p.value, ctx.options)
             if n and option is not None:
                 left.append(NotCounted(
@@ -377,7 +376,7 @@ def explained(hand: CardHand, ctx: CardWin, rs: CardRuleSet
 def _deciding_option(value: object, options: Mapping[str, Any]) -> str | None:
     """The option whose value chose the value 0 (the last choice on the way)."""
     option = None
-    while isinstance(value, Choice):
+    while isinstance(value, Chosen):
         option = value.option
         chosen = options[value.option]
         value = next((v for k, v in value.values.items()

@@ -68,8 +68,9 @@ from app.domain.events import (
     suits_of,
 )
 from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, SELF_DRAW, WinContext
+from app.rules.choices import resolve
 from app.rules.model import RuleSet
-from app.rules.payments import pay, resolve_params, seat_factor
+from app.rules.payments import pay, seat_factor
 from app.rules.settlement import (
     BEST_VALUE,
     DISCARDER,
@@ -80,7 +81,6 @@ from app.rules.settlement import (
     TRANSFER,
     KongMoney,
     SettlementDef,
-    resolve,
 )
 from app.scoring.evaluate import score
 from app.scoring.result import (
@@ -165,7 +165,7 @@ def settle(rnd: Round, rs: RuleSet) -> SettleResult:
         raise HandError(Code.SETTLE_NOT_SUPPORTED,
                         f"rule set {rs.id} settles single hands only", "")
     probe = WinContext(win_type=DISCARD, options=dict(rnd.options))
-    params = resolve_params(dict(rs.payment.params), probe)
+    params = rs.payment.params.resolve(probe.options)
     st = _State(rs=rs, sd=sd, options=rnd.options, base=int(params["base"]),
                 active=list(range(rs.players)), rnd=rnd, params=params)
     wins: list[WinSummary] = []

@@ -21,7 +21,6 @@ from app.domain.arrange import Form
 from app.domain.deck import Deck
 from app.rules.cards import (
     CardRuleSet,
-    Choice,
     GroupKind,
     HandRule,
     PatternDef,
@@ -29,6 +28,7 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
+from app.rules.choices import Chosen, OptionCondition
 from app.rules.families import family_of
 from app.service.definitions import option_definition, plain_value, ruleset_summary
 
@@ -41,9 +41,10 @@ def _key(value: Any) -> str:
 
 
 def choice_value(value: Any) -> Any:
-    """A value as plain JSON, a `Choice` (nested ones too) as `{option, values, default}`;
+    """A value as plain JSON, a value chosen by an option (`Chosen`, nested ones too) as
+    `{option, values, default}`;
     a scoring step as `{step, params}`."""
-    if isinstance(value, Choice):
+    if isinstance(value, Chosen):
         return {"option": value.option,
                 "values": {_key(k): choice_value(v) for k, v in value.values.items()},
                 "default": choice_value(value.default) if value.has_default else None}
@@ -77,8 +78,14 @@ def _deck(deck: Deck) -> dict[str, Any]:
     }
 
 
-def _form(form: Form, when: str | None) -> dict[str, Any]:
-    return {"form": form.form, "size": form.size, "ranks": list(form.ranks), "when": when}
+def _form(form: Form, when: OptionCondition | None) -> dict[str, Any]:
+    # A form switched on by a bool option (`when: {option: X, in: [true]}`) names it;
+    # another condition is written as the YAML writes it.
+    written: Any = when
+    if when is not None:
+        written = (when.option if when.values == (True,)
+                   else {"option": when.option, "in": list(when.values)})
+    return {"form": form.form, "size": form.size, "ranks": list(form.ranks), "when": written}
 
 
 def _group(kind: GroupKind, groups: Mapping[str, GroupKind]) -> dict[str, Any]:

@@ -51,7 +51,8 @@ from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
-from app.rules.cards import CardRuleSet, Choice, GroupKind, resolve
+from app.rules.cards import CardRuleSet, GroupKind
+from app.rules.choices import Chosen, resolve
 from app.service.hand_reading import field_name
 from app.service.hand_requests import check_named_ruleset, validated
 from app.service.option_reading import build_options
@@ -500,7 +501,7 @@ def _check_count(read: _ReadHand, table: Sequence[Piece], options: Mapping[str, 
     if total == needed:
         return
     chosen = (f" (options.{rule.cards.option} {options[rule.cards.option]})"
-              if isinstance(rule.cards, Choice) else "")
+              if isinstance(rule.cards, Chosen) else "")
     why = f"{base}{chosen}"
     if rule.per_extra:
         why += (f" plus {rule.per_extra} for each table group of {rule.pair_when_size} cards "
@@ -589,7 +590,7 @@ def _check_context_cards(cards: Mapping[str, int | None], options: Mapping[str, 
             named = resolve(value, options)
             if isinstance(named, str) and named in cards and cards[named] is None:
                 chosen = (f"with options.{value.option} {options[value.option]!r}, "
-                          if isinstance(value, Choice) else "")
+                          if isinstance(value, Chosen) else "")
                 raise _inconsistent(f"context.{named} is missing: {chosen}the scoring step "
                                     f"{step.name} counts the copies of that card in the "
                                     "finished hand; give it", f"/context/{named}")

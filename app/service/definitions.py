@@ -9,12 +9,16 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from app.rules.choices import Chosen
 from app.rules.families import ServedRuleSet
 from app.rules.options import OptionDef
 
 
 def plain_value(value: Any) -> Any:
-    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values."""
+    """Rule-set data (mappings, tuples, frozen dataclasses) as plain JSON values; a value
+    chosen by an option as the YAML writes it (`{option}`, `{option, values}`)."""
+    if isinstance(value, Chosen):
+        return plain_value(value.written())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {f.name: plain_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
     if isinstance(value, Mapping):

@@ -10,7 +10,8 @@ import pytest
 import yaml
 from flask.testing import FlaskClient
 
-from app.rules.cards import CardRuleSet, Choice
+from app.rules.cards import CardRuleSet
+from app.rules.choices import Chosen
 from app.rules.loader import load_rulesets
 from app.service.card_documents import card_ruleset_document, choice_value
 from app.service.families import ruleset_document
@@ -203,10 +204,10 @@ def test_every_option_is_listed_with_its_default(doc: dict[str, Any], rs: CardRu
 
 
 def test_a_choice_is_written_with_its_option_values_and_default() -> None:
-    inner = Choice("b", {1: "one"}, "other", True)
-    written = choice_value(Choice("a", {True: inner, False: [1, 2]}))
+    inner = Chosen("b", {1: "one"}, "other", True)
+    written = choice_value(Chosen("a", {True: inner, False: [1, 2]}))
     assert written == {"option": "a", "default": None,
                        "values": {"true": {"option": "b", "values": {"1": "one"},
                                            "default": "other"},
                                   "false": [1, 2]}}
-    assert choice_value(Choice("a", {})) == {"option": "a", "values": {}, "default": None}
+    assert choice_value(Chosen("a", {})) == {"option": "a", "values": {}, "default": None}

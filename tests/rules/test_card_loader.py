@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 import yaml
 
-from app.rules.cards import CardRuleSet, Choice, resolve
+from app.rules.cards import CardRuleSet
+from app.rules.choices import Chosen, resolve
 from app.rules.errors import RuleSetError
 from app.rules.loader import load_rulesets
 
@@ -59,7 +60,7 @@ def test_the_card_rule_sets_load() -> None:
 def test_a_copy_loads(tmp_path: Path, base: dict[str, Any]) -> None:
     rs = load(tmp_path, base)
     assert rs.id == "cards"
-    assert isinstance(rs.steps, Choice | tuple)
+    assert isinstance(rs.steps, Chosen | tuple)
 
 
 def _edit(data: dict[str, Any], path: str, value: Any) -> None:
@@ -91,8 +92,8 @@ def _edit(data: dict[str, Any], path: str, value: Any) -> None:
     ("win_types.discard.pays", "everyone", "win_types.discard.pays"),
     ("rank_by", ["luck"], "rank_by"),
     ("scoring.values.three_per_tun.0.step", "nap", "step': must name a step"),
-    ("scoring.values.three_per_tun.1.every", None, "needs every"),
-    ("scoring.values.hzy.0.at_most", 3, "has no parameter of that name"),
+    ("scoring.values.three_per_tun.1.every", None, "missing required parameter"),
+    ("scoring.values.hzy.0.at_most", 3, "not a parameter of minimum"),
     ("scoring.option", "no_such_option", "scoring.option"),
     ("scoring.values.hzy.2.card", "next_card", "neither win_card nor a context card"),
     ("patterns.0.check", "lucky", "patterns[0].check"),

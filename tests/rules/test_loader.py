@@ -20,6 +20,7 @@ import yaml
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
+from app.rules.choices import Chosen
 from app.rules.errors import RuleSetError
 from app.rules.load_params import bind_check
 from app.rules.loader import load_rulesets
@@ -758,7 +759,7 @@ def _valued(tmp_path: Path, **top: Any) -> RuleSet:
 def test_a_fan_value_from_an_int_option_is_chosen_per_request(tmp_path: Path) -> None:
     rs = _valued(tmp_path)
     b = rs.fan_by_id["b"]
-    assert (b.value, b.value_option) == (3, "worth")  # the default stands for it
+    assert (b.value, b.value_by) == (3, Chosen("worth"))  # the default stands for it
     r = _scored(rs, "123m456p789s234s55m")
     assert [(f.id, f.value) for f in r.fans] == [("b", 3)] and r.fan_total == 3
     assert r.value == 11

@@ -159,7 +159,7 @@ def test_the_vocabulary_loads(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("changes", "field", "words"), [
     ({"payment": {"scheme": "payer_fans", "params": {**PAYMENT["params"], "dealer_bonus": {
         "option": "bonus", "values": {"book": "always"}}}}},
-     "payment.params.dealer_bonus", "map each of its choices"),
+     "payment.params.dealer_bonus.values", "covers not every value of 'bonus'"),
     ({"payment": {"scheme": "payer_fans", "params": {**PAYMENT["params"], "dealer_bonus": {
         "option": "bonus", "values": {"book": "always", "folk": "sometimes"}}}}},
      "payment.params.dealer_bonus",

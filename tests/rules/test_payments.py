@@ -10,6 +10,7 @@ import pytest
 
 from app.domain.hand import WinContext
 from app.domain.money import Transfer, payments_of
+from app.rules.choices import Chosen
 from app.rules.loader import load_rulesets
 from app.rules.options import OptionDef
 from app.rules.payments import (
@@ -358,7 +359,7 @@ def test_shares_parameters_are_checked_at_load_time() -> None:
     from app.rules.payments import SchemeParamError, shares_prepare
     flags = OptionDef("flags", "bool", False, "")
     with pytest.raises(SchemeParamError, match="marked"):
-        shares_prepare({"base": 1, "cap": 8, "marked": {"option": "flags"}}, {"flags": flags},
+        shares_prepare({"base": 1, "cap": 8, "marked": Chosen("flags")}, {"flags": flags},
                        frozenset())
     with pytest.raises(SchemeParamError, match="cap"):
         shares_prepare({"base": 1, "cap": 0}, {}, frozenset())
@@ -418,11 +419,11 @@ def test_per_fan_parameters_are_checked_at_load() -> None:
     options = {o.name: o for o in (int_option, negative, flag)}
     assert per_fan_prepare({"base": 1, "cap": 13}, options, frozenset()) == {"base": 1,
                                                                              "cap": 13}
-    per_fan_prepare({"base": 1, "cap": "none", "self_draw_fan": {"option": "bonus"}},
+    per_fan_prepare({"base": 1, "cap": "none", "self_draw_fan": Chosen("bonus")},
                     options, frozenset())
     for bad in ({"base": 1, "cap": 0}, {"base": 1, "cap": "ten"},
                 {"base": 1, "cap": 13, "self_draw_fan": -1},
-                {"base": 1, "cap": 13, "self_draw_fan": {"option": "neg"}},
-                {"base": 1, "cap": 13, "self_draw_fan": {"option": "flag"}}):
+                {"base": 1, "cap": 13, "self_draw_fan": Chosen("neg")},
+                {"base": 1, "cap": 13, "self_draw_fan": Chosen("flag")}):
         with pytest.raises(SchemeParamError):
             per_fan_prepare(dict(bad), options, frozenset())

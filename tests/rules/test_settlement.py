@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from app.rules.choices import Chosen, resolve
 from app.rules.loader import load_rulesets
 from app.rules.settlement import (
     KEEP,
@@ -18,10 +19,8 @@ from app.rules.settlement import (
     DrawnGameDef,
     FollowDealer,
     KongMoney,
-    OptionRef,
     SettlementDef,
     build_settlement,
-    resolve,
 )
 from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
 
@@ -72,7 +71,7 @@ def test_a_settlement_section_loads(tmp_path: Path) -> None:
     rs = load_rulesets(write(tmp_path, with_settlement()))["mini"]
     assert rs.settlement == SettlementDef(
         kongs={"direct": KongMoney("discarder", 2), "added": KongMoney("each_active", 1, True),
-               "concealed": KongMoney("each_active", OptionRef("cap"))},
+               "concealed": KongMoney("each_active", Chosen("cap"))},
         robbed_kong_void=True, kong_discard_money=REFUND,
         drawn_game=DrawnGameDef(max_suits=2, pig_penalty=16, pig_counts_as_not_ready=True,
                                 not_ready_pays="best_value", refund_kongs=True),
@@ -103,7 +102,7 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"kongs__direct__amount": {"option": "nope"}}, "settlement.kongs.direct.amount"),
     ({"kongs__direct__amount": {"option": "fresh"}}, "settlement.kongs.direct.amount"),
     ({"kongs__direct__amount": {"option": "style"}}, "settlement.kongs.direct.amount"),
-    ({"kongs__direct__amount": {"option": "cap", "x": 1}}, "settlement.kongs.direct.amount"),
+    ({"kongs__direct__amount": {"option": "cap", "x": 1}}, "settlement.kongs.direct.amount.x"),
     ({"kongs__direct__only_if_fresh": True}, "settlement.kongs.direct.only_if_fresh"),
     ({"kongs__added__only_if_fresh": "yes"}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__only_if_fresh": {"option": "cap"}}, "settlement.kongs.added.only_if_fresh"),
@@ -113,7 +112,7 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"kong_discard_money": True}, "settlement.kong_discard_money"),
     ({"kong_discard_money": "transfers"}, "settlement.kong_discard_money"),
     ({"kong_discard_money": {"option": "nope"}}, "settlement.kong_discard_money"),
-    ({"kong_discard_money": {"option": "gsp", "x": 1}}, "settlement.kong_discard_money"),
+    ({"kong_discard_money": {"option": "gsp", "x": 1}}, "settlement.kong_discard_money.x"),
     ({"drawn_game__max_suits": 0}, "settlement.drawn_game.max_suits"),
     ({"drawn_game__max_suits": None}, "settlement.drawn_game.max_suits"),
     ({"drawn_game__pig_penalty": -16}, "settlement.drawn_game.pig_penalty"),
@@ -135,13 +134,13 @@ def test_an_option_amount_from_an_enum_of_integers(tmp_path: Path) -> None:
                            kongs__added__only_if_fresh={"option": "fresh"})
     rs = load_rulesets(write(tmp_path, data))["mini"]
     assert rs.settlement is not None
-    assert rs.settlement.kongs["direct"].amount == OptionRef("amount")
-    assert rs.settlement.kongs["added"].only_if_fresh == OptionRef("fresh")
+    assert rs.settlement.kongs["direct"].amount == Chosen("amount")
+    assert rs.settlement.kongs["added"].only_if_fresh == Chosen("fresh")
 
 
 @pytest.mark.parametrize("value,mode", [
     *((m, m) for m in KONG_DISCARD_MODES),
-    ({"option": "gsp"}, OptionRef("gsp")),
+    ({"option": "gsp"}, Chosen("gsp")),
 ])
 def test_the_kong_money_of_a_win_after_a_kong(tmp_path: Path, value: Any, mode: Any) -> None:
     # 杠上炮: a mode or an enum option of modes.
@@ -216,8 +215,8 @@ def test_the_real_rule_sets() -> None:
     assert sichuan.kongs["direct"] == KongMoney("discarder", 2)
     assert sichuan.kongs["added"] == KongMoney("each_active", 1, True)
     assert sichuan.kongs["concealed"] == KongMoney("each_active", 2)
-    assert chengdu.kongs["direct"].amount == OptionRef("direct_kong_amount")
-    assert chengdu.kongs["added"].only_if_fresh == OptionRef("added_kong_fresh_only")
+    assert chengdu.kongs["direct"].amount == Chosen("direct_kong_amount")
+    assert chengdu.kongs["added"].only_if_fresh == Chosen("added_kong_fresh_only")
     # An active pig pays its penalty and refunds its kong money, but not 查大叫.
     assert sichuan.drawn_game == chengdu.drawn_game == DrawnGameDef(
         max_suits=2, pig_penalty=16, pig_counts_as_not_ready=False,
@@ -227,7 +226,7 @@ def test_the_real_rule_sets() -> None:
     # chengdu's own option list replaces sichuan's: the inherited ones are still there.
     assert {"base", "cap", "self_draw", "gang_shang_pao_kong_money"} <= set(options)
     # 杠上炮's kong money: the request chooses; refunded unless it says otherwise.
-    gsp = OptionRef("gang_shang_pao_kong_money")
+    gsp = Chosen("gang_shang_pao_kong_money")
     assert sichuan.kong_discard_money == chengdu.kong_discard_money == gsp
     for rs in (real["sichuan"], real["chengdu"]):
         od = rs.option_by_name["gang_shang_pao_kong_money"]
@@ -268,12 +267,12 @@ def test_a_tianjin_like_settlement_loads(tmp_path: Path) -> None:
     sd = rs.settlement
     assert sd is not None
     assert (sd.win_ends_round, sd.seat_factors) == (True, True)
-    assert sd.kongs["golden"] == KongMoney("each_active", OptionRef("golden"))
+    assert sd.kongs["golden"] == KongMoney("each_active", Chosen("golden"))
     assert sd.follow_dealer == FollowDealer(1)
     assert (sd.drawn_game.ready_as, sd.drawn_game.kongs_stand) == ("self_draw",
-                                                                   OptionRef("stand"))
+                                                                   Chosen("stand"))
     # 血战到底's checks are all off.
-    assert sd.drawn_game == DrawnGameDef(ready_as="self_draw", kongs_stand=OptionRef("stand"))
+    assert sd.drawn_game == DrawnGameDef(ready_as="self_draw", kongs_stand=Chosen("stand"))
     assert not sd.robbed_kong_void and sd.kong_discard_money == KEEP
 
 
@@ -328,7 +327,7 @@ def test_the_real_tianjin_settlement() -> None:
     assert sd.win_ends_round and sd.seat_factors
     assert {k: (m.payer, m.amount) for k, m in sd.kongs.items()} == {
         "direct": ("each_active", 1), "added": ("each_active", 1),
-        "concealed": ("each_active", 2), "golden": ("each_active", OptionRef("golden_kong"))}
+        "concealed": ("each_active", 2), "golden": ("each_active", Chosen("golden_kong"))}
     assert sd.follow_dealer == FollowDealer(1)
     assert sd.drawn_game == DrawnGameDef(ready_as="self_draw",
-                                         kongs_stand=OptionRef("drawn_kongs_stand"))
+                                         kongs_stand=Chosen("drawn_kongs_stand"))

@@ -59,8 +59,6 @@ def _option_off(rs: RuleSet, fan_id: str, ctx: WinContext) -> bool:
     fan = rs.fan_by_id[fan_id]
     defaults = {o.name: o.default for o in rs.options}
     options = {**defaults, **ctx.options}
-    if fan.enabled_by is not None and not options.get(fan.enabled_by):
-        return True
     return any(not c.holds(options) for c in fan.when)
 
 

@@ -8,7 +8,9 @@
   API say the same; what that document leaves out (the check of each fan, the shapes, the
   parent rule set) comes from the loaded `RuleSet` and the YAML. The worked examples are the
   hand cases of `tests/cases/<id>/` and the waits cases of `tests/cases/<id>/waits/`, which
-  the case tests run;
+  the case tests run. With `MAHJONG_RULESETS_DIR` set, the rule sets are that directory's, as
+  the service's are, and the cases those of its own `cases/` when it has one
+  (`pages.source_dirs`); pages of the project's rule sets it lacks are then left alone;
 - `docs/checks.md`: the registered checks (`app.rules.checks.CHECKS`), winning shapes
   (`app.domain.shapes.SHAPES`), combination policies and payment schemes, with their own
   docstrings. It depends on the registries only, never on which rule sets exist: each rule

@@ -223,8 +223,13 @@ class CardPage:
                 if f["form"] not in FORM_WORDS:
                     raise DocsError(f"groups.{g['id']}: form {f['form']!r} has no words")
                 text = FORM_WORDS[f["form"]](f)
-                if f["when"]:
-                    text += f" (while {self.option(f['when'])} is true)"
+                when = f["when"]
+                if isinstance(when, dict):  # a condition other than a bool option on
+                    some = "is" if len(when["in"]) == 1 else "is one of"
+                    values = ", ".join(code(flow(v)) for v in when["in"])
+                    text += f" (while {self.option(when['option'])} {some} {values})"
+                elif when:
+                    text += f" (while {self.option(when)} is true)"
                 forms.append(text)
             if g["made_of"]:
                 forms.append("read as " + " or ".join(self.kind(k) for k in g["made_of"]))

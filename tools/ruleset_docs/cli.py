@@ -7,9 +7,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app import REPO_ROOT
+from app import REPO_ROOT, RULESETS_ENV
 from tools.ruleset_docs.common import GENERATED
-from tools.ruleset_docs.pages import render_all, stale_pages
+from tools.ruleset_docs.pages import render_all, source_dirs, stale_pages
 
 __all__ = ["main"]
 
@@ -23,8 +23,14 @@ def main(argv: Sequence[str] | None = None, root: Path = REPO_ROOT) -> int:
     parser.add_argument("--check", action="store_true",
                         help="write nothing; list stale or missing pages and exit 1 if any")
     args = parser.parse_args(argv)
-    pages = render_all(root)
+    rulesets, cases, elsewhere = source_dirs(root)
+    pages = render_all(root, rulesets, cases)
     stale, missing, left = stale_pages(root, pages)
+    if elsewhere:
+        # Rule sets of another directory (MAHJONG_RULESETS_DIR): the project's pages of rule
+        # sets it lacks are neither stale nor removed.
+        print(f"rule sets from {RULESETS_ENV}: {rulesets}", file=sys.stderr)
+        left = []
     if args.check:
         for rel in stale:
             print(f"stale: {rel}")

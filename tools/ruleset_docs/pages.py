@@ -4,10 +4,11 @@ which committed pages are stale, missing or left from a rule set that no longer 
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from app import REPO_ROOT
+from app import REPO_ROOT, RULESETS_ENV
 from app.rules.families import CARDS, TILES, family_of
 from tools.ruleset_docs.card_page import CardPage
 from tools.ruleset_docs.checks_page import render_checks_page
@@ -39,10 +40,26 @@ def render_ruleset_pages(rulesets_dir: Path, cases_dir: Path) -> dict[str, str]:
             for rid, src in load_sources(rulesets_dir, cases_dir).items()}
 
 
-def render_all(root: Path = REPO_ROOT) -> dict[str, str]:
-    """Every generated page by its path under `root`: the rule sets' and the catalogue."""
+def source_dirs(root: Path = REPO_ROOT) -> tuple[Path, Path, bool]:
+    """Where the pages are made from: (rule sets, their cases, whether these are another
+    directory's). As the service reads rule sets (`app.rulesets_dir`): the directory
+    `MAHJONG_RULESETS_DIR` names, with the cases of its own `cases/` when it has one (else
+    the project's `tests/cases/`); without it, `root`'s `rulesets/` and `tests/cases/`."""
+    default = root / "rulesets"
+    chosen = os.environ.get(RULESETS_ENV)
+    if not chosen or Path(chosen).resolve() == default.resolve():
+        return default, root / "tests" / "cases", False
+    rulesets = Path(chosen)
+    own = rulesets / "cases"
+    return rulesets, own if own.is_dir() else root / "tests" / "cases", True
+
+
+def render_all(root: Path = REPO_ROOT, rulesets: Path | None = None,
+               cases: Path | None = None) -> dict[str, str]:
+    """Every generated page by its path under `root`: the rule sets' (of `rulesets`, with
+    the cases of `cases`; by default `root`'s own) and the catalogue."""
     pages = {f"{PAGES_DIR}/{rid}.md": text for rid, text in render_ruleset_pages(
-        root / "rulesets", root / "tests" / "cases").items()}
+        rulesets or root / "rulesets", cases or root / "tests" / "cases").items()}
     pages[CHECKS_PAGE] = render_checks_page()
     return pages
 

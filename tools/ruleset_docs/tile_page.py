@@ -297,9 +297,10 @@ class TilePage(SettlementSection):
         notes = []
         if f.shapes is not None:
             notes.append("only in shape " + ", ".join(code(s) for s in sorted(f.shapes)))
-        if f.enabled_by is not None:
-            notes.append(f"counts only while {self.option(f.enabled_by)} is true")
         for c in f.when:
+            if c.switch:  # `enabled_by: X`, the shorthand of `when: {option: X, in: [true]}`
+                notes.append(f"counts only while {self.option(c.option)} is true")
+                continue
             values = ", ".join(code(flow(v)) for v in c.values)
             some = "is" if len(c.values) == 1 else "is one of"
             notes.append(f"counts only while {self.option(c.option)} {some} {values}")
@@ -338,8 +339,9 @@ class TilePage(SettlementSection):
             check = link(code(fd.check), f"{TO_CHECKS}#{check_anchor(fd.check)}")
             if fd.params:
                 check += " " + code(flow_items(fd.params))
-            value = (str(f["value"]) if fd.value_option is None
-                     else self.option(fd.value_option))
+            value = (str(f["value"]) if fd.value_by is None
+                     else self.option(fd.value_by.option) if not fd.value_by.values
+                     else f"{f['value']} (chosen by {self.option(fd.value_by.option)})")
             rows.append([md(f["name"]), md(f["name_en"]), code(f["id"]), value,
                          self.fans(f["excludes"]) or "none", md(f["description"]), check,
                          self.fan_notes(f["id"])])

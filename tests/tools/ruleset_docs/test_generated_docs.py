@@ -365,3 +365,17 @@ def test_a_card_rule_set_page(tmp_path: Path) -> None:
         yaml.safe_dump({"cases": [case]}, allow_unicode=True), encoding="utf-8")
     with pytest.raises(DocsError, match=r"expect: field 'new_figure' has no words"):
         render_ruleset_page(load_sources(rulesets, cases)["hengyang"])
+
+
+def test_the_pages_are_made_from_the_rule_sets_the_service_reads(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`./run docs` honours MAHJONG_RULESETS_DIR as the service does: that directory's rule
+    sets, with its own `cases/` when it has one; without the variable, the project's."""
+    from tools.ruleset_docs.pages import source_dirs
+
+    monkeypatch.delenv("MAHJONG_RULESETS_DIR", raising=False)
+    assert source_dirs(ROOT) == (ROOT / "rulesets", ROOT / "tests" / "cases", False)
+    monkeypatch.setenv("MAHJONG_RULESETS_DIR", str(tmp_path))
+    assert source_dirs(ROOT) == (tmp_path, ROOT / "tests" / "cases", True)
+    (tmp_path / "cases").mkdir()
+    assert source_dirs(ROOT) == (tmp_path, tmp_path / "cases", True)
