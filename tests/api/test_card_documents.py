@@ -12,10 +12,10 @@ from flask.testing import FlaskClient
 
 from app.rules.cards import CardRuleSet
 from app.rules.choices import Chosen
-from app.rules.loader import load_rulesets
 from app.service.card_documents import card_ruleset_document, choice_value
 from app.service.families import ruleset_document
 from tests.api.helpers import REPO_ROOT, validator_for
+from tests.loaded import repo_rulesets
 
 RULESET = "hengyang"
 RAW: dict[str, Any] = yaml.safe_load(
@@ -25,7 +25,7 @@ LIMITS = {"request_bytes": 1, "batch_bytes": 2, "batch_items": 3, "time_limit_se
 
 @pytest.fixture(scope="module")
 def rs() -> CardRuleSet:
-    loaded = load_rulesets(REPO_ROOT / "rulesets")[RULESET]
+    loaded = repo_rulesets()[RULESET]
     assert isinstance(loaded, CardRuleSet)
     return loaded
 

@@ -15,13 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis_jsonschema import from_schema
 from marshmallow import ValidationError
 
-from app.rules.loader import load_rulesets
 from app.service.card_requests import card_schemas
-from tests.api.helpers import REPO_ROOT, problem, validator_for
+from tests.api.helpers import problem, validator_for
+from tests.loaded import repo_rulesets
 
 URL = "/v1/rulesets/hengyang/score"
 WAITS_URL = "/v1/rulesets/hengyang/waits"
-HENGYANG = load_rulesets(REPO_ROOT / "rulesets")["hengyang"]
+HENGYANG = repo_rulesets()["hengyang"]
 
 # E1 of the rules: seat 1 wins on seat 2's discarded 六 (12 胡息, 3 囤, seat 2 pays 9).
 E1_CARDS = "123d 2710x 45x 888x 99x 9d 6x"

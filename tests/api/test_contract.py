@@ -34,7 +34,6 @@ from marshmallow import ValidationError
 from openapi_spec_validator import validate
 
 from app.rules.families import CARDS, TILES, family_of
-from app.rules.loader import load_rulesets
 from app.service.families import settles_rounds
 from app.service.problems import PROBLEM_CODES
 from app.service.schema_fields import FIELD_ERROR_CODES
@@ -42,17 +41,17 @@ from app.service.schemas import load_score_request
 from app.service.settle_schemas import load_settle_request
 from tests.api.helpers import (
     OPENAPI_FILE,
-    REPO_ROOT,
     escape,
     resolve,
     validate_live,
     validator_for,
 )
 from tests.api.test_errors import INVALID
+from tests.loaded import repo_rulesets
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 SCORE_OPERATION = ("/v1/rulesets/{ruleset}/score", "post")
-RULESETS = load_rulesets(REPO_ROOT / "rulesets")
+RULESETS = repo_rulesets()
 CARD_RULESETS = sorted(rid for rid, rs in RULESETS.items() if family_of(rs) == CARDS)
 TILE_RULESETS = sorted(rid for rid, rs in RULESETS.items() if family_of(rs) == TILES)
 CARD_OPERATIONS = ("score", "waits", "score/batch", "waits/batch")

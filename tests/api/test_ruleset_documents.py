@@ -18,12 +18,12 @@ import yaml
 from flask.testing import FlaskClient
 
 from app.rules.cards import CardRuleSet
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from tests.api.helpers import REPO_ROOT, validator_for
+from tests.loaded import repo_rulesets
 
 CASES = REPO_ROOT / "tests" / "cases"
-RULESETS = load_rulesets(REPO_ROOT / "rulesets")
+RULESETS = repo_rulesets()
 RULESET_IDS = sorted(RULESETS)
 # The response schema of GET /v1/rulesets/{ruleset}: one of the two documents.
 DEFINITION = "/paths/~1v1~1rulesets~1{ruleset}/get/responses/200/content/application~1json/schema"

@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
 from app.rules.cards import CardRuleSet
-from app.rules.loader import load_rulesets
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-CARD_RULESETS = [rs for rs in load_rulesets(ROOT / "rulesets").values()
+CARD_RULESETS = [rs for rs in repo_rulesets().values()
                  if isinstance(rs, CardRuleSet)]
 DECK: Deck = CARD_RULESETS[0].deck
 

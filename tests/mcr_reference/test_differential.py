@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 import yaml
 
+from tests.loaded import repo_rulesets
+
 from .generator import Case, FanKey, Generation, generate
 
 DEFAULT_SEED = 20240601
@@ -150,10 +152,9 @@ def _engine() -> tuple[Any, Any]:
         pytest.skip("engine not written yet: app/scoring/evaluate.py is missing")
     if not (ROOT / "rulesets" / "mcr.yaml").exists():
         pytest.skip("rule set not written yet: rulesets/mcr.yaml is missing")
-    from app.rules.loader import load_rulesets
     from app.scoring.evaluate import score
 
-    return score, load_rulesets(ROOT / "rulesets")["mcr"]
+    return score, repo_rulesets()["mcr"]
 
 
 def _summary(run: Run) -> str:

@@ -10,10 +10,10 @@ from app.domain.arrange import Piece
 from app.rules.card_checks import CHECKS
 from app.rules.card_steps import STEPS
 from app.rules.cards import CardRuleSet, Finished, Tally
-from app.rules.loader import load_rulesets
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-RS = next(rs for rs in load_rulesets(ROOT / "rulesets").values() if isinstance(rs, CardRuleSet))
+RS = next(rs for rs in repo_rulesets().values() if isinstance(rs, CardRuleSet))
 DECK = RS.deck
 
 

@@ -15,6 +15,7 @@ from app.rules.cards import CardRuleSet
 from app.rules.choices import Chosen, resolve
 from app.rules.errors import RuleSetError
 from app.rules.loader import load_rulesets
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
@@ -39,7 +40,7 @@ def base() -> dict[str, Any]:
 
 
 def test_the_card_rule_sets_load() -> None:
-    loaded = load_rulesets(ROOT / "rulesets")
+    loaded = repo_rulesets()
     for rid in CARD_IDS:
         rs = loaded[rid]
         assert isinstance(rs, CardRuleSet)

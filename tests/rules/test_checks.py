@@ -19,15 +19,15 @@ from app.domain.notation import parse_tiles
 from app.domain.readings import Reading
 from app.domain.shapes import HONORS_AND_KNITTED, KNITTED_STRAIGHT, REGULAR, SEVEN_PAIRS, decompose
 from app.rules.checks import CHECKS, TileGroup, run
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.policies import mcr_account_once
 from app.rules.view import FEATURES, HandFacts, View
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
-MCR: RuleSet = load_rulesets(ROOT / "rulesets")["mcr"]
+MCR: RuleSet = repo_rulesets()["mcr"]
 T = MCR.tileset
 SHAPES = frozenset(MCR.shapes)
 
@@ -501,7 +501,7 @@ def test_a_view_from_pieces_is_the_view_from_groups() -> None:
 
 # The tile games: a card game's patterns (名堂) have checks of their own
 # (`app.rules.card_checks`), tested in tests/rules/test_card_checks.py.
-ALL_RULESETS = {rid: rs for rid, rs in load_rulesets(ROOT / "rulesets").items()
+ALL_RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
                 if isinstance(rs, RuleSet)}
 
 

@@ -32,6 +32,7 @@ from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.families import ruleset_document
 from app.service.hand_requests import build, build_waiting
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -645,7 +646,7 @@ def test_order_is_the_yaml_order_when_that_already_respects_the_exclusions(
 
 @pytest.fixture(scope="module")
 def real() -> dict[str, RuleSet]:
-    return load_rulesets(ROOT / "rulesets")
+    return repo_rulesets()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,8 @@ import pytest
 from app.rules.definitions import FanRequirement
 from app.rules.loader import load_rulesets
 from app.rules.payments import PointsTable
-from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
+from tests.loaded import repo_rulesets
+from tests.rules.test_loader import assert_names, load_error, mini, write
 
 PULLS = {"name": "pulls", "type": "per_seat", "minimum": 0, "maximum": 2, "dealer_entry": 0,
          "default": [0, 0, 0, 0], "description": "拉庄 by seat"}
@@ -59,7 +60,7 @@ def test_the_money_data_loads(tmp_path: Path) -> None:
 
 
 def test_the_real_tianjin_money_data() -> None:
-    rs = load_rulesets(ROOT / "rulesets")["tianjin"]
+    rs = repo_rulesets()["tianjin"]
     assert {o.name: o.type for o in rs.options} == {
         "base": "int", "table": "enum", "dealer_sits": "bool", "pulls": "per_seat",
         "min_hand": "enum", "golden_kong": "enum", "drawn_kongs_stand": "bool"}

@@ -11,7 +11,6 @@ import pytest
 from app.domain.hand import WinContext
 from app.domain.money import Transfer, payments_of
 from app.rules.choices import Chosen
-from app.rules.loader import load_rulesets
 from app.rules.options import OptionDef
 from app.rules.payments import (
     SCHEMES,
@@ -24,9 +23,10 @@ from app.rules.payments import base_plus_fan_pay as base_plus_fan
 from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-MCR = load_rulesets(ROOT / "rulesets")["mcr"]
+MCR = repo_rulesets()["mcr"]
 
 
 def arrangements(players: int) -> list[tuple[int, int | None]]:
@@ -107,7 +107,7 @@ def test_scored_payments_sum_to_zero_for_every_seat_arrangement(
 
 # ---- points (天津): a table of the counted fans and the dealer's stakes ---------------------
 
-TIANJIN = load_rulesets(ROOT / "rulesets")["tianjin"]
+TIANJIN = repo_rulesets()["tianjin"]
 TABLES = TIANJIN.payment.params["tables"]
 # Indicator 3p, no wild in hand, 4s drawn: 素 (1 番), worth 2 under both tables.
 SU_HAND = "234m678m22s35s777p4s"

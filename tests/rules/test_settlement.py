@@ -22,7 +22,8 @@ from app.rules.settlement import (
     SettlementDef,
     build_settlement,
 )
-from tests.rules.test_loader import ROOT, assert_names, load_error, mini, write
+from tests.loaded import repo_rulesets
+from tests.rules.test_loader import assert_names, load_error, mini, write
 
 SETTLEMENT: dict[str, Any] = {
     "kongs": {
@@ -208,7 +209,7 @@ def test_a_child_inherits_or_replaces_the_settlement(tmp_path: Path) -> None:
 
 
 def test_the_real_rule_sets() -> None:
-    real = load_rulesets(ROOT / "rulesets")
+    real = repo_rulesets()
     assert real["mcr"].settlement is None
     sichuan, chengdu = real["sichuan"].settlement, real["chengdu"].settlement
     assert sichuan is not None and chengdu is not None
@@ -322,7 +323,7 @@ def test_a_golden_kong_needs_wild_tiles(tmp_path: Path) -> None:
 
 
 def test_the_real_tianjin_settlement() -> None:
-    sd = load_rulesets(ROOT / "rulesets")["tianjin"].settlement
+    sd = repo_rulesets()["tianjin"].settlement
     assert sd is not None
     assert sd.win_ends_round and sd.seat_factors
     assert {k: (m.payer, m.amount) for k, m in sd.kongs.items()} == {

@@ -21,13 +21,13 @@ from app.domain.shapes import REGULAR
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import group_tiles
 from app.rules.checks import CHECKS
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tile games (a card game's patterns have no tile checks to tell readings apart).
-RULESETS = {rid: rs for rid, rs in load_rulesets(ROOT / "rulesets").items()
+RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
             if isinstance(rs, RuleSet)}
 TS = STANDARD
 IDENTITIES = [(PUNG, t) for t in TS.playing] + [(CHOW, t) for t in sorted(TS.chow_starts)]

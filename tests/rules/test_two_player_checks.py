@@ -9,14 +9,14 @@ from typing import Any
 
 from app.domain.shapes import SEVEN_PAIRS, decompose
 from app.rules.checks import CHECKS, run
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 from tests.rules.test_checks import tg
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+RULESETS = repo_rulesets()
 ERREN: RuleSet = RULESETS["erren"]
 MCR: RuleSet = RULESETS["mcr"]
 

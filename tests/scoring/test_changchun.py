@@ -15,15 +15,15 @@ from typing import Any
 
 from app.domain.errors import HandError
 from app.domain.hand import Hand
-from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
 from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting
 from app.service.settle_requests import build_round
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-CC = load_rulesets(ROOT / "rulesets")["changchun"]
+CC = repo_rulesets()["changchun"]
 HANDS = int(os.environ.get("CHANGCHUN_HANDS", "3000"))
 SUITS = "mps"
 HONOURS = "ESWNCFP"

@@ -17,7 +17,6 @@ import yaml
 from app.domain.hand import KONG, PUNG, Hand
 from app.domain.readings import Group, Reading
 from app.domain.shapes import SEVEN_PAIRS
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
@@ -26,10 +25,11 @@ from app.scoring.result import ScoreResult
 from app.service.hand_requests import build
 from app.service.responses import score_response
 from tests.api.helpers import NINE_GATES_RESPONSE
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 MCR_DATA: dict[str, Any] = yaml.safe_load((ROOT / "rulesets" / "mcr.yaml").read_text("utf-8"))
-MCR: RuleSet = load_rulesets(ROOT / "rulesets")["mcr"]
+MCR: RuleSet = repo_rulesets()["mcr"]
 T = MCR.tileset
 
 

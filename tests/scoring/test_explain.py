@@ -27,7 +27,6 @@ from pathlib import Path
 import yaml
 
 from app.domain.hand import Hand, WinContext
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.policies import UNLIMITED
 from app.rules.view import View
@@ -42,6 +41,7 @@ from app.scoring.explain import (
 )
 from app.scoring.result import Explanation, ScoreResult
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import random_hands
 from tests.scoring.test_wild_brute_force import random_cases
 
@@ -50,7 +50,7 @@ TIANJIN_HANDS = int(os.environ.get("EXPLAIN_TIANJIN_HANDS", "2000"))
 SEED = int(os.environ.get("EXPLAIN_SEED", "20261201"))
 ROOT = Path(__file__).resolve().parents[2]
 # The tile games: word cards are explained by another engine (tests/scoring/test_card_explain.py).
-RULESETS = {rid: rs for rid, rs in load_rulesets(ROOT / "rulesets").items()
+RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
             if isinstance(rs, RuleSet)}
 CASES = ROOT / "tests" / "cases"
 

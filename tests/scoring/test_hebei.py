@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from app.domain.errors import HandError
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-HEBEI: RuleSet = load_rulesets(ROOT / "rulesets")["hebei"]
+HEBEI: RuleSet = repo_rulesets()["hebei"]
 TS = HEBEI.tileset
 PLAYERS = 4
 KINDS = list(TS.playing)

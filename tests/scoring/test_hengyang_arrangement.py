@@ -21,12 +21,12 @@ import pytest
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
 from app.rules.cards import CardRuleSet
-from app.rules.loader import load_rulesets
 from app.scoring.arranged import score
+from tests.loaded import repo_rulesets
 from tests.scoring import hengyang_oracle as oracle
 
 ROOT = Path(__file__).resolve().parents[2]
-RS = load_rulesets(ROOT / "rulesets")["hengyang"]
+RS = repo_rulesets()["hengyang"]
 assert isinstance(RS, CardRuleSet)
 DECK = RS.deck
 HANDS = 1500  # per win type and option set

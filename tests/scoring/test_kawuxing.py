@@ -14,15 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from app.domain.errors import HandError
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting
+from tests.loaded import repo_rulesets
 from tests.scoring.test_waits import brute_force
 
 ROOT = Path(__file__).resolve().parents[2]
-KWX: RuleSet = load_rulesets(ROOT / "rulesets")["kawuxing"]
+KWX: RuleSet = repo_rulesets()["kawuxing"]
 TS = KWX.tileset
 PLAYERS = 3
 KINDS = list(TS.playing)

@@ -15,14 +15,14 @@ import random
 from pathlib import Path
 from typing import Any
 
-from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
 from app.service.hand_requests import build
 from app.service.settle_requests import build_round
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-KAWUXING = load_rulesets(ROOT / "rulesets")["kawuxing"]
+KAWUXING = repo_rulesets()["kawuxing"]
 ROUNDS = int(os.environ.get("KAWUXING_ROUNDS", "3000"))
 SEED = int(os.environ.get("KAWUXING_SEED", "11"))
 

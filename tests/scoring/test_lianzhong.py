@@ -9,19 +9,19 @@ from pathlib import Path
 
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import decompose
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.fans import tally
 from app.service.option_reading import build_options
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import random_hands
 
 # Random hands without any of lianzhong's extra fans, each scored exactly as under mcr.
 PLAIN_HANDS = 10_000
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+RULESETS = repo_rulesets()
 MCR, LZ = RULESETS["mcr"], RULESETS["lianzhong"]
 EXTRA = {f.id for f in LZ.fans} - {f.id for f in MCR.fans}
 # The pair fans of chows, which the account-once count leaves out beside a three- or

@@ -30,17 +30,17 @@ import yaml
 
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, decompose
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.fans import tally
 from app.scoring.result import ScoreResult
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import context_summary, format_hand, random_hands
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+RULESETS = repo_rulesets()
 MCR, M98 = RULESETS["mcr"], RULESETS["mcr-1998"]
 N_HANDS = int(os.environ.get("MCR_1998_HANDS", "10000"))
 SEED = int(os.environ.get("MCR_1998_SEED", "1998"))

@@ -8,14 +8,14 @@ from pathlib import Path
 
 import app.scoring
 from app.domain.errors import HandError
-from app.rules.loader import load_rulesets
 from app.scoring.evaluate import score
 from app.scoring.memory import forget_everything
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+RULESETS = repo_rulesets()
 
 
 def test_no_unbounded_memo_in_the_engine() -> None:

@@ -19,17 +19,17 @@ from hypothesis import strategies as st
 from app.domain.errors import HandError
 from app.domain.events import DrawEvent, WinEvent
 from app.domain.hand import DISCARD, WinContext
-from app.rules.loader import load_rulesets
 from app.rules.settlement import KEEP, KONG_DISCARD_MODES, REFUND, TRANSFER
 from app.scoring.rounds import SettleResult, settle
 from app.scoring.waits import waits
 from app.service.hand_requests import build_waiting
 from app.service.problems import ApiError
 from app.service.settle_requests import build_round, read_settle_request
+from tests.loaded import repo_rulesets
 from tests.scoring.round_gen import rounds
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESETS = load_rulesets(ROOT / "rulesets")
+RULESETS = repo_rulesets()
 SICHUAN = RULESETS["sichuan"]
 CHENGDU = RULESETS["chengdu"]
 # Random rounds per property run; SETTLE_ROUNDS deepens it.

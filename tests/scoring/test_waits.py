@@ -19,18 +19,18 @@ from hypothesis import strategies as st
 
 from app.domain.errors import HandError
 from app.domain.hand import Hand, Meld, WinContext
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import WaitEntry, WaitsResult, waits
 from app.service.hand_requests import build_waiting
 from app.service.responses import score_response, waits_response
+from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import ALL_TILES, call_oracle, oracle_args, random_hands
 
 ROOT = Path(__file__).resolve().parents[2]
 # The tile games: the waits of word cards are tests/scoring/test_card_explain.py's and their
 # waits cases'.
-RULESETS = {rid: rs for rid, rs in load_rulesets(ROOT / "rulesets").items()
+RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
             if isinstance(rs, RuleSet)}
 MCR: RuleSet = RULESETS["mcr"]
 T = MCR.tileset

@@ -52,12 +52,12 @@ import pytest
 
 from app.domain.hand import Hand, Meld, WinContext
 from app.rules.checks import CHECKS
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting
+from tests.loaded import repo_rulesets
 
 HANDS = int(os.environ.get("WILD_BRUTE_HANDS", "3000"))
 SEED = int(os.environ.get("WILD_BRUTE_SEED", "20261130"))
@@ -583,7 +583,7 @@ def tianjin_model(case: Case) -> int | None:
     return best
 
 
-TIANJIN = load_rulesets(ROOT / "rulesets")["tianjin"]
+TIANJIN = repo_rulesets()["tianjin"]
 
 
 def test_tianjin_matches_its_model() -> None:

@@ -20,11 +20,11 @@ import yaml
 
 from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.service.hand_requests import build
+from tests.loaded import repo_rulesets
 
 HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "120"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,7 +33,7 @@ CODES = [STANDARD.code(t) for t in STANDARD.playing]
 
 @pytest.fixture(scope="module")
 def tianjin() -> RuleSet:
-    return load_rulesets(ROOT / "rulesets")["tianjin"]
+    return repo_rulesets()["tianjin"]
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,11 @@ import pytest
 from app.domain.errors import HandError
 from app.domain.hand import Hand
 from app.domain.tiles import STANDARD
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.hand_requests import build_waiting
+from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = STANDARD
@@ -24,7 +24,7 @@ TS = STANDARD
 
 @pytest.fixture(scope="module")
 def tianjin() -> RuleSet:
-    return load_rulesets(ROOT / "rulesets")["tianjin"]
+    return repo_rulesets()["tianjin"]
 
 
 def _waits(hand: str, indicator: str, rs: RuleSet) -> list[str]:

@@ -3,18 +3,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from app.domain.events import KongEvent
-from app.rules.loader import load_rulesets
 from app.service.problems import ApiError
 from app.service.schema_fields import MAX_EVENTS
 from app.service.settle_requests import build_round, read_settle_request
+from tests.loaded import repo_rulesets
 
-SICHUAN = load_rulesets(Path(__file__).resolve().parents[2] / "rulesets")["sichuan"]
+SICHUAN = repo_rulesets()["sichuan"]
 KONG = {"type": "kong", "seat": 1, "kind": "concealed", "tile": "5m"}
 WIN = {"type": "win", "seat": 0, "hand": "111p222p333p444p5p5p",
        "context": {"win_type": "self_draw"}}

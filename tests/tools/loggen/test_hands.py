@@ -9,17 +9,16 @@ import random
 
 import pytest
 
-import app
 from app.domain.shapes import REGULAR, SEVEN_PAIRS, SHAPES
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.service.hand_requests import read_score_request
+from tests.loaded import repo_rulesets
 from tools.loggen import BUILDERS, RequestGenerator, builder, main, requests, shapes_left_out
 from tools.loggen.hands import HandMaker, buildable
 from tools.loggen.tiles import Draw, Hand, Tables
 
-RULESETS = {rid: rs for rid, rs in load_rulesets(app.DEFAULT_RULESETS_DIR).items()
+RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
             if isinstance(rs, RuleSet)}
 NO_BUILDER = "no hand builder is registered for it"
 

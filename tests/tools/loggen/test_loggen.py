@@ -21,12 +21,12 @@ import app
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
 from app.rules.cards import CardRuleSet
-from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError
+from tests.loaded import repo_rulesets
 from tools import loggen
 from tools.loggen import (
     MALFORMED_KINDS,
@@ -42,7 +42,7 @@ from tools.loggen.malformed import GARBAGE
 
 ROOT = Path(__file__).resolve().parents[3]
 # The rule sets it makes logs for: every tile game (a card game is refused, tested below).
-RULESETS: dict[str, RuleSet] = loggen.tile_rulesets(load_rulesets(app.DEFAULT_RULESETS_DIR))
+RULESETS: dict[str, RuleSet] = loggen.tile_rulesets(repo_rulesets())
 IDS = sorted(RULESETS)
 # Hands per rule set: wild hands (混) score slowly, so fewer of them keep the tests fast.
 N = {rid: 60 if rs.wild is not None else 200 for rid, rs in RULESETS.items()}
@@ -389,7 +389,7 @@ def test_the_command_line_help_and_errors(capsys: pytest.CaptureFixture[str]) ->
 
 # --- card games are not generated ----------------------------------------------------------
 
-ALL_RULESETS = load_rulesets(app.DEFAULT_RULESETS_DIR)
+ALL_RULESETS = repo_rulesets()
 CARD_IDS = sorted(set(ALL_RULESETS) - set(RULESETS))
 
 
