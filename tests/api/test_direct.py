@@ -20,6 +20,7 @@ from app.api.direct import Direct
 from app.api.observe import ROUTE_KEY
 from tests.api.helpers import wild_waits_requests
 from tests.cases.test_cases import ALL_CASES
+from tests.loaded import repo_app
 
 pytestmark = pytest.mark.xdist_group("direct")
 
@@ -36,7 +37,7 @@ def _direct(app: Flask) -> Direct:
 
 @pytest.fixture(scope="module")
 def app() -> Flask:
-    return create_app({"ACCESS_LOG": False})
+    return repo_app()
 
 
 class Answer:

@@ -14,15 +14,15 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from app import create_app
 from tests.api.record_answers import CORPUS, answer
+from tests.loaded import repo_app
 
 pytestmark = pytest.mark.xdist_group("recorded")
 
 
 @pytest.fixture(scope="module")
 def app() -> Flask:
-    return create_app({"ACCESS_LOG": False})
+    return repo_app()
 
 
 def _recorded() -> list[dict[str, Any]]:

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from app import create_app
 from app.rules.model import RuleSet
 from tests.cases.test_cases import ALL_CASES, RULESETS, _fan_key
+from tests.loaded import repo_app
 
 # The tile-game cases by rule set (a word-card game's answer has other figures: its HTTP
 # answers are tested in tests/api/test_hengyang_api.py).
@@ -28,7 +28,7 @@ for param in ALL_CASES:
 
 @pytest.fixture(scope="module")
 def app() -> Flask:
-    return create_app({"ACCESS_LOG": False})
+    return repo_app()
 
 
 @pytest.mark.parametrize("ruleset", sorted(BY_RULESET))

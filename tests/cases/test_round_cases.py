@@ -28,7 +28,6 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app import create_app
 from tests.cases import (
     CASES,
     CASES_MATCH_RULESETS,
@@ -37,6 +36,7 @@ from tests.cases import (
     collect,
 )
 from tests.cases.test_cases import _fan_key
+from tests.loaded import repo_app
 
 RULESETS = case_rulesets()
 EXPECT_KEYS = {"net", "transfers", "finished", "wins", "error", "pointer"}
@@ -52,7 +52,7 @@ ALL_CASES = collect("rounds")
 @pytest.fixture(scope="module")
 def client() -> Iterator[FlaskClient]:
     """The real app with the real rule sets, without the access log."""
-    with create_app({"ACCESS_LOG": False}).test_client() as c:
+    with repo_app().test_client() as c:
         yield c
 
 
