@@ -4,14 +4,13 @@ patterns (名堂), the checks used, options, win types and payments, and worked 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from app.rules.cards import FREE, CardRuleSet
 from app.rules.families import CARDS, family_of
 from tools.ruleset_docs.common import (
     DOCUMENT_SKIPPED,
-    OPTION_KEYS,
     TO_CHECKS,
     TO_ROOT,
     DocsError,
@@ -23,11 +22,9 @@ from tools.ruleset_docs.common import (
     known,
     link,
     md,
-    option_range,
-    para,
-    ruleset_marker,
     table,
 )
+from tools.ruleset_docs.skeleton import PageSkeleton
 from tools.ruleset_docs.sources import Source, case_tables
 
 __all__ = ["CardPage", "is_choice"]
@@ -61,7 +58,7 @@ def is_choice(value: Any) -> bool:
     return isinstance(value, Mapping) and set(value) == CHOICE_KEYS
 
 
-class CardPage:
+class CardPage(PageSkeleton):
     """The words of a card rule set's page (a game scored by groups), section by section
     (`render`)."""
 
@@ -124,25 +121,14 @@ class CardPage:
 
     # the page
 
-    def render(self) -> str:
-        lines = [ruleset_marker(self.rs.id), ""]
-        for section in (self.title, self.summary, self.deck, self.groups, self.hand,
-                        self.win_card, self.scoring, self.patterns, self.checks_used,
-                        self.option_table, self.payment, self.examples):
-            lines += section()
-        while lines and not lines[-1]:
-            lines.pop()
-        return "\n".join(lines) + "\n"
+    def sections(self) -> Sequence[Callable[[], list[str]]]:
+        return (self.title, self.summary, self.deck, self.groups, self.hand, self.win_card,
+                self.scoring, self.patterns, self.checks_used, self.option_table, self.payment,
+                self.examples)
 
     def title(self) -> list[str]:
         d = self.doc
-        lines = [f"# {md(d['name'])} · {md(d['name_en'])} · {code(d['id'])}", "",
-                 para(d["description"]), ""]
-        if self.src.header:
-            lines += [f"From the header of {code('rulesets/' + self.rs.id + '.yaml')}:", ""]
-            for i, p in enumerate(self.src.header):
-                lines += [("> " if i == 0 else ">\n> ") + md(p)]
-            lines.append("")
+        lines = self.heading()
         rid = self.rs.id
         # "It settles no rounds" is the page's words for the document's null settlement.
         if d["settlement"] is not None:
@@ -348,21 +334,6 @@ class CardPage:
         rows = [[link(code(name), f"{TO_CHECKS}#{card_check_anchor(name)}"), ", ".join(u)]
                 for name, u in sorted(users.items())]
         return ["## Checks used", "", *table(["Check", "Used by"], rows)]
-
-    def option_table(self) -> list[str]:
-        lines = ["## Options", ""]
-        if not self.doc["options"]:
-            return [*lines, f"This rule set declares no options: a request sets none in "
-                    f"{code('context.options')}.", ""]
-        lines += [f"House rules a request may set in {code('context.options')}; an option "
-                  "left out has its default.", ""]
-        rows = []
-        for o in self.doc["options"]:
-            known(o, OPTION_KEYS, "options")
-            rows.append([code(o["name"]), code(o["type"]), code(flow(o["default"])),
-                         option_range(o), md(o["description"])])
-        lines += table(["Option", "Type", "Default", "Choices or range", "Description"], rows)
-        return lines
 
     def payment(self) -> list[str]:
         lines = ["## Win types and payments", "",

@@ -5,14 +5,13 @@ tiles, shapes, fans, the checks used, options, payment, settlement
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from app.rules.checks import CHECKS
 from app.rules.model import RuleSet
 from tools.ruleset_docs.checks_page import chinese_name
 from tools.ruleset_docs.common import (
-    OPTION_KEYS,
     TO_CHECKS,
     TO_ROOT,
     check_anchor,
@@ -22,15 +21,13 @@ from tools.ruleset_docs.common import (
     known,
     link,
     md,
-    option_range,
-    para,
     policy_anchor,
-    ruleset_marker,
     scheme_anchor,
     shape_anchor,
     table,
 )
 from tools.ruleset_docs.settlement import SettlementSection
+from tools.ruleset_docs.skeleton import PageSkeleton
 from tools.ruleset_docs.sources import case_tables
 from tools.ruleset_docs.tile_labels import (
     FAN_KEYS,
@@ -43,35 +40,17 @@ from tools.ruleset_docs.tile_labels import (
 __all__ = ["TilePage"]
 
 
-class TilePage(SettlementSection):
+class TilePage(SettlementSection, PageSkeleton):
     """The words of one tile rule set's page, section by section (`render`)."""
 
-    def render(self) -> str:
-        lines = [ruleset_marker(self.rs.id), ""]
-        lines += self.title()
-        lines += self.summary()
-        lines += self.requirements()
-        lines += self.wild()
-        lines += self.shapes()
-        lines += self.fan_table()
-        lines += self.checks_used()
-        lines += self.option_table()
-        lines += self.payment()
-        lines += self.settlement()
-        lines += self.examples()
-        while lines and not lines[-1]:
-            lines.pop()
-        return "\n".join(lines) + "\n"
+    def sections(self) -> Sequence[Callable[[], list[str]]]:
+        return (self.title, self.summary, self.requirements, self.wild, self.shapes,
+                self.fan_table, self.checks_used, self.option_table, self.payment,
+                self.settlement, self.examples)
 
     def title(self) -> list[str]:
         d = self.doc
-        lines = [f"# {md(d['name'])} · {md(d['name_en'])} · {code(d['id'])}", "",
-                 para(d["description"]), ""]
-        if self.src.header:
-            lines += [f"From the header of {code('rulesets/' + self.rs.id + '.yaml')}:", ""]
-            for i, p in enumerate(self.src.header):
-                lines += [("> " if i == 0 else ">\n> ") + md(p)]
-            lines.append("")
+        lines = self.heading()
         rid = self.rs.id
         served = (f"The service serves this rule set at {code(f'GET /v1/rulesets/{rid}')} (the "
                   "data of this page) and scores hands and waits at "
@@ -362,22 +341,6 @@ class TilePage(SettlementSection):
                  md(chinese_name(CHECKS[name])), ", ".join(users[name])]
                 for name in sorted(users)]
         return ["## Checks used", "", *table(["Check", "Name", "Used by"], rows)]
-
-    def option_table(self) -> list[str]:
-        lines = ["## Options", ""]
-        if not self.doc["options"]:
-            return [*lines, f"This rule set declares no options: a request sets none in "
-                    f"{code('context.options')}.", ""]
-        lines += [f"House rules a request may set in {code('context.options')}; an option "
-                  "left out has its default.", ""]
-        rows = []
-        for o in self.doc["options"]:
-            known(o, OPTION_KEYS, "options")
-            rows.append([code(o["name"]), code(o["type"]), code(flow(o["default"])),
-                         option_range(o), md(o["description"])])
-        lines += table(["Option", "Type", "Default", "Choices or range", "Description"], rows)
-        return lines
-
 
     def payment(self) -> list[str]:
         p = self.doc["payment"]
