@@ -85,33 +85,6 @@ def _yaml_as_text(ctx: Any, response: Any) -> str:
     return text
 
 
-def _ruleset_is_free(case: Any) -> bool:
-    """Whether the document lets the case's `{ruleset}` be any string rather than naming the
-    rule sets its operation takes (by an enum, or by a path of their own)."""
-    document = case.operation.schema.raw_schema
-    item = document["paths"][case.operation.path]
-    for parameter in item.get("parameters", []) + item[case.method.lower()].get("parameters", []):
-        while "$ref" in parameter:
-            parameter = document["components"]["parameters"][parameter["$ref"].split("/")[-1]]
-        if parameter["name"] == "ruleset":
-            return "enum" not in parameter["schema"]
-    return False
-
-
-def _read_by_another_ruleset(case: Any) -> bool:
-    """Whether a rule set other than the case's reads its body (answers anything but
-    `invalid_request`): the body is the other family's, not one the contract and the request
-    readers disagree on."""
-    client = case.operation.schema.app.test_client()
-    listed = client.get("/v1/rulesets", headers=HEADERS).get_json()["rulesets"]
-    for other in (r["id"] for r in listed if r["id"] != case.path_parameters["ruleset"]):
-        answer = client.post(case.operation.path.replace("{ruleset}", other), json=case.body,
-                             query_string=case.query, headers=HEADERS)
-        if answer.status_code != 422 or answer.get_json()["code"] != "invalid_request":
-            return True
-    return False
-
-
 def positive_data_accepted(ctx: Any, response: Any, case: Any) -> bool | None:
     """schemathesis' positive_data_acceptance, save the documented 422s of well-formed requests
     that are no real hand, win or round (SEMANTIC_CODES)."""
@@ -122,13 +95,6 @@ def positive_data_accepted(ctx: Any, response: Any, case: Any) -> bool | None:
             raise
         code = response.json().get("code")
         if code in SEMANTIC_CODES:
-            return None
-        # A document with one `{ruleset}` string for the bodies of both families cannot say
-        # which rule set takes which, nor which settles rounds: there (only), a rule set
-        # refusing the other family's body, or a round it does not settle, is that looseness.
-        if _ruleset_is_free(case) and (
-                code == "settle_not_supported"
-                or (code == "invalid_request" and _read_by_another_ruleset(case))):
             return None
         raise
 
