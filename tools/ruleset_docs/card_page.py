@@ -361,11 +361,7 @@ class CardPage(PageSkeleton):
         known(exp, self.CARD_EXPECT | figures, f"{where}: expect")
         if "error" in exp:
             return f"refused: {code(exp['error'])}"
-        parts = []
-        if "winning" in exp:
-            parts.append("a win" if exp["winning"] else "no win")
-        if "reason" in exp:
-            parts.append(f"reason {code(exp['reason'])}")
+        parts = self.outcome(exp)
         if "huxi" in exp:
             parts.append(f"{exp['huxi']} {md(self.points)}")
         if "tun" in exp:

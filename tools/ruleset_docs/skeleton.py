@@ -1,6 +1,7 @@
 """The skeleton every family's page shares: the marker and the sections in order (`render`),
-the heading (names, description, the rule-set file's header), and the options table. A family's
-page (`tools.ruleset_docs.pages.PAGES`) names its sections and writes those of its own."""
+the heading (names, description, the rule-set file's header), how a case's expectation opens,
+and the options table. A family's page (`tools.ruleset_docs.pages.PAGES`) names its sections
+and writes those of its own."""
 
 from __future__ import annotations
 
@@ -52,6 +53,17 @@ class PageSkeleton:
                 lines += [("> " if i == 0 else ">\n> ") + md(p)]
             lines.append("")
         return lines
+
+    @staticmethod
+    def outcome(exp: Mapping[str, Any]) -> list[str]:
+        """How a case's expectation opens, in every family: whether the hand wins, and why
+        not."""
+        parts = []
+        if "winning" in exp:
+            parts.append("a win" if exp["winning"] else "no win")
+        if "reason" in exp:
+            parts.append(f"reason {code(exp['reason'])}")
+        return parts
 
     def option_table(self) -> list[str]:
         lines = ["## Options", ""]

@@ -385,11 +385,7 @@ class TilePage(SettlementSection, PageSkeleton):
         known(exp, self.SCORE_EXPECT, f"{where}: expect")
         if "error" in exp:
             return f"refused: {code(exp['error'])}"
-        parts = []
-        if "winning" in exp:
-            parts.append("a win" if exp["winning"] else "no win")
-        if "reason" in exp:
-            parts.append(f"reason {code(exp['reason'])}")
+        parts = self.outcome(exp)
         if "shape" in exp:
             parts.append(f"shape {code(exp['shape'])}")
         if "fans" in exp:
