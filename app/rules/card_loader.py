@@ -40,7 +40,7 @@ from app.rules.options import OptionDef, read_options
 from app.rules.sections import missing_key, section, unknown_key
 
 # The keys of each section, declared with the tile games' (`app.rules.sections`).
-TOP_KEYS = section(CARDS, "").allowed
+TOP = section(CARDS, "")
 RANKINGS = ("points", "score")
 
 
@@ -50,15 +50,12 @@ def build_card_ruleset(data: Mapping[str, Any], source: str,
     named `source`. `origins` (the file each tile fan comes from) is the tile games' concern:
     a card rule set's errors name its own file."""
     err = field_errors(source)
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise err(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-    for key in ("id", "name", "name_en", "description"):
-        if not isinstance(data.get(key), str):
-            raise err(key, "must be a string")
-    players = data.get("players")
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 8:
-        raise err("players", "must be an integer from 2 to 8")
+    fault = TOP.fault(data)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(*fault)
+    players = data["players"]
+    if not 2 <= players <= 8:
+        raise err("players", f"must be from 2 to 8 (got {players})")
     options = read_options(data.get("options", []), err, players)
     by_name = {o.name: o for o in options}
     players_option = data.get("players_option")

@@ -20,22 +20,15 @@ from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
 from app.rules.sections import section
 
-FAN_KEYS = section(TILES, "fans[]").allowed
-REQUIRED_FAN = section(TILES, "fans[]").required
+FAN = section(TILES, "fans[]")
 
 
 def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: set[str],
              err: Any, options: tuple[OptionDef, ...]) -> FanDef:
     fid = f["id"]
-    bad = set(f) - FAN_KEYS
-    if bad:
-        raise err(sorted(bad)[0], f"unknown key (allowed: {', '.join(sorted(FAN_KEYS))})", fid)
-    for key in REQUIRED_FAN:
-        if key not in f:
-            raise err(key, "missing", fid)
-    for key in ("name", "name_en", "description", "check"):
-        if not isinstance(f[key], str) or not f[key].strip():
-            raise err(key, "must be a non-empty string", fid)
+    fault = FAN.fault(f)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(*fault, fid)
     value, value_by = _fan_value(f["value"], fid, err, options)
     spec = CHECKS.get(f["check"])
     if spec is None:
@@ -44,12 +37,8 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
     if value_by is not None and spec.last:
         raise err("value", "a fan decided only when nothing else counts has a fixed value", fid)
     params_raw = f.get("params") or {}
-    if not isinstance(params_raw, dict):
-        raise err("params", "must be a mapping", fid)
     params = bind_params(spec.signature, params_raw, tileset, fid, err, options)
     excludes = f.get("excludes") or []
-    if not isinstance(excludes, list) or any(not isinstance(x, str) for x in excludes):
-        raise err("excludes", "must be a list of fan ids", fid)
     for x in excludes:
         if x not in fan_ids:
             raise err("excludes", f"unknown fan id {x!r}", fid)
@@ -60,20 +49,15 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
                   "anything", fid)
     shapes = f.get("shapes")
     if shapes is not None:
-        if not isinstance(shapes, list) or any(
-                not isinstance(s, str) or s not in shape_ids for s in shapes):
+        if any(s not in shape_ids for s in shapes):
             raise err("shapes", f"must list shapes of this rule set ({', '.join(shape_ids)})", fid)
     ctm = f.get("counts_toward_minimum", True)
-    if not isinstance(ctm, bool):
-        raise err("counts_toward_minimum", "must be true or false", fid)
     # `enabled_by: X`: the shorthand of the condition `{option: X, in: [true]}`, read with
     # the fan's other conditions (`when`) once the fans are in order.
     switch: tuple[OptionCondition, ...] = ()
     if f.get("enabled_by") is not None:
         switch = (read_switch(f["enabled_by"], options, "enabled_by", fid, err),)
-    needs_other = f.get("needs_other_fan", False)
-    if not isinstance(needs_other, bool):
-        raise err("needs_other_fan", "must be true or false", fid)
+    needs_other = f.get("needs_other_fan") or False
     if needs_other and spec.last:
         raise err("needs_other_fan", "a fan decided only when nothing else counts cannot "
                   "also need another fan", fid)

@@ -19,7 +19,7 @@ from app.rules.options import OptionDef
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, SchemeParamError
 from app.rules.sections import section
 
-PAYMENT_KEYS = section(TILES, "payment").allowed
+PAYMENT = section(TILES, "payment")
 
 
 def _accepts(ann: Any, value: Any) -> bool:
@@ -53,15 +53,13 @@ def read_payment(p: Any, options: tuple[OptionDef, ...], err: Any,
                  fan_ids: frozenset[str]) -> PaymentDef:
     if not isinstance(p, dict):
         raise err("payment", "must be a mapping with a 'scheme'")
-    bad = set(p) - PAYMENT_KEYS
-    if bad:
-        raise err(f"payment.{sorted(bad)[0]}", "unknown key")
-    scheme = p.get("scheme")
-    if not isinstance(scheme, str) or scheme not in SCHEMES:
+    fault = PAYMENT.fault(p)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(f"payment.{fault[0]}", fault[1])
+    scheme = p["scheme"]
+    if scheme not in SCHEMES:
         raise err("payment.scheme", f"unknown scheme {scheme!r} (known: {', '.join(SCHEMES)})")
     raw = p.get("params") or {}
-    if not isinstance(raw, dict):
-        raise err("payment.params", "must be a mapping")
 
     def convert(param: inspect.Parameter, value: Any, field: str) -> Any:
         ann = param.annotation

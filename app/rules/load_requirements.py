@@ -18,9 +18,9 @@ from app.rules.load_params import bind_check, bind_params
 from app.rules.options import OptionDef
 from app.rules.sections import section
 
-REQUIRE_KEYS = section(TILES, "requires[]").allowed
-FAN_REQUIRE_KEYS = section(TILES, "requires_fans[]").allowed
-CONTEXT_RULE_KEYS = section(TILES, "context_rules[]").allowed
+REQUIRE = section(TILES, "requires[]")
+FAN_REQUIRE = section(TILES, "requires_fans[]")
+CONTEXT_RULE = section(TILES, "context_rules[]")
 
 
 def read_context_rule(r: Any, i: int, options: tuple[OptionDef, ...], err: Any) -> ContextRule:
@@ -29,12 +29,9 @@ def read_context_rule(r: Any, i: int, options: tuple[OptionDef, ...], err: Any) 
     field = f"context_rules[{i}]"
     if not isinstance(r, dict) or "when" not in r:
         raise err(field, "must be a mapping with when, message and win_type or winner_set")
-    bad = set(r) - CONTEXT_RULE_KEYS
-    if bad:
-        raise err(f"{field}.{sorted(map(str, bad))[0]}",
-                  f"unknown key (allowed: {', '.join(sorted(CONTEXT_RULE_KEYS))})")
-    if not isinstance(r.get("message"), str) or not r["message"].strip():
-        raise err(f"{field}.message", "must be a non-empty string")
+    fault = CONTEXT_RULE.fault(r)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(f"{field}.{fault[0]}", fault[1])
     win_type = r.get("win_type")
     if win_type is not None and win_type not in (SELF_DRAW, DISCARD):
         raise err(f"{field}.win_type", f"must be {SELF_DRAW} or {DISCARD} (got {win_type!r})")
@@ -58,12 +55,9 @@ def read_requirement(r: Any, i: int, tileset: TileSet, err: Any,
     field = f"requires[{i}]"
     if not isinstance(r, dict):
         raise err(field, "must be a mapping with check, reason and message")
-    bad = set(r) - REQUIRE_KEYS
-    if bad:
-        raise err(f"{field}.{sorted(bad)[0]}", "unknown key")
-    for key in ("check", "reason", "message"):
-        if not isinstance(r.get(key), str) or not r[key].strip():
-            raise err(f"{field}.{key}", "must be a non-empty string")
+    fault = REQUIRE.fault(r)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(f"{field}.{fault[0]}", fault[1])
     spec = CHECKS.get(r["check"])
     # A check of one reading may be a requirement too: the engine then prefers the readings
     # that meet every requirement (a hand wins when some reading does).
@@ -85,13 +79,9 @@ def read_fan_requirement(r: Any, i: int, fan_ids: set[str], options: tuple[Optio
     field = f"requires_fans[{i}]"
     if not isinstance(r, dict):
         raise err(field, "must be a mapping with some_fan_besides, reason and message")
-    bad = set(r) - FAN_REQUIRE_KEYS
-    if bad:
-        raise err(f"{field}.{sorted(map(str, bad))[0]}",
-                  f"unknown key (allowed: {', '.join(sorted(FAN_REQUIRE_KEYS))})")
-    for key in ("reason", "message"):
-        if not isinstance(r.get(key), str) or not r[key].strip():
-            raise err(f"{field}.{key}", "must be a non-empty string")
+    fault = FAN_REQUIRE.fault(r)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(f"{field}.{fault[0]}", fault[1])
     besides = r.get("some_fan_besides")
     # An empty list: the hand must count some fan, whichever.
     if (not isinstance(besides, list)

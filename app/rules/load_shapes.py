@@ -20,7 +20,7 @@ from app.rules.load_options import read_switch
 from app.rules.options import OptionDef
 from app.rules.sections import section
 
-SHAPE_KEYS = section(TILES, "shapes.*").allowed
+SHAPE = section(TILES, "shapes.*")
 
 
 def read_shapes(value: Any, fan_ids: set[str], err: Any,
@@ -37,9 +37,9 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
         conf = conf or {}
         if not isinstance(conf, dict):
             raise err(f"shapes.{name}", "must be a mapping")
-        bad = set(conf) - SHAPE_KEYS
-        if bad:
-            raise err(f"shapes.{name}.{sorted(bad)[0]}", "unknown key")
+        fault = SHAPE.fault(conf)  # keys and value types (`app.rules.sections`)
+        if fault is not None:
+            raise err(f"shapes.{name}.{fault[0]}", fault[1])
         only = conf.get("only_fans")
         if only is not None:
             if not isinstance(only, list) or any(f not in fan_ids for f in only):
@@ -48,9 +48,6 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
                 raise err(f"shapes.{name}.only_fans", f"unknown fan ids {missing!r}")
         extras: dict[int, tuple[str, ...]] = {}
         extras_raw = conf.get("extras_by_win_rank") or {}
-        if not isinstance(extras_raw, dict):
-            raise err(f"shapes.{name}.extras_by_win_rank",
-                      "must map a rank (1 to 9) to a list of fan ids")
         for rank, fans in extras_raw.items():
             if (not isinstance(rank, int) or isinstance(rank, bool) or not 1 <= rank <= 9
                     or not isinstance(fans, list)
@@ -58,9 +55,7 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
                 raise err(f"shapes.{name}.extras_by_win_rank",
                           "must map a rank (1 to 9) to a list of fan ids of this rule set")
             extras[rank] = tuple(fans)
-        final = conf.get("final", False)
-        if not isinstance(final, bool):
-            raise err(f"shapes.{name}.final", "must be true or false")
+        final = conf.get("final") or False
         enabled_by = conf.get("enabled_by")
         if enabled_by is not None:  # the switch shorthand, read as a fan's is
             enabled_by = read_switch(enabled_by, options, f"shapes.{name}.enabled_by", None,

@@ -12,7 +12,7 @@ from app.rules.definitions import WILD_RULES, FanDef, Requirement, StandInDef, W
 from app.rules.families import TILES
 from app.rules.load_options import read_condition
 from app.rules.options import OptionDef
-from app.rules.sections import missing_key, section, unknown_key
+from app.rules.sections import section
 
 # Shapes the wild-tile decomposer reads (app.domain.wildcards); a rule set with wilds may not
 # admit another shape, since its readings would silently ignore the wilds.
@@ -26,30 +26,24 @@ def read_wild(value: Any, shapes: set[str], err: Any) -> WildDef | None:
         return None
     if not isinstance(value, dict):
         raise err("wild", "must be a mapping with indicator, explicit, indicator_out_of_play")
-    unknown = set(value) - section(TILES, "wild").allowed
-    if unknown:
-        raise err(f"wild.{sorted(unknown)[0]}", "unknown key (allowed: indicator, explicit, "
-                  "indicator_out_of_play, read, description)")
+    fault = section(TILES, "wild").fault(value)  # keys and value types
+    if fault is not None:
+        raise err(f"wild.{fault[0]}", fault[1])
     read = value.get("read", "reduced")
     if read not in ("reduced", "full"):
         raise err("wild.read", "must be reduced or full")
     indicator = value.get("indicator")
     if indicator is not None and indicator not in WILD_RULES:
         raise err("wild.indicator", f"must be one of {', '.join(WILD_RULES)} or null")
-    explicit = value.get("explicit", False)
-    out_of_play = value.get("indicator_out_of_play", False)
-    for key, flag in (("explicit", explicit), ("indicator_out_of_play", out_of_play)):
-        if not isinstance(flag, bool):
-            raise err(f"wild.{key}", "must be true or false")
+    explicit = value.get("explicit") or False
+    out_of_play = value.get("indicator_out_of_play") or False
     if indicator is None and not explicit:
         raise err("wild", "a rule set with wilds must accept an indicator or explicit wilds")
     other = sorted(shapes - WILD_SHAPES)
     if other:
         raise err("shapes", f"wild tiles are read in the shapes {', '.join(sorted(WILD_SHAPES))}"
                   f" only; this rule set also admits {', '.join(other)}")
-    description = value.get("description", "")
-    if not isinstance(description, str):
-        raise err("wild.description", "must be a string")
+    description = value.get("description") or ""
     return WildDef(indicator, explicit, out_of_play, description.strip(), read)
 
 
@@ -73,12 +67,10 @@ def read_stand_in(value: Any, options: tuple[OptionDef, ...], err: Any) -> Stand
     """`stand_in:` 宝: `{when: <conditions on options>, description}`."""
     if value is None:
         return None
-    if (not isinstance(value, dict) or missing_key(value, section(TILES, "stand_in"))
-            or unknown_key(value, section(TILES, "stand_in"))):
-        raise err("stand_in", "must be a mapping with when (and description)")
-    description = value.get("description", "")
-    if not isinstance(description, str):
-        raise err("stand_in.description", "must be a string")
+    fault = section(TILES, "stand_in").fault(value)  # keys and value types
+    if fault is not None:
+        raise err(f"stand_in.{fault[0]}", fault[1])
+    description = value.get("description") or ""
     when = value["when"]
     items = when if isinstance(when, list) else [when]
     if not items:

@@ -14,7 +14,7 @@ from app.rules.sections import section
 
 OPTION_TYPES = ("bool", "int", "enum", "per_seat")
 # Declared alike for every family (`app.rules.sections`).
-OPTION_KEYS = section(TILES, "options[]").allowed
+OPTION = section(TILES, "options[]")
 
 
 @dataclass(frozen=True)
@@ -73,18 +73,15 @@ def read_options(value: Any, err: FieldError, players: int) -> tuple[OptionDef, 
 def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
     if not isinstance(o, dict):
         raise err(f"options[{i}]", "must be a mapping")
-    bad = set(o) - OPTION_KEYS
-    if bad:
-        raise err(f"options[{i}].{sorted(bad)[0]}", "unknown key")
-    for key in ("name", "type", "description"):
-        if not isinstance(o.get(key), str):
-            raise err(f"options[{i}].{key}", "must be a string")
+    fault = OPTION.fault(o)  # keys and value types (`app.rules.sections`)
+    if fault is not None:
+        raise err(f"options[{i}].{fault[0]}", fault[1])
     typ = o["type"]
     if typ not in OPTION_TYPES:
         raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
     choices_raw = o.get("choices")
-    if choices_raw is not None and (typ != "enum" or not isinstance(choices_raw, list)):
-        raise err(f"options[{i}].choices", "only an enum option has choices: a list")
+    if choices_raw is not None and typ != "enum":
+        raise err(f"options[{i}].choices", "only an enum option has choices")
     choices = tuple(choices_raw or ())
     if typ == "enum" and not choices:
         raise err(f"options[{i}].choices", "an enum option needs choices")
@@ -93,10 +90,8 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
         value = o.get(key)
         if key == "dealer_entry" and value is not None and typ != "per_seat":
             raise err(f"options[{i}].{key}", "only a per_seat option has a dealer entry")
-        if value is not None and (typ not in ("int", "per_seat") or not isinstance(value, int)
-                                  or isinstance(value, bool)):
-            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds: an "
-                      "integer")
+        if value is not None and typ not in ("int", "per_seat"):
+            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds")
         bounds[key] = value
     lo, hi = bounds["minimum"], bounds["maximum"]
     default = o.get("default")

@@ -1,7 +1,15 @@
 """The keys of each section of a rule set's YAML, for both families, declared as data in one
-place: what a section may hold (`allowed`) and must hold (`required`). The loaders read their
-key sets from here and refuse with `unknown_key` / `missing_key`, so that what a file may say
-is read off one table (the value types stay with each section's reader).
+place: what a section may hold (`allowed`), must hold (`required`) and, where a key's value
+has one type whatever the rule set, that type (`key:type`, `TYPES`). The loaders check a
+section against its declaration before reading it and refuse with the field and a message, so
+that what a file may say is read off one table: `Section.fault` (keys, required keys, types)
+for the top level of both families, fans, options, shapes, payment, requirements, wild tiles
+and 宝; `unknown_key` / `missing_key` for the settlement's and the card deck's inner sections,
+whose values are mostly chosen by options or read as tiles and cards.
+
+A key declared without a type is checked by its reader: a value an option may choose
+(`{option: ...}`), a tile string, a value whose meaning depends on another key. The readers
+keep what a type cannot say: ranges, references to other fans or options, tile notation.
 
 A section is named by its path in the YAML, a list's entries by `[]` and a mapping's values
 by `.*` (`fans[]`, `settlement.kongs.*`, `groups.*`).
@@ -9,54 +17,109 @@ by `.*` (`fans[]`, `settlement.kongs.*`, `groups.*`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from app.rules.families import CARDS, TILES
 
-__all__ = ["SECTIONS", "Section", "missing_key", "section", "unknown_key"]
+__all__ = ["SECTIONS", "TYPES", "Section", "missing_key", "section", "unknown_key"]
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+# The value types a key may declare: each a test and the message of a value that fails it.
+TYPES: Mapping[str, tuple[Callable[[Any], bool], str]] = MappingProxyType({
+    "text": (lambda v: isinstance(v, str) and bool(v.strip()), "must be a non-empty string"),
+    "int": (_integer, "must be an integer"),
+    "bool": (lambda v: isinstance(v, bool), "must be true or false"),
+    "list": (lambda v: isinstance(v, list), "must be a list"),
+    "texts": (lambda v: isinstance(v, list) and all(isinstance(x, str) for x in v),
+              "must be a list of strings"),
+    "map": (lambda v: isinstance(v, dict), "must be a mapping"),
+})
 
 
 @dataclass(frozen=True)
 class Section:
-    """The keys a section may hold and those it must."""
+    """The keys a section may hold, those it must, and the type of those that have one."""
 
     allowed: frozenset[str]
     required: tuple[str, ...] = ()
+    types: Mapping[str, str] = field(default_factory=dict)
 
     def words(self) -> str:
         """The allowed keys, sorted, as error messages list them."""
         return ", ".join(sorted(self.allowed))
 
+    def fault(self, raw: Mapping[Any, Any]) -> tuple[str, str] | None:
+        """The first fault of a section's mapping as (key, message), or None: a key it does
+        not allow (sorted first), a key it requires and lacks (in the declared order), a value
+        not of its key's declared type (in the declared order; an optional key given as null
+        counts as absent)."""
+        bad = unknown_key(raw, self)
+        if bad is not None:
+            return bad, f"unknown key (allowed: {self.words()})"
+        lacking = missing_key(raw, self)
+        if lacking is not None:
+            return lacking, "missing"
+        for key, type_ in self.types.items():
+            if key not in raw or (raw[key] is None and key not in self.required):
+                continue
+            test, message = TYPES[type_]
+            if not test(raw[key]):
+                return key, f"{message} (got {_shown(raw[key])})"
+        return None
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 def _s(allowed: str, required: str = "") -> Section:
-    return Section(frozenset(allowed.split()), tuple(required.split()))
+    """A section from its keys (`key` or `key:type`, `TYPES`) and its required keys."""
+    words = [w.partition(":") for w in allowed.split()]
+    for key, _, type_ in words:
+        assert not type_ or type_ in TYPES, f"unknown type {type_!r} of {key!r}"
+    return Section(frozenset(k for k, _, _ in words), tuple(required.split()),
+                   MappingProxyType({k: t for k, _, t in words if t}))
 
 
 # Options are declared alike in every family (`app.rules.options.read_options`).
-_OPTION = _s("name type default description choices minimum maximum dealer_entry",
+_OPTION = _s("name:text type:text default description:text choices:list minimum:int "
+             "maximum:int dealer_entry:int",
              "name type default description")
 
 SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
     TILES: MappingProxyType({
-        "": _s("id name name_en description players tiles extends min_fan max_flowers "
-               "flower_fan shapes combination_policy tie_break_fans options payment fans "
-               "remove_fans meld_kinds requires settlement wild requires_fans stand_in "
-               "context_rules max_fan first_turn_claims",
+        "": _s("id:text name:text name_en:text description:text players:int tiles:text "
+               "extends:text min_fan:int max_flowers:int flower_fan:text shapes:map "
+               "combination_policy:text tie_break_fans:texts options:list payment:map "
+               "fans:list remove_fans:texts meld_kinds:texts requires:list settlement:map "
+               "wild:map requires_fans:list stand_in:map context_rules:list max_fan:int "
+               "first_turn_claims:bool",
                "id name name_en description players tiles shapes payment fans"),
         "options[]": _OPTION,
-        "fans[]": _s("id name name_en value check params excludes description shapes "
-                     "counts_toward_minimum enabled_by when needs_other_fan every_shape",
+        "fans[]": _s("id:text name:text name_en:text value check:text params:map "
+                     "excludes:texts description:text shapes:texts counts_toward_minimum:bool "
+                     "enabled_by when needs_other_fan:bool every_shape:bool",
                      "id name name_en value check description"),
-        "shapes.*": _s("only_fans extras_by_win_rank final priority enabled_by"),
-        "payment": _s("scheme params description", "scheme"),
-        "requires[]": _s("check params reason message", "check reason message"),
-        "requires_fans[]": _s("some_fan_besides when win_type reason message",
-                              "some_fan_besides reason message"),
-        "context_rules[]": _s("when win_type winner_set message", "when message"),
-        "wild": _s("indicator explicit indicator_out_of_play description read"),
-        "stand_in": _s("when description", "when"),
+        "shapes.*": _s("only_fans:texts extras_by_win_rank:map final:bool priority:int "
+                       "enabled_by"),
+        "payment": _s("scheme:text params:map description:text", "scheme"),
+        "requires[]": _s("check:text params:map reason:text message:text",
+                         "check reason message"),
+        "requires_fans[]": _s("some_fan_besides:texts when win_type:text reason:text "
+                              "message:text", "some_fan_besides reason message"),
+        "context_rules[]": _s("when win_type:text winner_set:text message:text",
+                              "when message"),
+        "wild": _s("indicator:text explicit:bool indicator_out_of_play:bool description:text "
+                   "read:text"),
+        "stand_in": _s("when description:text", "when"),
         "settlement": _s("kongs robbed_kong_void kong_discard_money drawn_game win_ends_round "
                          "seat_factors follow_dealer reveal kong_chain_doubling kong_tiles",
                          "kongs drawn_game"),
@@ -70,9 +133,11 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
         "settlement.kong_tiles": _s("tiles factor enabled", "tiles factor"),
     }),
     CARDS: MappingProxyType({
-        "": _s("id name name_en description players players_option deck groups hand "
-               "win_card win_types context_flags context_cards figures names rank_by scoring "
-               "patterns options", "id name name_en description players"),
+        "": _s("id:text name:text name_en:text description:text players:int "
+               "players_option:text deck:map groups:map hand:map win_card:list win_types:map "
+               "context_flags:texts context_cards:texts figures:map names:map rank_by "
+               "scoring patterns:list options:list",
+               "id name name_en description players"),
         "options[]": _OPTION,
         "deck": _s("name ranks copies suits attributes aliases", "ranks copies suits"),
         "deck.suits[]": _s("letter name name_en cards", "letter name name_en cards"),

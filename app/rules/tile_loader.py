@@ -37,9 +37,8 @@ from app.rules.policies import POLICIES
 from app.rules.sections import section
 from app.rules.settlement import build_settlement
 
-# The keys of the top level, declared with every section's (`app.rules.sections`).
-TOP_KEYS = section(TILES, "").allowed
-REQUIRED_TOP = section(TILES, "").required
+# The top level's keys and their types, declared with every section's (`app.rules.sections`).
+TOP = section(TILES, "")
 
 
 def build_ruleset(data: Mapping[str, Any], source: str,
@@ -57,18 +56,13 @@ def build_ruleset(data: Mapping[str, Any], source: str,
             return RuleSetError(f"{source}: fan {fan!r}{from_}: field {field!r}: {msg}")
         return RuleSetError(f"{source}: field {field!r}: {msg}")
 
-    unknown = set(data) - TOP_KEYS
-    if unknown:
-        raise err(sorted(unknown)[0], f"unknown key (allowed: {', '.join(sorted(TOP_KEYS))})")
-    for key in REQUIRED_TOP:
-        if key not in data:
-            raise err(key, "missing")
-    for key in ("id", "name", "name_en", "description", "tiles"):
-        if not isinstance(data[key], str) or not data[key]:
-            raise err(key, "must be a non-empty string")
+    # Keys, required keys and value types: declared in `app.rules.sections`.
+    fault = TOP.fault(data)
+    if fault is not None:
+        raise err(*fault)
     players = data["players"]
-    if not isinstance(players, int) or isinstance(players, bool) or not 2 <= players <= 4:
-        raise err("players", "must be an integer from 2 to 4")
+    if not 2 <= players <= 4:
+        raise err("players", f"must be from 2 to 4 (got {players})")
     tileset = TILESETS.get(data["tiles"])
     if tileset is None:
         raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
@@ -79,14 +73,10 @@ def build_ruleset(data: Mapping[str, Any], source: str,
                else as_int(data["max_fan"], "max_fan", err, minimum=1))
     if max_fan is not None and max_fan < min_fan:
         raise err("max_fan", f"must be at least min_fan ({min_fan})")
-    first_turn_claims = data.get("first_turn_claims", False)
-    if not isinstance(first_turn_claims, bool):
-        raise err("first_turn_claims", "must be true or false")
+    first_turn_claims = data.get("first_turn_claims") or False
 
+    # An empty list of fans is a rule set that counts no fan: it decides legality and money.
     fans_raw = data["fans"]
-    # An empty list is a rule set that counts no fan: it decides legality and money only.
-    if not isinstance(fans_raw, list):
-        raise err("fans", "must be a list of fans (empty: the rule set counts no fan)")
     ids: list[str] = []
     for i, f in enumerate(fans_raw):
         if not isinstance(f, dict) or not isinstance(f.get("id"), str):
@@ -105,7 +95,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     fans = exclusion_order(fans, err)
 
     flower_fan = data.get("flower_fan")
-    if flower_fan is not None and (not isinstance(flower_fan, str) or flower_fan not in id_set):
+    if flower_fan is not None and flower_fan not in id_set:
         raise err("flower_fan", f"must be a fan id of this rule set (got {flower_fan!r})")
     # The flower fan and a shape's fixed extras are counted at their loaded values.
     fixed = {flower_fan} | {fid for s in shapes.values()
@@ -115,11 +105,11 @@ def build_ruleset(data: Mapping[str, Any], source: str,
             raise err("value", "the flower fan and a shape's fixed extras have a fixed value",
                       f.id)
     policy = data.get("combination_policy")
-    if policy is not None and (not isinstance(policy, str) or policy not in POLICIES):
+    if policy is not None and policy not in POLICIES:
         raise err("combination_policy",
                   f"unknown policy {policy!r} (known: {', '.join(POLICIES)})")
     tie = data.get("tie_break_fans") or []
-    if not isinstance(tie, list) or any(not isinstance(t, str) or t not in id_set for t in tie):
+    if any(t not in id_set for t in tie):
         raise err("tie_break_fans", "must be a list of fan ids of this rule set")
     last = [f.id for f in fans if f.when_nothing_else]
     if len(last) > 1:
@@ -131,8 +121,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
                                                                    f.id, err)))
             if f.id in raw_when else f for f in fans]
     meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
-    if (not isinstance(meld_kinds, list) or not meld_kinds
-            or any(k not in MELD_KINDS for k in meld_kinds)):
+    if not meld_kinds or any(k not in MELD_KINDS for k in meld_kinds):
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
     requirements = tuple(read_requirement(r, i, tileset, err, options)
                          for i, r in enumerate(as_list(data.get("requires"), "requires", err)))

@@ -95,7 +95,7 @@ def test_a_bad_per_seat_option_is_refused(tmp_path: Path, option: dict[str, Any]
     ({"some_fan_besides": ["zz"], "reason": "r", "message": "m"},
      "requires_fans[0].some_fan_besides", "fan ids of this rule set"),
     ({"some_fan_besides": "a", "reason": "r", "message": "m"},
-     "requires_fans[0].some_fan_besides", "list of fan ids"),
+     "requires_fans[0].some_fan_besides", "must be a list of strings"),
     ({"some_fan_besides": [], "reason": "r", "message": "m", "win_type": "ron"},
      "requires_fans[0].win_type", "self_draw or discard"),
     ({"some_fan_besides": ["a"], "reason": "", "message": "m"}, "requires_fans[0].reason",

@@ -179,7 +179,7 @@ def test_the_vocabulary_loads(tmp_path: Path) -> None:
      "payment.params.cap", "numbers of 番"),
     ({"stand_in": {"when": {"option": "bao", "in": ["wild"]}}}, "stand_in.when.in",
      "values of option 'bao'"),
-    ({"stand_in": {"description": "no when"}}, "stand_in", "must be a mapping with when"),
+    ({"stand_in": {"description": "no when"}}, "stand_in.when", "missing"),
     ({"context_rules": [{"when": {"option": "bao", "in": ["draw"]}, "message": "m"}]},
      "context_rules[0]", "win_type or winner_set"),
     ({"context_rules": [{"when": {"option": "bao", "in": ["draw"]}, "message": "m",

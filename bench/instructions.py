@@ -1,0 +1,120 @@
+"""Benchmark: machine instructions per scored `mcr` hand, counted by valgrind's callgrind.
+
+    python bench/instructions.py [--hands N] [--passes P] [--against DIR]
+
+Wall-clock figures on a shared machine move by a few per cent from run to run (bench/mcr.py's
+median ratio between runs of the same build), which hides a change of 1 %. The instructions
+the engine executes do not depend on the machine's load: this counts them for `score(hand,
+ctx, ruleset)` over the differential test's random legal hands (bench/mcr.py's hands, same
+default seed).
+
+Each count is a child process of this script under `valgrind --tool=callgrind` that counts
+only inside the compiled `score` (`--collect-atstart=no --toggle-collect=` its mypyc entry
+point), with `PYTHONHASHSEED=0` and address randomisation off (`setarch -R`) so that a run is
+repeatable to about 0.3 %. The child scores every hand once (filling the engine's memos), then
+`--passes` more times with the garbage collector paused; a second child scores them once only,
+and the difference, divided by the hands scored in the extra passes, is the instructions per
+warm hand. With `--against DIR` (a checkout of another commit, built with `python setup.py
+build_ext --inplace`) the same is counted for that tree in the same run and the ratio printed
+(this tree / DIR): a change that moves code around without changing what runs should stay
+near 1.00.
+
+Needs the compiled engine (`./run install` builds it where a C compiler is at hand), valgrind
+and setarch (Debian: `apt-get install valgrind util-linux`). Nothing here asserts: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import importlib.util
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)
+ENTRY = "CPyPy_evaluate___score"  # mypyc's Python-callable wrapper of app.scoring.evaluate.score
+COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def _child(tree: Path, hands: int, seed: int, passes: int) -> None:
+    """Score the hands once, then `passes` more times (run under callgrind by the parent)."""
+    sys.path.insert(0, str(tree))
+    from app.rules.loader import load_rulesets
+    from app.scoring.build import COMPILED, engine_build
+    from app.scoring.evaluate import score
+
+    # The hands come from this checkout's generator, with `tree`'s engine: both trees score
+    # the same hands.
+    spec = importlib.util.spec_from_file_location(
+        "mcr_reference_generator", ROOT / "tests" / "mcr_reference" / "generator.py")
+    assert spec is not None and spec.loader is not None
+    generator = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = generator
+    spec.loader.exec_module(generator)
+
+    if engine_build() != COMPILED:
+        sys.exit(f"{tree}: the engine is not compiled (python setup.py build_ext --inplace)")
+    rs = load_rulesets(tree / "rulesets")["mcr"]
+    inputs = [(c.hand, c.ctx) for c in generator.generate(hands, seed).cases]
+    for hand, ctx in inputs:
+        score(hand, ctx, rs)
+    gc.collect()
+    gc.disable()
+    for _ in range(passes):
+        for hand, ctx in inputs:
+            score(hand, ctx, rs)
+
+
+def _collected(tree: Path, hands: int, seed: int, passes: int) -> int:
+    command = ["valgrind", "--tool=callgrind", "--collect-atstart=no",
+               f"--toggle-collect={ENTRY}", "--callgrind-out-file=/dev/null",
+               sys.executable, __file__, "--child", str(tree), "--hands", str(hands),
+               "--seed", str(seed), "--passes", str(passes)]
+    if shutil.which("setarch"):
+        command[:0] = ["setarch", "-R"]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    found = COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"callgrind run failed for {tree} (exit {done.returncode}):\n"
+                 f"{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def per_hand(tree: Path, hands: int, seed: int, passes: int) -> float:
+    """Instructions per warm scored hand in `tree`."""
+    return (_collected(tree, hands, seed, passes) - _collected(tree, hands, seed, 0)) / (
+        hands * passes)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    ap.add_argument("--hands", type=int, default=500, help="number of hands (default 500)")
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"default {DEFAULT_SEED}")
+    ap.add_argument("--passes", type=int, default=4,
+                    help="warm passes over the hands counted (default 4)")
+    ap.add_argument("--against", type=Path, help="another built checkout to compare with")
+    ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.child is not None:
+        _child(args.child, args.hands, args.seed, args.passes)
+        return 0
+    if shutil.which("valgrind") is None:
+        sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
+    print(f"{args.hands} hands, seed {args.seed}, {args.passes} warm passes counted")
+    ours = per_hand(ROOT, args.hands, args.seed, args.passes)
+    print(f"{'this tree':12}{ours / 1000:10.1f}k instructions per hand", flush=True)
+    if args.against is not None:
+        other = per_hand(args.against.resolve(), args.hands, args.seed, args.passes)
+        print(f"{'against':12}{other / 1000:10.1f}k instructions per hand  ({args.against})")
+        print(f"{'ratio':12}{ours / other:10.3f}   (this tree / against)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
