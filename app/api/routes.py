@@ -110,7 +110,7 @@ def _explain() -> bool:
 
 def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
     """Whether the request asks for the answer as a picture: its `Accept` names
-    `image/svg+xml` and prefers it to JSON (the client's order breaks a tie), and the rule
+    `image/svg+xml` and prefers it to JSON (a tie, or `*/*`, answers JSON), and the rule
     set's family draws this kind of answer. Most requests name no SVG: one look at the
     header answers for them."""
     accept = request.headers.get("Accept")

@@ -31,6 +31,21 @@ class Answer:
     media: str = "application/problem+json"
     examples: tuple[Example | Fixed, ...] = ()
     headers: Mapping[str, Any] = field(default_factory=dict)
+    # Other media types the same answer may be sent as (asked for with `Accept`): media
+    # type -> its content object.
+    also: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+
+
+# The answer of score and waits as a picture (app/service/picture_answers.py).
+PICTURE = {"image/svg+xml": {"schema": {
+    "type": "string",
+    "description": (
+        "Sent instead of JSON when the request's `Accept` prefers `image/svg+xml` to "
+        "`application/json` (a higher quality; a tie answers JSON): the answer drawn as a "
+        "standalone SVG document, every tile or card drawn in SVG (`class=\"tile\"` or "
+        "`\"card\"`, `data-tile` its code), the groups as scored, the winning tile apart, "
+        "the fans, totals and payments written under them. Errors stay problem documents. "
+        "docs/pictures.md shows one.")}}}
 
 
 @dataclass(frozen=True)
@@ -283,7 +298,7 @@ def tile_operations() -> tuple[Operation, ...]:
     return (
         Operation(
             "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
-            SCORE_DESCRIPTION, Answer(SCORE_ANSWER, "ScoreResponse", "application/json"),
+            SCORE_DESCRIPTION, Answer(SCORE_ANSWER, "ScoreResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`), or it cannot describe "
                 "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
@@ -293,7 +308,7 @@ def tile_operations() -> tuple[Operation, ...]:
         Operation(
             "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
             "List the tiles a hand one tile short waits on, each with its score",
-            WAITS_DESCRIPTION, Answer(WAITS_ANSWER, "WaitsResponse", "application/json"),
+            WAITS_DESCRIPTION, Answer(WAITS_ANSWER, "WaitsResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
@@ -421,7 +436,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
         Operation(
             "post", f"{base}/score", score_id, "scoring", f"Score one hand of {name}",
             CARD_SCORE_DESCRIPTION.format(name=name, id=ruleset),
-            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json"),
+            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("score_problems", ()))},
             f"{prefix}ScoreRequest", examples.get("score", ()), ("Explain",), ruleset),
@@ -430,7 +445,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
             f"List the cards a hand of {name} one card short waits on, each with its score",
             CARD_WAITS_DESCRIPTION.format(name=name, id=ruleset, score=score_id),
             Answer(WAITS_ANSWER.replace("tile", "card"), "CardWaitsResponse",
-                   "application/json"),
+                   "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("waits_problems", ()))},
             f"{prefix}WaitsRequest", examples.get("waits", ()), ("Explain",), ruleset),
