@@ -298,7 +298,8 @@ def tile_operations() -> tuple[Operation, ...]:
     return (
         Operation(
             "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
-            SCORE_DESCRIPTION, Answer(SCORE_ANSWER, "ScoreResponse", "application/json", also=PICTURE),
+            SCORE_DESCRIPTION,
+            Answer(SCORE_ANSWER, "ScoreResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`), or it cannot describe "
                 "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
@@ -308,7 +309,8 @@ def tile_operations() -> tuple[Operation, ...]:
         Operation(
             "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
             "List the tiles a hand one tile short waits on, each with its score",
-            WAITS_DESCRIPTION, Answer(WAITS_ANSWER, "WaitsResponse", "application/json", also=PICTURE),
+            WAITS_DESCRIPTION,
+            Answer(WAITS_ANSWER, "WaitsResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
