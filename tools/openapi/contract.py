@@ -45,7 +45,15 @@ PICTURE = {"image/svg+xml": {"schema": {
         "standalone SVG document, every tile or card drawn in SVG (`class=\"tile\"` or "
         "`\"card\"`, `data-tile` its code), the groups as scored, the winning tile apart, "
         "the fans, totals and payments written under them. Errors stay problem documents. "
-        "docs/pictures.md shows one.")}}}
+        "docs/pictures.md shows one.")},
+    "examples": {"picture": {
+        "summary": "A picture, its drawing left out (docs/pictures.md shows a whole one)",
+        "value": ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+                  'width="620" height="377" viewBox="0 0 620 377" role="img"><title>国标麻将: '
+                  '111m 234m 55m 678m 999m + 5m</title><desc>国标麻将 (mcr). Hand 111m 234m 55m '
+                  '678m 999m, winning tile 5m; seat 0 wins on seat 2\'s discard. …</desc>'
+                  '<g class="tile" data-tile="1m" transform="translate(14 79)" aria-label="一万">'
+                  '…</g> …</svg>\n')}}}}
 
 
 @dataclass(frozen=True)
