@@ -9,6 +9,7 @@ port are needed. One browser per test module; each `Page` is a tab of it with it
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
@@ -29,6 +30,12 @@ class BrowserError(RuntimeError):
     pass
 
 
+def _high(fd: int) -> int:
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD, 10)
+    os.close(fd)
+    return moved
+
+
 class Browser:
     """A headless Chromium and its protocol connection (`call`)."""
 
@@ -37,13 +44,17 @@ class Browser:
         self.profile = tempfile.TemporaryDirectory(prefix="chromium-")
         to_browser_r, self._write = os.pipe()
         self._read, from_browser_w = os.pipe()
-        # The browser's fds 3 and 4, set by the shell (no preexec_fn: threads may be running).
+        # The browser's ends moved above 9, so that neither is 3 or 4 itself when the shell
+        # sets those (under pytest's capture the pipes may get the lowest numbers).
+        to_browser_r, from_browser_w = (_high(to_browser_r), _high(from_browser_w))
+        # The browser's fds 3 and 4, set by the shell (bash: dash reads one-digit descriptors
+        # only; no preexec_fn: threads may be running).
         args = " ".join([
             f"exec '{executable}'", "--headless", "--no-sandbox", "--disable-gpu",
             "--disable-dev-shm-usage", "--no-first-run", "--hide-scrollbars",
             "--remote-debugging-pipe", f"--user-data-dir='{self.profile.name}'",
             f"3<&{to_browser_r}", f"4>&{from_browser_w}"])
-        self.process = subprocess.Popen(["/bin/sh", "-c", args],
+        self.process = subprocess.Popen(["bash", "-c", args],
                                         pass_fds=(to_browser_r, from_browser_w),
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_browser_r)

@@ -4,7 +4,7 @@ the pictures (tests/api/test_pictures.py) and of their drawing in a browser
 
 The hand of a rule set is taken from its cases (tests/cases/<ruleset>/*.yaml): the winning
 case that shows most of the picture (declared melds, wild tiles, flowers), the first among
-equals; so a new rule set with cases is drawn without a change here."""
+equals (a case that counts fans first); so a new rule set with cases is drawn without a change here."""
 
 from __future__ import annotations
 
@@ -22,11 +22,13 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 
 def _weight(case: dict[str, Any]) -> int:
+    expect = case.get("expect") or {}
     hand = case["hand"]
     text = hand if isinstance(hand, str) else str(hand.get("melds") or hand.get("groups") or "")
     context = case.get("context") or {}
     return (text.count("[") + 2 * text.count("{") + 3 * bool(context.get("wild_indicator"))
-            + bool(context.get("flowers")) + 2 * ("kind" in text))
+            + bool(context.get("flowers")) + 2 * ("kind" in text)
+            + 2 * any(n > 0 for n in (expect.get("fans") or {}).values()))
 
 
 def sample_hands() -> dict[str, dict[str, Any]]:

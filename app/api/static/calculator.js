@@ -164,7 +164,10 @@ function closeMeld() {
   const target = $("target").value;
   if (target === "hand" || state.pending.length < 3) return;
   const meld = `${target}${state.pending.join("")}${target === "[" ? "]" : "}"}`;
-  $("hand").value = meld + $("hand").value;
+  // after the melds already declared, before the standing tiles
+  const hand = $("hand").value;
+  const melds = hand.match(/^(?:\s*(?:\[[^\]]*\]|\{[^}]*\}))*/u)[0];
+  $("hand").value = melds + meld + hand.slice(melds.length);
   state.pending = [];
   state.history.push(null); // a meld is removed with the hand's text, not by undo
   $("target").value = "hand";
