@@ -3,8 +3,8 @@ the pictures (tests/api/test_pictures.py) and of their drawing in a browser
 (tests/api/test_browser_pages.py).
 
 The hand of a rule set is taken from its cases (tests/cases/<ruleset>/*.yaml): the winning
-case that shows most of the picture (declared melds, wild tiles, flowers), the first among
-equals (a case that counts fans first); so a new rule set with cases is drawn without a change here."""
+case that shows most of the picture (declared melds, wild tiles, flowers, counted fans), the
+first among equals; so a new rule set with cases is drawn without a change here."""
 
 from __future__ import annotations
 

@@ -74,7 +74,8 @@ MEASURE = """(async (path, body) => {
     if (b.width === 0 && b.height === 0) continue;
     if (b.left < box.left - 0.5 || b.top < box.top - 0.5 || b.right > box.right + 0.5
         || b.bottom > box.bottom + 0.5) {
-      outside.push(`${e.nodeName} ${e.textContent.slice(0, 40)} ${b.left},${b.top},${b.right},${b.bottom}`);
+      outside.push(`${e.nodeName} ${e.textContent.slice(0, 40)} `
+                   + `${b.left},${b.top},${b.right},${b.bottom}`);
     }
   }
   return {status: r.status, type: r.headers.get("Content-Type"),
