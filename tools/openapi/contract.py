@@ -539,6 +539,31 @@ META = (
                      "schema": {"type": "string",
                                 "enum": ["swagger-ui.css", "swagger-ui-bundle.js"]}},)),
     Operation(
+        "get", "/calculator", "getCalculator", "meta", "Calculator page",
+        "A page for people: pick a rule set, enter a hand by clicking tiles or typing its "
+        "notation, set its context and options, and read its score, waits and picture. Its "
+        "script and style sheet are the service's own (`/calculator/...`); everything it "
+        "shows it asks of this API.",
+        Answer("The page.", {"type": "string"}, "text/html", examples=(
+            Fixed("page", "The first line", "<!doctype html>\n"),)),
+        {500: "InternalError"}),
+    Operation(
+        "get", "/calculator/{name}", "getCalculatorFile", "meta",
+        "A file of the calculator page", None,
+        Answer("The file (the page's script or style sheet).", {"type": "string"},
+               "text/javascript", examples=(
+                   Fixed("js", "The page's script", "/* The calculator page ... */"),),
+               also={"text/css": {"schema": {"type": "string"}, "examples": {"css": {
+                   "summary": "The page's style sheet",
+                   "value": "/* The calculator page ... */"}}}}),
+        {404: Answer("No such file (`not_found`).", "Problem", examples=(
+            Example("not_found", None, None, "Not a file of the page",
+                    path="/calculator/calculator.html"),)),
+         500: "InternalError"},
+        parameters=({"name": "name", "in": "path", "required": True,
+                     "schema": {"type": "string",
+                                "enum": ["calculator.js", "calculator.css"]}},)),
+    Operation(
         "get", "/openapi.yaml", "getOpenApi", "meta", "This contract",
         "The OpenAPI document, byte for byte the file committed with the service, generated "
         "from the service's code (`./run openapi`).",
