@@ -152,8 +152,10 @@ def test_the_calculator_scores_a_hand_entered_by_clicking(
     _set(page, "#target", "{")
     for _ in range(4):
         page.click('#palette button[data-code="3m"]')
-    for code in ["5m", "5m", "5m", "7m", "7m", "9m", "9m", "9m"]:
+    for code in ["5m", "5m", "5m", "7m", "7m", "9m", "9m", "8m"]:
         page.click(f'#palette button[data-code="{code}"]')
+    page.click("#undo")  # the 8m clicked by mistake
+    page.click('#palette button[data-code="9m"]')
     hand = page.eval("document.getElementById('hand').value")
     assert hand == "[1m1m1m1m]{3m3m3m3m}5m5m5m7m7m9m9m9m"
     _set(page, "#ctx-win_type", "discard")
@@ -219,3 +221,21 @@ def test_the_calculator_shows_a_problem_next_to_its_field(
     page.wait("document.body.dataset.state === 'problem'")
     shown = page.eval("document.getElementById('ctx-discarder-problem').textContent")
     assert "discarder" in shown
+
+
+def test_the_calculator_lists_the_waits_of_a_hand_one_short(
+        browser: Browser, served: str, client: FlaskClient) -> None:
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(page)
+    hand = "[CCC][123m][789m]45m99m"
+    page.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    page.click("#ask-waits")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    answer = client.post("/v1/rulesets/mcr/waits", json={
+        "hand": hand, "context": {"win_type": "self_draw"}}).get_json()
+    rows = _rows(page, "#result-body table.waits")
+    assert [r[0] for r in rows] == [w["tile"] for w in answer["waits"]] == ["3m", "6m"]
+    assert [r[3] for r in rows] == [str(w["value"]) for w in answer["waits"]]
+    # the hand's 13 tiles and each wait
+    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 13 + 2

@@ -169,7 +169,7 @@ function closeMeld() {
   const melds = hand.match(/^(?:\s*(?:\[[^\]]*\]|\{[^}]*\}))*/u)[0];
   $("hand").value = melds + meld + hand.slice(melds.length);
   state.pending = [];
-  state.history.push(null); // a meld is removed with the hand's text, not by undo
+  state.history.push({ meld });
   $("target").value = "hand";
   showPending();
 }
@@ -178,8 +178,14 @@ function undo() {
   if (state.pending.length) { state.pending.pop(); showPending(); return; }
   const hand = $("hand");
   const last = state.history.pop();
-  if (last && hand.value.endsWith(last)) hand.value = hand.value.slice(0, -last.length);
-  else if (!last) hand.value = hand.value.replace(/(\[[^\]]*\]|\{[^}]*\}|\d+[a-z]|.)$/u, "");
+  if (last && last.meld !== undefined && hand.value.includes(last.meld)) {
+    hand.value = hand.value.replace(last.meld, "");
+  } else if (typeof last === "string" && hand.value.endsWith(last)) {
+    hand.value = hand.value.slice(0, -last.length);
+  } else {
+    // typed by hand: the last tile or bracketed group written
+    hand.value = hand.value.replace(/(\[[^\]]*\]|\{[^}]*\}|\d+[a-z]|.)$/u, "");
+  }
 }
 
 /* --- context and options ----------------------------------------------------------------- */
