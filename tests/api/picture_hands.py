@@ -14,7 +14,9 @@ from typing import Any
 
 from app.domain.card_hand import CardHand
 from app.domain.hand import Hand
+from app.rules.cards import CardRuleSet
 from app.rules.families import ServedRuleSet
+from app.rules.model import RuleSet
 from app.service.families import service_family
 from tests.cases import collect
 
@@ -51,12 +53,13 @@ def drawn_tiles(body: dict[str, Any], rs: ServedRuleSet) -> Counter[str]:
     request = service_family(rs).read_score(body, rs)
     hand = request[0]
     if isinstance(hand, CardHand):
+        assert isinstance(rs, CardRuleSet)
         cards = list(hand.cards) + [c for piece in hand.table for c in piece.cards]
-        return Counter(rs.deck.cards[c].code for c in cards)  # type: ignore[union-attr]
-    assert isinstance(hand, Hand)
+        return Counter(rs.deck.cards[c].code for c in cards)
+    assert isinstance(hand, Hand) and isinstance(rs, RuleSet)
     tiles = list(hand.concealed) + [t for meld in hand.melds for t in meld.tiles]
     tiles += list(request[1].flower_tiles)
-    return Counter(rs.tileset.code(t) for t in tiles)  # type: ignore[union-attr]
+    return Counter(rs.tileset.code(t) for t in tiles)
 
 
 def svg_tiles(svg: bytes) -> Counter[str]:

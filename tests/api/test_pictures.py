@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from app.api.routes import RULESETS_KEY
 from tests.api.picture_hands import SVG_NS, drawn_tiles, sample_hands, svg_text, svg_tiles
+from tests.cases import collect
 
 SVG = {"Accept": "image/svg+xml"}
 SAMPLES = sample_hands()
@@ -122,3 +123,30 @@ def test_errors_and_batches_stay_json(client: FlaskClient) -> None:
                         json={"requests": [SAMPLES["mcr"]]})
     assert batch.status_code == 200 and batch.mimetype == "application/json"
     assert batch.get_json()["results"][0]["result"]["winning"] is True
+
+
+def test_every_case_and_every_waits_case_is_drawn(client: FlaskClient, app: Flask) -> None:
+    """Every hand of the case files that the service answers (winning or not, wild tiles,
+    word cards, every shape) is drawn: no request the JSON path answers fails as a picture,
+    and each picture holds every tile of its hand."""
+    loaded = app.extensions[RULESETS_KEY]
+    drawn = 0
+    for kind, params in (("score", collect()), ("waits", collect("waits"))):
+        for param in params:
+            ruleset, case = param.values
+            body = {"hand": case["hand"], "context": case.get("context") or {}}
+            path = f"/v1/rulesets/{ruleset}/{kind}"
+            plain = client.post(path, json=body)
+            got = client.post(path, json=body, headers=SVG)
+            if plain.status_code != 200:
+                assert got.status_code == plain.status_code, (ruleset, case)
+                assert got.mimetype == "application/problem+json", (ruleset, case)
+                continue
+            assert got.status_code == 200 and got.mimetype == "image/svg+xml", (ruleset, case)
+            svg = got.get_data()
+            if kind == "score":
+                assert svg_tiles(svg) == drawn_tiles(body, loaded[ruleset]), (ruleset, case)
+            else:
+                assert ET.fromstring(svg) is not None
+            drawn += 1
+    assert drawn > 300
