@@ -6,6 +6,7 @@ from flask import Flask
 from flask_cors import CORS
 
 from app.api.body_deadline import with_body_deadline
+from app.api.calculator import calculator
 from app.api.compression import register_compression
 from app.api.direct import Direct
 from app.api.docs import docs
@@ -22,11 +23,13 @@ COMPRESS_MIN_SIZE = 2048
 
 
 def register_api(app: Flask) -> None:
-    """The routes, error handlers, request IDs and access log, metrics (`GET /metrics`), CORS
-    (for the origins in `CORS_ORIGINS`, none by default), gzip for large responses, and the
-    deadline for a request's body (`BODY_TIMEOUT` seconds; 0: none)."""
+    """The routes (the calculator page at `/calculator` among them), error handlers, request
+    IDs and access log, metrics (`GET /metrics`), CORS (for the origins in `CORS_ORIGINS`,
+    none by default), gzip for large responses, and the deadline for a request's body
+    (`BODY_TIMEOUT` seconds; 0: none)."""
     app.register_blueprint(api)
     app.register_blueprint(docs)
+    app.register_blueprint(calculator)
     register_error_handlers(app)
     metrics = register_metrics(app, app.extensions[RULESETS_KEY])
     origins = app.config["CORS_ORIGINS"]

@@ -14,10 +14,10 @@ Its answers are the Flask route's, byte for byte (tests/api/test_direct.py sends
 same requests; tests/api/test_body_deadline.py cuts a body short on each path).
 
 Everything else goes to Flask untouched: another route or method, a query string (`explain`),
-another media type, a Content-Encoding, a chunked body, a body over the size limit, an
-`Origin` when CORS is on. A request whose scoring raises anything but a request error, the
-time limit or the body deadline is handed to Flask with its body replayed, so that
-unexpected errors are logged and answered in one place.
+another media type, an `Accept` naming SVG (the answer as a picture), a Content-Encoding, a
+chunked body, a body over the size limit, an `Origin` when CORS is on. A request whose
+scoring raises anything but a request error, the time limit or the body deadline is handed to
+Flask with its body replayed, so that unexpected errors are logged and answered in one place.
 """
 
 from __future__ import annotations
@@ -96,7 +96,8 @@ class Direct:
         ruleset = self.rulesets.get(ruleset_id)
         length_text: str = environ.get("CONTENT_LENGTH", "")
         if (endpoint is None or ruleset is None or not length_text.isdecimal()
-                or int(length_text) > self.config["MAX_CONTENT_LENGTH"]):
+                or int(length_text) > self.config["MAX_CONTENT_LENGTH"]
+                or "svg" in environ.get("HTTP_ACCEPT", "")):
             return self.wsgi_app(environ, start_response)
         route, counted_as, answer = endpoint
         environ[ROUTE_KEY] = (route, ruleset_id)

@@ -32,6 +32,7 @@ from app.service.batch import (
 )
 from app.service.definitions import ruleset_summary
 from app.service.families import ruleset_document, settle_body, settles_rounds
+from app.service.picture_answers import PICTURE_MEDIA_TYPE, draws_picture, picture_body
 from app.service.problems import ApiError
 from app.version import __version__
 
@@ -107,11 +108,33 @@ def _explain() -> bool:
     return given[0] == "true"
 
 
+def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
+    """Whether the request asks for the answer as a picture: its `Accept` names
+    `image/svg+xml` and prefers it to JSON (a tie, or `*/*`, answers JSON), and the rule
+    set's family draws this kind of answer. Most requests name no SVG: one look at the
+    header answers for them."""
+    accept = request.headers.get("Accept")
+    if accept is None or "svg" not in accept:
+        return False
+    best = request.accept_mimetypes.best_match(("application/json", PICTURE_MEDIA_TYPE))
+    return best == PICTURE_MEDIA_TYPE and draws_picture(rs, kind)
+
+
+def _picture(rs: ServedRuleSet, kind: str) -> Response:
+    svg = picture_body(kind, json_object_body(), rs)
+    count_hands(rs.id, kind)
+    response = Response(svg, mimetype=PICTURE_MEDIA_TYPE)
+    response.vary.add("Accept")
+    return response
+
+
 @api.post("/v1/rulesets/<ruleset>/score")
 @_limited
 def score_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
+    if _wants_picture(rs, "score"):
+        return _picture(rs, "score")
     body = score_body(json_object_body(), rs, explain)
     count_hands(rs.id, "score")
     return _json(body)
@@ -122,6 +145,8 @@ def score_hand(ruleset: str) -> Response:
 def list_waits(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
     explain = _explain()
+    if _wants_picture(rs, "waits"):
+        return _picture(rs, "waits")
     body = waits_body(json_object_body(), rs, explain)
     count_hands(rs.id, "waits")
     return _json(body)

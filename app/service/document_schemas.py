@@ -136,6 +136,15 @@ class _Wild(Answer):
     description = fields.String(required=True)
 
 
+class _TileKind(Answer):
+    code = fields.String(required=True)
+    """Its code in the service's notation (`1m`, `E`, `C`, `1f`)."""
+    name = fields.String(required=True)
+    """Its Chinese name (一万, 东, 中, 春)."""
+    suit = fields.String(validate=validate.OneOf(("m", "p", "s", "z", "f")), required=True)
+    """`m` 万, `p` 筒, `s` 条, `z` winds and dragons, `f` flowers."""
+
+
 class RulesetDetail(Answer):
     id = fields.String(required=True)
     name = fields.String(required=True)
@@ -146,6 +155,10 @@ class RulesetDetail(Answer):
     """The tile set's name (`standard` = 34 kinds + 8 flowers; `no_flowers` = the 34 kinds, 136
     tiles, a flower being no tile; `suits` = 万 条 筒 only, 108 tiles; `dots_bamboo_dragons` = 筒 条
     and 中 发 白, 84 tiles).
+    """
+    tile_kinds = fields.List(fields.Nested(_TileKind), required=True)
+    """Every kind of tile of the tile set, in the order they are written (万 筒 条, winds,
+    dragons, flowers): what a hand of this rule set may hold (a calculator's palette).
     """
     min_fan = fields.Integer(validate=validate.Range(min=0), required=True)
     """The minimum fan for a legal win (0 = none)."""

@@ -19,7 +19,11 @@ What a family gives (`ServiceFamily`):
   included;
 - `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
 - `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
-  settles no rounds, and its rule sets answer 422 `settle_not_supported`.
+  settles no rounds, and its rule sets answer 422 `settle_not_supported`;
+- `pictures`: per kind of answer (`score`, `waits`), the function drawing it as SVG from the
+  request as the engine took it and the answer's JSON (`app.service.pictures`; sent for
+  `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is answered
+  in JSON only.
 
 Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.evaluate`,
 `waits`, `explain` and `rounds`, `app.service.responses`) and `cards` (`app.service
@@ -29,7 +33,7 @@ Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.ev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from marshmallow import Schema
@@ -53,6 +57,8 @@ from app.service.card_requests import (
 )
 from app.service.card_responses import card_score_response, card_waits_response
 from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.pictures.card_pictures import card_score_picture, card_waits_picture
+from app.service.pictures.tile_pictures import tile_score_picture, tile_waits_picture
 from app.service.responses import (
     score_response,
     settle_response,
@@ -123,6 +129,8 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     document: Callable[[RS, Mapping[str, float]], Json]
     schemas: Callable[[RS], RequestSchemas]
     rounds: RoundSettlement[RS, Any, Any] | None = None
+    # answer kind -> (the request as read, the answer's JSON, the rule set) -> SVG bytes
+    pictures: Mapping[str, Callable[[Any, Json, RS], bytes]] = field(default_factory=dict)
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]
@@ -229,7 +237,8 @@ TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
 register_service_family(ServiceFamily(
     TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
     read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
-    _tile_schemas, TILE_ROUNDS))
+    _tile_schemas, TILE_ROUNDS,
+    {"score": tile_score_picture, "waits": tile_waits_picture}))
 
 
 # --- the card games scored by groups -----------------------------------------------------
@@ -259,4 +268,4 @@ def _card_schemas(rs: CardRuleSet) -> RequestSchemas:
 register_service_family(ServiceFamily(
     CARDS, read_card_score_request, _card_score, _card_explain, card_score_response,
     read_card_waits_request, _card_waits, card_waits_response, card_ruleset_document,
-    _card_schemas))
+    _card_schemas, None, {"score": card_score_picture, "waits": card_waits_picture}))

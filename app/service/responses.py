@@ -135,6 +135,8 @@ def tile_ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str,
     return {
         **ruleset_summary(rs),
         "tiles": rs.tileset.name,
+        "tile_kinds": [{"code": k.code, "name": k.name_zh, "suit": k.suit}
+                       for k in (rs.tileset.kinds[t] for t in rs.tileset.display_order)],
         "min_fan": rs.min_fan,
         "max_fan": rs.max_fan,
         "first_turn_claims": rs.first_turn_claims,

@@ -42,7 +42,8 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
     response = client.get("/v1/rulesets/mcr")
     assert response.status_code == 200
     body = response.get_json()
-    assert set(body) == {"id", "name", "name_en", "players", "description", "tiles", "min_fan",
+    assert set(body) == {"id", "name", "name_en", "players", "description", "tiles",
+                         "tile_kinds", "min_fan",
                          "max_fan", "first_turn_claims", "max_flowers", "meld_kinds",
                          "requirements", "fan_requirements", "fans", "options", "payment",
                          "settlement", "wild", "limits"}
@@ -51,6 +52,9 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
     assert (body["meld_kinds"], body["requirements"], body["fan_requirements"],
             body["settlement"], body["wild"]) == (["chow", "pung", "kong"], [], [], None, None)
     assert (body["id"], body["players"], body["tiles"]) == ("mcr", 4, "standard")
+    assert [k["code"] for k in body["tile_kinds"]][26:] == [
+        "9s", "E", "S", "W", "N", "C", "F", "P", "1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"]
+    assert body["tile_kinds"][0] == {"code": "1m", "name": "一万", "suit": "m"}
     assert (body["min_fan"], body["max_fan"], body["max_flowers"]) == (8, None, 8)
     assert body["first_turn_claims"] is False
     ruleset = app.extensions[RULESETS_KEY]["mcr"]

@@ -196,7 +196,7 @@ class Builder:
             content: dict[str, Any] = {"schema": self.schema(answer.schema)}
             if examples:
                 content["examples"] = examples
-            out["content"] = {answer.media: content}
+            out["content"] = {answer.media: content, **answer.also}
         return out
 
     def shared_response(self, name: str) -> dict[str, Any]:

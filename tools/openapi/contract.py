@@ -31,6 +31,29 @@ class Answer:
     media: str = "application/problem+json"
     examples: tuple[Example | Fixed, ...] = ()
     headers: Mapping[str, Any] = field(default_factory=dict)
+    # Other media types the same answer may be sent as (asked for with `Accept`): media
+    # type -> its content object.
+    also: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+
+
+# The answer of score and waits as a picture (app/service/picture_answers.py).
+PICTURE = {"image/svg+xml": {"schema": {
+    "type": "string",
+    "description": (
+        "Sent instead of JSON when the request's `Accept` prefers `image/svg+xml` to "
+        "`application/json` (a higher quality; a tie answers JSON): the answer drawn as a "
+        "standalone SVG document, every tile or card drawn in SVG (`class=\"tile\"` or "
+        "`\"card\"`, `data-tile` its code), the groups as scored, the winning tile apart, "
+        "the fans, totals and payments written under them. Errors stay problem documents. "
+        "docs/pictures.md shows one.")},
+    "examples": {"picture": {
+        "summary": "A picture, its drawing left out (docs/pictures.md shows a whole one)",
+        "value": ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+                  'width="620" height="377" viewBox="0 0 620 377" role="img"><title>国标麻将: '
+                  '111m 234m 55m 678m 999m + 5m</title><desc>国标麻将 (mcr). Hand 111m 234m 55m '
+                  '678m 999m, winning tile 5m; seat 0 wins on seat 2\'s discard. …</desc>'
+                  '<g class="tile" data-tile="1m" transform="translate(14 79)" aria-label="一万">'
+                  '…</g> …</svg>\n')}}}}
 
 
 @dataclass(frozen=True)
@@ -283,7 +306,8 @@ def tile_operations() -> tuple[Operation, ...]:
     return (
         Operation(
             "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
-            SCORE_DESCRIPTION, Answer(SCORE_ANSWER, "ScoreResponse", "application/json"),
+            SCORE_DESCRIPTION,
+            Answer(SCORE_ANSWER, "ScoreResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`), or it cannot describe "
                 "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
@@ -293,7 +317,8 @@ def tile_operations() -> tuple[Operation, ...]:
         Operation(
             "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
             "List the tiles a hand one tile short waits on, each with its score",
-            WAITS_DESCRIPTION, Answer(WAITS_ANSWER, "WaitsResponse", "application/json"),
+            WAITS_DESCRIPTION,
+            Answer(WAITS_ANSWER, "WaitsResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
@@ -421,7 +446,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
         Operation(
             "post", f"{base}/score", score_id, "scoring", f"Score one hand of {name}",
             CARD_SCORE_DESCRIPTION.format(name=name, id=ruleset),
-            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json"),
+            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("score_problems", ()))},
             f"{prefix}ScoreRequest", examples.get("score", ()), ("Explain",), ruleset),
@@ -430,7 +455,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
             f"List the cards a hand of {name} one card short waits on, each with its score",
             CARD_WAITS_DESCRIPTION.format(name=name, id=ruleset, score=score_id),
             Answer(WAITS_ANSWER.replace("tile", "card"), "CardWaitsResponse",
-                   "application/json"),
+                   "application/json", also=PICTURE),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("waits_problems", ()))},
             f"{prefix}WaitsRequest", examples.get("waits", ()), ("Explain",), ruleset),
@@ -513,6 +538,31 @@ META = (
         parameters=({"name": "asset", "in": "path", "required": True,
                      "schema": {"type": "string",
                                 "enum": ["swagger-ui.css", "swagger-ui-bundle.js"]}},)),
+    Operation(
+        "get", "/calculator", "getCalculator", "meta", "Calculator page",
+        "A page for people: pick a rule set, enter a hand by clicking tiles or typing its "
+        "notation, set its context and options, and read its score, waits and picture. Its "
+        "script and style sheet are the service's own (`/calculator/...`); everything it "
+        "shows it asks of this API.",
+        Answer("The page.", {"type": "string"}, "text/html", examples=(
+            Fixed("page", "The first line", "<!doctype html>\n"),)),
+        {500: "InternalError"}),
+    Operation(
+        "get", "/calculator/{name}", "getCalculatorFile", "meta",
+        "A file of the calculator page", None,
+        Answer("The file (the page's script or style sheet).", {"type": "string"},
+               "text/javascript", examples=(
+                   Fixed("js", "The page's script", "/* The calculator page ... */"),),
+               also={"text/css": {"schema": {"type": "string"}, "examples": {"css": {
+                   "summary": "The page's style sheet",
+                   "value": "/* The calculator page ... */"}}}}),
+        {404: Answer("No such file (`not_found`).", "Problem", examples=(
+            Example("not_found", None, None, "Not a file of the page",
+                    path="/calculator/calculator.html"),)),
+         500: "InternalError"},
+        parameters=({"name": "name", "in": "path", "required": True,
+                     "schema": {"type": "string",
+                                "enum": ["calculator.js", "calculator.css"]}},)),
     Operation(
         "get", "/openapi.yaml", "getOpenApi", "meta", "This contract",
         "The OpenAPI document, byte for byte the file committed with the service, generated "

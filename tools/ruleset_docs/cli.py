@@ -10,6 +10,7 @@ from pathlib import Path
 from app import REPO_ROOT, RULESETS_ENV
 from tools.ruleset_docs.common import GENERATED
 from tools.ruleset_docs.pages import render_all, source_dirs, stale_pages
+from tools.ruleset_docs.pictures import render_pictures
 
 __all__ = ["main"]
 
@@ -19,12 +20,13 @@ def main(argv: Sequence[str] | None = None, root: Path = REPO_ROOT) -> int:
     exit status."""
     parser = argparse.ArgumentParser(
         prog="./run docs", description="Write docs/rulesets/<id>.md for every rule set and "
-        "docs/checks.md, generated from the rule sets, their cases and the check registry.")
+        "docs/checks.md, generated from the rule sets, their cases and the check registry, "
+        "and the pictures of docs/pictures.md (docs/pictures/*.svg).")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; list stale or missing pages and exit 1 if any")
     args = parser.parse_args(argv)
     rulesets, cases, elsewhere = source_dirs(root)
-    pages = render_all(root, rulesets, cases)
+    pages = {**render_all(root, rulesets, cases), **render_pictures(rulesets)}
     stale, missing, left = stale_pages(root, pages)
     if elsewhere:
         # Rule sets of another directory (MAHJONG_RULESETS_DIR): the project's pages of rule

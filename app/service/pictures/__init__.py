@@ -1,0 +1,13 @@
+"""Pictures of the service's answers, as standalone SVG: pure functions from the request as the
+engine took it, the answer's JSON and the rule set to the bytes of the picture.
+
+- `svg`: the primitives (elements, escaped text, the estimated width of a line);
+- `faces`: a tile or word card drawn (class `tile` / `card`, `data-tile` its code);
+- `layout`: the canvas (rows of sections of groups, lines of text), sized to its content;
+- `common`: the fans, totals and payments written under the faces;
+- `tile_pictures`, `card_pictures`: each family's answers (score, waits).
+
+A family names its drawing functions per kind of answer (`ServiceFamily.pictures`); a new
+kind of answer needs one function per family here and its reader in
+`app.service.picture_answers`. Everything is deterministic: the same answer, the same bytes.
+"""

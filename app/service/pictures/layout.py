@@ -1,0 +1,140 @@
+"""A picture laid out from top to bottom: headings and lines of text, and rows of sections of
+tiles or cards (a section: a label over groups of faces, each group with an optional caption
+under it). The canvas grows with what is put on it; the SVG is sized to the content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+from app.service.pictures.faces import WILD_LABEL_H, Face
+from app.service.pictures.svg import CJK_FONTS, el, fmt, text, text_width
+
+__all__ = ["Canvas", "FaceStyle", "Group", "Section"]
+
+MARGIN = 14.0
+FACE_GAP = 1.5  # between the faces of a group
+GROUP_GAP = 9.0  # between groups of a section
+SECTION_GAP = 26.0  # between sections
+MAX_ROW = 980.0  # a row of sections wraps past this width
+LABEL_SIZE = 11.0
+LABEL_H = 17.0
+CAPTION_SIZE = 11.0
+CAPTION_H = 16.0
+GREY = "#555555"
+
+
+@dataclass(frozen=True)
+class Group:
+    faces: Sequence[Face]
+    caption: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    label: str
+    groups: Sequence[Group]
+
+
+@dataclass(frozen=True)
+class FaceStyle:
+    """How the faces of a picture are drawn: their size and the function drawing one."""
+
+    width: float
+    height: float
+    draw: Callable[[Face, float, float], str]
+
+
+@dataclass
+class Canvas:
+    style: FaceStyle
+    parts: list[str] = field(default_factory=list)
+    y: float = MARGIN
+    right: float = 0.0  # the rightmost extent drawn so far
+
+    def _extend(self, x_end: float) -> None:
+        self.right = max(self.right, x_end)
+
+    def line(self, content: str, *, size: float = 13.0, color: str = "#1b1b1b",
+             bold: bool = False, x: float = MARGIN) -> None:
+        """One line of text at the left margin (or at `x`), under what was drawn."""
+        height = size * 1.5
+        self.parts.append(text(content, {
+            "x": x, "y": self.y + size * 1.1, "font-size": size, "fill": color,
+            "font-family": CJK_FONTS, "font-weight": "bold" if bold else None}))
+        self._extend(x + text_width(content, size) * (1.08 if bold else 1.0))
+        self.y += height
+
+    def gap(self, height: float) -> None:
+        self.y += height
+
+    def _section_width(self, section: Section) -> float:
+        faces = sum(len(g.faces) for g in section.groups)
+        gaps = sum(len(g.faces) - 1 for g in section.groups if g.faces)
+        width = faces * self.style.width + gaps * FACE_GAP
+        width += GROUP_GAP * max(len(section.groups) - 1, 0)
+        widths = [width, text_width(section.label, LABEL_SIZE)]
+        widths += [text_width(g.caption, CAPTION_SIZE) for g in section.groups if g.caption]
+        return max(widths)
+
+    def row(self, sections: Sequence[Section], x0: float = MARGIN) -> None:
+        """Sections side by side (wrapping past `MAX_ROW`), under what was drawn."""
+        pending: list[tuple[float, Section]] = []
+        x = x0
+        for section in sections:
+            width = self._section_width(section)
+            if pending and x + width > MAX_ROW:
+                self._draw_row(pending)
+                pending, x = [], x0
+            pending.append((x, section))
+            x += width + SECTION_GAP
+        if pending:
+            self._draw_row(pending)
+
+    def _draw_row(self, placed: list[tuple[float, Section]]) -> None:
+        style = self.style
+        has_label = any(s.label for _, s in placed)
+        top = self.y + (LABEL_H if has_label else 0.0)
+        wild = any(f.wild_as is not None for _, s in placed for g in s.groups for f in g.faces)
+        caption_y = top + style.height + (WILD_LABEL_H if wild else 0.0)
+        captioned = False
+        for x, section in placed:
+            if section.label:
+                self.parts.append(text(section.label, {
+                    "x": x, "y": self.y + LABEL_SIZE, "font-size": LABEL_SIZE, "fill": GREY,
+                    "font-family": CJK_FONTS}))
+                self._extend(x + text_width(section.label, LABEL_SIZE))
+            gx = x
+            for group in section.groups:
+                start = gx
+                for i, face in enumerate(group.faces):
+                    if i:
+                        gx += FACE_GAP
+                    self.parts.append(style.draw(face, gx, top))
+                    gx += style.width
+                if group.caption:
+                    captioned = True
+                    self.parts.append(text(group.caption, {
+                        "x": start, "y": caption_y + CAPTION_SIZE, "font-size": CAPTION_SIZE,
+                        "fill": GREY, "font-family": CJK_FONTS}))
+                    self._extend(start + text_width(group.caption, CAPTION_SIZE))
+                self._extend(gx)
+                gx += GROUP_GAP
+        self.y = caption_y + (CAPTION_H if captioned else 0.0) + 8.0
+
+    def svg(self, title: str, desc: str) -> bytes:
+        """The standalone SVG document: sized to what was drawn, a title and a description
+        for screen readers, a white ground."""
+        width = self.right + MARGIN
+        height = self.y + MARGIN
+        size = {"width": fmt(width), "height": fmt(height)}
+        head = (f'<?xml version="1.0" encoding="UTF-8"?>\n'
+                f'<svg xmlns="http://www.w3.org/2000/svg" width="{size["width"]}" '
+                f'height="{size["height"]}" viewBox="0 0 {size["width"]} {size["height"]}" '
+                f'role="img">')
+        body = [head, f"<title>{escape(title)}</title>", f"<desc>{escape(desc)}</desc>",
+                el("rect", {"x": 0, "y": 0, "width": width, "height": height, "fill": "#ffffff"}),
+                *self.parts, "</svg>\n"]
+        return "".join(body).encode()

@@ -1,0 +1,241 @@
+"""The pictures and the calculator page in a real headless browser (Debian's `chromium`,
+driven over the DevTools protocol: tests/browser.py), one browser for the module.
+
+- Every rule set's hand (tests/api/picture_hands.py) drawn as the browser draws it: one
+  tile/card element per tile, melds and winning tile included, the fans' names present, and no
+  element's box outside the picture's box (the text measured in the browser's own fonts).
+- `/calculator` driven end to end as a person does: tiles clicked (a declared kong and a
+  concealed one among them), a context field and an option set, scored: the same fans and
+  payments as the JSON API, and the picture; a hand typed and sent with Enter that is not a
+  hand shows the service's problem next to the hand field. Screenshots at a desktop and a phone
+  width (paths printed and recorded as test properties; docs/ keeps a copy of two).
+
+Without a browser these tests are skipped, saying so; `.ci/run` installs one."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.serving import make_server
+
+from app.api.routes import RULESETS_KEY
+from tests.api.picture_hands import drawn_tiles, sample_hands
+from tests.browser import BROWSER, NO_BROWSER, Browser, Page
+
+pytestmark = pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
+
+
+@pytest.fixture(scope="module")
+def served(app: Flask) -> Iterator[str]:
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert BROWSER is not None
+    started = Browser(BROWSER)
+    try:
+        yield started
+    finally:
+        started.close()
+
+
+# Draws one picture in the page, at its own size, and measures it: the elements' boxes
+# against the picture's, the tiles' codes, the text.
+MEASURE = """(async (path, body) => {
+  const r = await fetch(path, {method: "POST", body: JSON.stringify(body),
+    headers: {"Content-Type": "application/json", "Accept": "image/svg+xml"}});
+  const text = await r.text();
+  const svg = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+  if (svg.nodeName !== "svg") return {error: text.slice(0, 300)};
+  const holder = document.createElement("div");
+  holder.style.cssText = "position:absolute;left:0;top:0;margin:0;padding:0";
+  holder.append(document.importNode(svg, true));
+  document.body.replaceChildren(holder);
+  const root = holder.firstElementChild;
+  const box = root.getBoundingClientRect();
+  const outside = [];
+  for (const e of root.querySelectorAll("*")) {
+    if (["title", "desc"].includes(e.nodeName)) continue;
+    const b = e.getBoundingClientRect();
+    if (b.width === 0 && b.height === 0) continue;
+    if (b.left < box.left - 0.5 || b.top < box.top - 0.5 || b.right > box.right + 0.5
+        || b.bottom > box.bottom + 0.5) {
+      outside.push(`${e.nodeName} ${e.textContent.slice(0, 40)} `
+                   + `${b.left},${b.top},${b.right},${b.bottom}`);
+    }
+  }
+  return {status: r.status, type: r.headers.get("Content-Type"),
+          width: box.width, height: box.height, outside,
+          tiles: [...root.querySelectorAll(".tile, .card")].map((e) => e.dataset.tile),
+          text: root.textContent};
+})"""
+
+
+def _measure(page: Page, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    got: dict[str, Any] = page.eval(f"{MEASURE}({json.dumps(path)}, {json.dumps(body)})")
+    assert "error" not in got, got
+    return got
+
+
+def test_every_rule_set_s_picture_is_drawn_within_its_box(
+        browser: Browser, served: str, app: Flask, client: FlaskClient) -> None:
+    page = browser.page(1600, 1000)
+    page.goto(f"{served}/healthz")  # same origin, an empty page to draw in
+    samples = sample_hands()
+    assert set(samples) == set(app.extensions[RULESETS_KEY])
+    for ruleset, body in samples.items():
+        got = _measure(page, f"/v1/rulesets/{ruleset}/score", body)
+        assert got["status"] == 200 and got["type"].startswith("image/svg+xml"), ruleset
+        assert got["outside"] == [], ruleset
+        expected = drawn_tiles(body, app.extensions[RULESETS_KEY][ruleset])
+        assert sorted(got["tiles"]) == sorted(expected.elements()), ruleset
+        answer = client.post(f"/v1/rulesets/{ruleset}/score", json=body).get_json()
+        for fan in answer["fans"]:
+            assert fan["name"] in got["text"], (ruleset, fan["name"])
+    # waits, and a hand that does not win (its reason is the longest line)
+    for ruleset, kind, body in [
+            ("mcr", "waits", {"hand": "[CCC][123m][789m]45m99m",
+                              "context": {"win_type": "discard", "discarder": 1}}),
+            ("hengyang", "waits", {"hand": "[9999x]{555d}123x456x8d",
+                                   "context": {"win_type": "discard", "discarder": 1}}),
+            ("mcr", "score", {"hand": "123456m234p678s5s5s",
+                              "context": {"win_type": "discard", "discarder": 1}})]:
+        got = _measure(page, f"/v1/rulesets/{ruleset}/{kind}", body)
+        assert got["status"] == 200 and got["outside"] == [], (ruleset, kind)
+        assert got["tiles"], (ruleset, kind)
+
+
+def _ready(page: Page) -> None:
+    page.wait("document.body.dataset.state === 'ready'")
+
+
+def _set(page: Page, selector: str, value: str) -> None:
+    """Choose a value of a select (or a number field) by keyboard: focus it, clear, type."""
+    page.eval(f"document.querySelector({json.dumps(selector)}).focus()")
+    page.eval(f"""(() => {{ const e = document.querySelector({json.dumps(selector)});
+        e.value = {json.dumps(value)}; e.dispatchEvent(new Event('input', {{bubbles: true}}));
+        e.dispatchEvent(new Event('change', {{bubbles: true}})); }})()""")
+
+
+def _rows(page: Page, selector: str) -> list[list[str]]:
+    rows: list[list[str]] = page.eval(
+        f"[...document.querySelectorAll({json.dumps(selector + ' tbody tr')})]"
+        ".map((tr) => [...tr.cells].map((td) => td.textContent))")
+    return rows
+
+
+def test_the_calculator_scores_a_hand_entered_by_clicking(
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path,
+        record_property: Any) -> None:
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=sichuan")
+    _ready(page)
+    # a declared kong of 1m (closed at its fourth tile), a concealed kong of 3m, then the
+    # standing tiles, the winning 9m last
+    _set(page, "#target", "[")
+    for _ in range(4):
+        page.click('#palette button[data-code="1m"]')
+    _set(page, "#target", "{")
+    for _ in range(4):
+        page.click('#palette button[data-code="3m"]')
+    for code in ["5m", "5m", "5m", "7m", "7m", "9m", "9m", "8m"]:
+        page.click(f'#palette button[data-code="{code}"]')
+    page.click("#undo")  # the 8m clicked by mistake
+    page.click('#palette button[data-code="9m"]')
+    hand = page.eval("document.getElementById('hand').value")
+    assert hand == "[1m1m1m1m]{3m3m3m3m}5m5m5m7m7m9m9m9m"
+    _set(page, "#ctx-win_type", "discard")
+    _set(page, "#ctx-discarder", "2")
+    _set(page, "#opt-base", "5")
+    page.click("#ask-score")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    assert page.eval("document.body.dataset.state") == "done"
+    answer = client.post("/v1/rulesets/sichuan/score", json={"hand": hand, "context": {
+        "win_type": "discard", "discarder": 2, "options": {"base": 5}}}).get_json()
+    assert answer["winning"] and answer["payments"]
+    fans = _rows(page, "#result-body table.fans")
+    assert fans == [[f["name"], f["name_en"], str(f["value"]), str(f["count"])]
+                    for f in answer["fans"]]
+    transfers = _rows(page, "#result-body table.transfers")
+    assert transfers == [[f"seat {t['from']}", f"seat {t['to']}", str(t["amount"]), t["reason"]]
+                         for t in answer["payments"]["transfers"]]
+    assert _rows(page, "#result-body table.net") == [
+        [f"seat {i}", str(n)] for i, n in enumerate(answer["payments"]["net"])]
+    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 16
+    desktop = page.screenshot(tmp_path / "calculator-desktop.png")
+    record_property("screenshot_desktop", str(desktop))
+    print(f"screenshot of /calculator at 1280 px: {desktop}")
+
+    # a phone: one column, nothing wider than the screen
+    phone = browser.page(390, 844, mobile=True)
+    phone.goto(f"{served}/calculator?ruleset=hengyang")
+    _ready(phone)
+    for code in ["2x", "7x", "10x"]:
+        phone.click(f'#palette button[data-code="{code}"]')
+    assert phone.eval("document.getElementById('hand').value") == "2x7x10x"
+    phone.eval("document.getElementById('hand').value = '{10101010d}[2710x]78x123d55x9x'")
+    phone.click("#ask-score")
+    phone.wait("document.body.dataset.state === 'done'")
+    assert phone.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    # 4 + 3 on the table, 8 in hand with the winning card
+    assert phone.eval("document.querySelectorAll('#picture svg .card').length") == 15
+    shot = phone.screenshot(tmp_path / "calculator-phone.png")
+    record_property("screenshot_phone", str(shot))
+    print(f"screenshot of /calculator at 390 px: {shot}")
+
+
+def test_the_calculator_shows_a_problem_next_to_its_field(
+        browser: Browser, served: str, client: FlaskClient) -> None:
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(page)
+    page.eval("document.getElementById('hand').focus()")
+    page.type("123m456p")
+    page.press("Enter", 13)  # the form is sent by keyboard
+    page.wait("document.body.dataset.state === 'problem'")
+    problem = client.post("/v1/rulesets/mcr/score", json={
+        "hand": "123m456p", "context": {"win_type": "self_draw", "winner": 0, "dealer": 0,
+                                        "seat_wind": "E", "round_wind": "E"}}).get_json()
+    message = next(e["message"] for e in problem["errors"] if e["pointer"] == "/hand")
+    assert page.eval("document.getElementById('hand-problem').textContent") == message
+    assert page.eval("document.getElementById('hand').getAttribute('aria-invalid')") == "true"
+    # a context field's problem goes next to that field
+    page.eval("document.getElementById('hand').value = '1112345678999m5m'")
+    _set(page, "#ctx-win_type", "discard")
+    _set(page, "#ctx-discarder", "0")  # the winner's own seat
+    page.click("#ask-score")
+    page.wait("document.body.dataset.state === 'problem'")
+    shown = page.eval("document.getElementById('ctx-discarder-problem').textContent")
+    assert "discarder" in shown
+
+
+def test_the_calculator_lists_the_waits_of_a_hand_one_short(
+        browser: Browser, served: str, client: FlaskClient) -> None:
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(page)
+    hand = "[CCC][123m][789m]45m99m"
+    page.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    page.click("#ask-waits")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    answer = client.post("/v1/rulesets/mcr/waits", json={
+        "hand": hand, "context": {"win_type": "self_draw"}}).get_json()
+    rows = _rows(page, "#result-body table.waits")
+    assert [r[0] for r in rows] == [w["tile"] for w in answer["waits"]] == ["3m", "6m"]
+    assert [r[3] for r in rows] == [str(w["value"]) for w in answer["waits"]]
+    # the hand's 13 tiles and each wait
+    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 13 + 2

@@ -1,0 +1,152 @@
+"""Answers as pictures (`Accept: image/svg+xml`): a standalone, well-formed, deterministic SVG
+drawing every tile of the hand, the fans by the rule set's names and the payments; JSON as
+before without the header, in batches and for errors. Their drawing in a real browser is
+tests/api/test_browser_pages.py."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from collections import Counter
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from app.api.routes import RULESETS_KEY
+from tests.api.picture_hands import SVG_NS, drawn_tiles, sample_hands, svg_text, svg_tiles
+from tests.cases import collect
+
+SVG = {"Accept": "image/svg+xml"}
+SAMPLES = sample_hands()
+
+
+def test_every_rule_set_has_a_hand_to_draw(app: Flask) -> None:
+    assert set(SAMPLES) == set(app.extensions[RULESETS_KEY])
+
+
+@pytest.mark.parametrize("ruleset", sorted(SAMPLES))
+def test_a_scored_hand_is_drawn_as_scored(client: FlaskClient, app: Flask,
+                                          ruleset: str) -> None:
+    body = SAMPLES[ruleset]
+    answer = client.post(f"/v1/rulesets/{ruleset}/score", json=body).get_json()
+    got = client.post(f"/v1/rulesets/{ruleset}/score", json=body, headers=SVG)
+    assert got.status_code == 200 and got.mimetype == "image/svg+xml"
+    assert "Accept" in got.headers["Vary"]
+    svg = got.get_data()
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG_NS}svg"
+    width, height = float(root.attrib["width"]), float(root.attrib["height"])
+    assert root.attrib["viewBox"] == f"0 0 {root.attrib['width']} {root.attrib['height']}"
+    assert 200 < width < 1200 and 100 < height < 1200
+    assert root.find(f"{SVG_NS}title") is not None and root.find(f"{SVG_NS}desc") is not None
+    assert svg_tiles(svg) == drawn_tiles(body, app.extensions[RULESETS_KEY][ruleset])
+    text = svg_text(svg)
+    for fan in answer["fans"]:
+        assert fan["name"] in text and fan["name_en"] in text
+    for transfer in answer["payments"]["transfers"]:
+        assert f"seat {transfer['from']} → seat {transfer['to']}: {transfer['amount']}" in text
+    # the same answer, the same bytes
+    assert client.post(f"/v1/rulesets/{ruleset}/score", json=body, headers=SVG).get_data() == svg
+
+
+def test_wild_tiles_are_marked_with_what_they_stood_for(client: FlaskClient) -> None:
+    body = {"hand": "1234567mS9m333pE2p", "context": {
+        "win_type": "self_draw", "wild_indicator": "E"}}
+    svg = client.post("/v1/rulesets/tianjin/score", json=body, headers=SVG).get_data()
+    wilds = Counter((g.attrib["data-tile"], g.attrib["data-as"])
+                    for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if "data-as" in g.attrib)
+    assert wilds == Counter({("E", "8m"): 1, ("S", "2p"): 1})
+    assert "=8m" in svg_text(svg)
+
+
+def test_a_concealed_kong_lies_with_its_ends_face_down(client: FlaskClient) -> None:
+    body = {"hand": "[5555s]{EEEE}[123p]789m1m1m", "context": {"win_type": "self_draw"}}
+    svg = client.post("/v1/rulesets/mcr/score", json=body, headers=SVG).get_data()
+    labels = [g.attrib["aria-label"] for g in ET.fromstring(svg).iter(f"{SVG_NS}g")
+              if g.attrib.get("data-tile") == "E"]
+    assert labels == ["东 (face down)", "东", "东", "东 (face down)"]
+
+
+def test_a_hand_that_does_not_win_is_drawn_with_its_reason(client: FlaskClient) -> None:
+    body = {"hand": "123456m234p678s5s5s", "context": {"win_type": "discard", "discarder": 1}}
+    svg = client.post("/v1/rulesets/mcr/score", json=body, headers=SVG).get_data()
+    assert sum(svg_tiles(svg).values()) == 14
+    assert "not a win" in svg_text(svg) and "门前清" in svg_text(svg)
+
+
+@pytest.mark.parametrize(("ruleset", "body", "waits"), [
+    ("mcr", {"hand": "[CCC][123m][789m]45m99m",
+             "context": {"win_type": "discard", "discarder": 1}}, ["3m", "6m"]),
+    ("hengyang", {"hand": "[9999x]{555d}123x456x8d",
+                  "context": {"win_type": "discard", "winner": 0, "discarder": 1}}, None),
+])
+def test_waits_are_drawn_each_with_its_score(client: FlaskClient, ruleset: str,
+                                             body: dict[str, Any],
+                                             waits: list[str] | None) -> None:
+    answer = client.post(f"/v1/rulesets/{ruleset}/waits", json=body).get_json()
+    assert answer["waits"]
+    svg = client.post(f"/v1/rulesets/{ruleset}/waits", json=body, headers=SVG).get_data()
+    key = "tile" if "tile" in answer["waits"][0] else "card"
+    if waits is not None:
+        assert [w[key] for w in answer["waits"]] == waits
+    drawn = svg_tiles(svg)
+    for wait in answer["waits"]:
+        assert drawn[wait[key]] >= 1
+    assert "★ best" in svg_text(svg)
+
+
+@pytest.mark.parametrize("accept", [None, "application/json", "*/*",
+                                    "application/json, image/svg+xml",
+                                    "image/svg+xml, application/json",
+                                    "image/svg+xml;q=0.5, application/json"])
+def test_json_unless_svg_is_preferred(client: FlaskClient, accept: str | None) -> None:
+    body = SAMPLES["mcr"]
+    plain = client.post("/v1/rulesets/mcr/score", json=body)
+    got = client.post("/v1/rulesets/mcr/score", json=body,
+                      headers={"Accept": accept} if accept else {})
+    assert got.mimetype == "application/json" and got.get_data() == plain.get_data()
+
+
+def test_svg_preferred_to_json_is_a_picture(client: FlaskClient) -> None:
+    got = client.post("/v1/rulesets/mcr/score", json=SAMPLES["mcr"],
+                      headers={"Accept": "image/svg+xml, application/json;q=0.9"})
+    assert got.mimetype == "image/svg+xml"
+
+
+def test_errors_and_batches_stay_json(client: FlaskClient) -> None:
+    bad = client.post("/v1/rulesets/mcr/score", headers=SVG,
+                      json={"hand": "123m", "context": {"win_type": "self_draw"}})
+    assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
+    assert bad.get_json()["code"] == "wrong_tile_count"
+    batch = client.post("/v1/rulesets/mcr/score/batch", headers=SVG,
+                        json={"requests": [SAMPLES["mcr"]]})
+    assert batch.status_code == 200 and batch.mimetype == "application/json"
+    assert batch.get_json()["results"][0]["result"]["winning"] is True
+
+
+def test_every_case_and_every_waits_case_is_drawn(client: FlaskClient, app: Flask) -> None:
+    """Every hand of the case files that the service answers (winning or not, wild tiles,
+    word cards, every shape) is drawn: no request the JSON path answers fails as a picture,
+    and each picture holds every tile of its hand."""
+    loaded = app.extensions[RULESETS_KEY]
+    drawn = 0
+    for kind, params in (("score", collect()), ("waits", collect("waits"))):
+        for param in params:
+            ruleset, case = param.values
+            body = {"hand": case["hand"], "context": case.get("context") or {}}
+            path = f"/v1/rulesets/{ruleset}/{kind}"
+            plain = client.post(path, json=body)
+            got = client.post(path, json=body, headers=SVG)
+            if plain.status_code != 200:
+                assert got.status_code == plain.status_code, (ruleset, case)
+                assert got.mimetype == "application/problem+json", (ruleset, case)
+                continue
+            assert got.status_code == 200 and got.mimetype == "image/svg+xml", (ruleset, case)
+            svg = got.get_data()
+            if kind == "score":
+                assert svg_tiles(svg) == drawn_tiles(body, loaded[ruleset]), (ruleset, case)
+            else:
+                assert ET.fromstring(svg) is not None
+            drawn += 1
+    assert drawn > 300

@@ -1,0 +1,38 @@
+"""The pictures docs/pictures.md shows: answers of the service drawn as SVG
+(`Accept: image/svg+xml`), written by `./run docs` and checked by `./run docs --check` like
+the generated pages. Each is the service's own picture of a fixed request, made by the same
+functions the route calls (`app.service.picture_answers`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from app.rules.loader import load_rulesets
+from app.service.picture_answers import picture_body
+
+__all__ = ["PICTURES", "render_pictures"]
+
+# path under the repository -> (rule set, kind of answer, request body)
+PICTURES: dict[str, tuple[str, str, dict[str, Any]]] = {
+    "docs/pictures/mcr-score.svg": ("mcr", "score", {
+        "hand": "[5555s]{EEEE}[123p]789m1m1m",
+        "context": {"win_type": "self_draw", "flowers": "春夏"}}),
+    "docs/pictures/tianjin-score.svg": ("tianjin", "score", {
+        "hand": "1234567mS9m333pE2p",
+        "context": {"win_type": "self_draw", "winner": 1, "dealer": 0, "wild_indicator": "E",
+                    "options": {"dealer_sits": True, "pulls": [0, 1, 0, 0]}}}),
+    "docs/pictures/hengyang-score.svg": ("hengyang", "score", {
+        "hand": "{10101010d}[2710x]78x123d55x9x",
+        "context": {"win_type": "self_draw", "winner": 0, "dealer": 0}}),
+    "docs/pictures/mcr-waits.svg": ("mcr", "waits", {
+        "hand": "[CCC][123m][789m]45m99m", "context": {"win_type": "discard", "discarder": 1}}),
+}
+
+
+def render_pictures(rulesets: Path) -> dict[str, str]:
+    """Every picture by its path, drawn under the rule sets of `rulesets` (a picture of a rule
+    set not there is left out)."""
+    loaded = load_rulesets(rulesets)
+    return {path: picture_body(kind, body, loaded[ruleset]).decode()
+            for path, (ruleset, kind, body) in PICTURES.items() if ruleset in loaded}
