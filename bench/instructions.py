@@ -34,6 +34,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)
@@ -45,6 +46,7 @@ def _child(tree: Path, hands: int, seed: int, passes: int) -> None:
     """Score the hands once, then `passes` more times (run under callgrind by the parent)."""
     sys.path.insert(0, str(tree))
     from app.rules.loader import load_rulesets
+    from app.rules.model import RuleSet
     from app.scoring.build import COMPILED, engine_build
     from app.scoring.evaluate import score
 
@@ -59,7 +61,7 @@ def _child(tree: Path, hands: int, seed: int, passes: int) -> None:
 
     if engine_build() != COMPILED:
         sys.exit(f"{tree}: the engine is not compiled (python setup.py build_ext --inplace)")
-    rs = load_rulesets(tree / "rulesets")["mcr"]
+    rs = cast(RuleSet, load_rulesets(tree / "rulesets")["mcr"])
     inputs = [(c.hand, c.ctx) for c in generator.generate(hands, seed).cases]
     for hand, ctx in inputs:
         score(hand, ctx, rs)
