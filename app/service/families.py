@@ -19,7 +19,9 @@ What a family gives (`ServiceFamily`):
   included;
 - `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
 - `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
-  settles no rounds, and its rule sets answer 422 `settle_not_supported`.
+  settles no rounds, and its rule sets answer 422 `settle_not_supported`;
+- `analysis`: how a hand to analyse is read, analysed and written (`POST .../analysis`: 牌效,
+  shanten and useful tiles), or None: its rule sets answer 422 `analysis_not_supported`.
 
 Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.evaluate`,
 `waits`, `explain` and `rounds`, `app.service.responses`) and `cards` (`app.service
@@ -41,7 +43,8 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.rules.cards import CardRuleSet
 from app.rules.families import CARDS, TILES, ServedRuleSet, family_of
 from app.rules.model import RuleSet
-from app.scoring import arranged, evaluate, rounds, waits
+from app.scoring import analysis, arranged, evaluate, rounds, waits
+from app.scoring.analysis import AnalysisResult
 from app.scoring.arranged import CardExplanation, CardResult, CardWaits
 from app.scoring.explain import explained
 from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
@@ -52,21 +55,33 @@ from app.service.card_requests import (
     read_card_waits_request,
 )
 from app.service.card_responses import card_score_response, card_waits_response
-from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.hand_requests import (
+    AnalysisIn as AnalysisRequest,
+)
+from app.service.hand_requests import (
+    read_analysis_request,
+    read_score_request,
+    read_waits_request,
+)
+from app.service.problems import ApiError
 from app.service.responses import (
+    analysis_response,
     score_response,
     settle_response,
     tile_ruleset_document,
     waits_response,
 )
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 from app.service.settle_requests import read_settle_request, round_hands
 from app.service.settle_schemas import SETTLE_REQUEST
 
 __all__ = [
+    "DiscardAnalysis",
     "RequestSchemas",
     "RoundSettlement",
     "ServiceFamily",
+    "analyses_hands",
+    "analysis_body",
     "check_served",
     "register_service_family",
     "ruleset_document",
@@ -85,6 +100,8 @@ Why = TypeVar("Why")  # the engine's explanation of a scored hand
 WaitsIn = TypeVar("WaitsIn")  # a waits request as the engine takes it
 Waits = TypeVar("Waits")  # the engine's waits
 RoundIn = TypeVar("RoundIn")  # a round as the engine takes it
+AnalysisIn = TypeVar("AnalysisIn")  # a hand to analyse as the engine takes it
+Analysed = TypeVar("Analysed")  # the engine's analysis
 Settled = TypeVar("Settled")  # the engine's settled round
 
 
@@ -109,6 +126,16 @@ class RoundSettlement(Generic[RS, RoundIn, Settled]):
 
 
 @dataclass(frozen=True)
+class DiscardAnalysis(Generic[RS, AnalysisIn, Analysed]):
+    """How a family analyses a hand (`POST .../analysis`)."""
+
+    read: Callable[[Mapping[str, Any], RS], AnalysisIn]
+    analyse: Callable[[AnalysisIn, RS], Analysed]
+    write: Callable[[Analysed], Json]
+    schema: Schema
+
+
+@dataclass(frozen=True)
 class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     """A family of game as the service serves it (the module's docstring says each part)."""
 
@@ -123,6 +150,7 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     document: Callable[[RS, Mapping[str, float]], Json]
     schemas: Callable[[RS], RequestSchemas]
     rounds: RoundSettlement[RS, Any, Any] | None = None
+    analysis: DiscardAnalysis[RS, Any, Any] | None = None
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]
@@ -177,6 +205,23 @@ def settles_rounds(rs: ServedRuleSet) -> bool:
     return settlement is not None and settlement.settles(rs)
 
 
+def analyses_hands(rs: ServedRuleSet) -> bool:
+    """Whether `POST .../analysis` analyses hands of this rule set (its family does)."""
+    return service_family(rs).analysis is not None
+
+
+def analysis_body(body: Mapping[str, Any], rs: ServedRuleSet) -> Json:
+    """The analysis response to a decoded request body; raises the request's error, and
+    `ApiError` analysis_not_supported for a rule set whose family analyses no hands."""
+    analysis = service_family(rs).analysis
+    if analysis is None:
+        raise ApiError(
+            "analysis_not_supported",
+            f"Rule set {rs.id!r} is a game of {family_of(rs)}: the discard analysis (shanten, "
+            "useful tiles) is served for the tile games only; post the hand to one of them.")
+    return analysis.write(analysis.analyse(analysis.read(body, rs), rs))
+
+
 def settle_body(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int]:
     """The settle response to a decoded request body, and the hands the round scored. The
     rule set settles rounds (`settles_rounds`); raises the request's error."""
@@ -226,10 +271,19 @@ def _tile_settles(rs: RuleSet) -> bool:
 TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
     _tile_settles, read_settle_request, rounds.settle, settle_response, round_hands)
 
+
+def _tile_analyse(request: AnalysisRequest, rs: RuleSet) -> AnalysisResult:
+    standing, melds, ctx, visible = request
+    return analysis.analyse(standing, melds, ctx, rs, visible)
+
+
+TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = DiscardAnalysis(
+    read_analysis_request, _tile_analyse, analysis_response, ANALYSIS_REQUEST)
+
 register_service_family(ServiceFamily(
     TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
     read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
-    _tile_schemas, TILE_ROUNDS))
+    _tile_schemas, TILE_ROUNDS, TILE_ANALYSIS))
 
 
 # --- the card games scored by groups -----------------------------------------------------
