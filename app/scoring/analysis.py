@@ -203,7 +203,14 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
     waits: tuple[WaitEntry, ...] | None = None
     best = None
     if shanten == 0 and score_waits:
-        found = find_waits(tuple(standing), melds, ctx, rs)
+        within = None
+        if setup.excluded == (frozenset(),):
+            # Only a tile that brings the need to the wilds' can complete the hand (the
+            # counts never miss a reading the scoring finds); with 定缺 every tile is tried,
+            # as `waits` lists a completion of a void suit too (not winning).
+            within = frozenset(t for t in _playing_in_order(tileset)
+                               if t in wilds or any(p.need_with(t) <= w for _, p in probes))
+        found = find_waits(tuple(standing), melds, ctx, rs, within=within)
         waits, best = found.waits, found.best
     return Standing13(shanten, shapes, tuple(useful), sum(u.left for u in useful), waits, best)
 

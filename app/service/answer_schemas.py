@@ -232,7 +232,8 @@ class DiscardRow(Answer):
     useful_left = fields.Integer(required=True)
     """The copies left of the useful tiles, summed."""
     waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)
-    """When the 13 left are ready: their waits as `listWaits` answers them; else null."""
+    """When the 13 left are ready: their waits as `listWaits` answers them; else null (also
+    with `score_waits: false`)."""
     best = fields.Nested(WaitEntry, required=True, allow_none=True)
     """The winning wait worth most (highest value, then fan total); null when none wins."""
     can_win = fields.Boolean(required=True, allow_none=True)
@@ -259,7 +260,8 @@ class AnalysisResponse(Answer):
     useful_left = fields.Integer(required=True, allow_none=True)
     """13 tiles: the copies left of the useful tiles, summed; null for 14."""
     waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)
-    """13 tiles, ready: the waits as `listWaits` answers them; else null."""
+    """13 tiles, ready: the waits as `listWaits` answers them; else null (also with
+    `score_waits: false`)."""
     best = fields.Nested(WaitEntry, required=True, allow_none=True)
     """13 tiles, ready: the winning wait worth most; null when none wins."""
     can_win = fields.Boolean(required=True, allow_none=True)

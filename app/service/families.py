@@ -273,8 +273,8 @@ TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
 
 
 def _tile_analyse(request: AnalysisRequest, rs: RuleSet) -> AnalysisResult:
-    standing, melds, ctx, visible = request
-    return analysis.analyse(standing, melds, ctx, rs, visible)
+    standing, melds, ctx, visible, score_waits = request
+    return analysis.analyse(standing, melds, ctx, rs, visible, score_waits)
 
 
 TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = DiscardAnalysis(

@@ -152,17 +152,18 @@ def check_meld_kinds(melds: tuple[Meld, ...], hand_data: object, ruleset: RuleSe
             )
 
 
-# An analysis request (`POST .../analysis`): a hand of 13 or 14 tiles and the tiles seen.
-AnalysisIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext, tuple[int, ...]]
+# An analysis request (`POST .../analysis`): a hand of 13 or 14 tiles, the tiles seen and
+# whether the waits are scored.
+AnalysisIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext, tuple[int, ...], bool]
 
 
 def read_analysis_request(body: Mapping[str, Any], ruleset: RuleSet) -> AnalysisIn:
     """A decoded analysis request body as (standing tiles, declared melds, context, visible
-    tiles). The hand holds 13 or 14 tiles (melds counted as 3), with no winning tile
-    (`wrong_tile_count` otherwise); `visible` are tiles of the rule set's deck, never a
-    flower (`invalid_field`), and no kind is seen more often than the deck holds it, the
-    hand's copies and a flipped indicator out of play counted (`too_many_copies`, pointing
-    at `visible`)."""
+    tiles, whether the waits are scored). The hand holds 13 or 14 tiles (melds counted as
+    3), with no winning tile (`wrong_tile_count` otherwise); `visible` are tiles of the rule
+    set's deck, never a flower (`invalid_field`), and no kind is seen more often than the
+    deck holds it, the hand's copies and a flipped indicator out of play counted
+    (`too_many_copies`, pointing at `visible`)."""
     data = validated(ANALYSIS_REQUEST, body)
     check_named_ruleset(data, ruleset.id)
     hand_data = data["hand"]
@@ -191,7 +192,7 @@ def read_analysis_request(body: Mapping[str, Any], ruleset: RuleSet) -> Analysis
     context = build_context(data["context"], about, ruleset)
     check_wild_tiles(standing, melds, context, ruleset, hand_data)
     visible = _read_visible(data.get("visible"), standing, melds, context, ruleset)
-    return standing, melds, context, visible
+    return standing, melds, context, visible, data.get("score_waits") is not False
 
 
 def _melds_written(hand_data: str | Mapping[str, Any]) -> int:

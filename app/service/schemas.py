@@ -242,6 +242,10 @@ class AnalysisRequestSchema(_Strict):
     """The tiles the player sees elsewhere (discards, other players' melds, a flipped
     indicator where the rule set keeps it in play), as a notation string or a list of tile
     codes: they lower the copies left of each useful tile. Default none."""
+    score_waits = StrictBool(allow_none=True)
+    """false: the waits of a ready hand (or of a discard that leaves it ready) are not scored
+    (`waits`, `best` and `can_win` are null), which makes the answer for a hand holding
+    several wild tiles many times faster. Default true."""
     ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 

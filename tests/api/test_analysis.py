@@ -166,3 +166,36 @@ def test_a_batch_answers_each_item_as_the_single_call(
     assert results[0] == {"result": single}
     assert results[1]["error"]["code"] == "wrong_tile_count"
     assert set(results[2]) == {"error"}  # not an object: its own error item
+
+
+def test_waits_left_unscored_on_request(client: FlaskClient, spec: dict[str, Any]) -> None:
+    body = {"hand": "123m456m789m123p5s5s", "context": SELF_DRAW}
+    scored = _ok(client, spec, "mcr", body)
+    bare = _ok(client, spec, "mcr", {**body, "score_waits": False})
+    assert bare["discards"][0]["waits"] is None and bare["discards"][0]["can_win"] is None
+    assert [(r["tile"], r["shanten"], r["useful_left"]) for r in bare["discards"]] == [
+        (r["tile"], r["shanten"], r["useful_left"]) for r in scored["discards"]]
+    assert scored["discards"][0]["waits"]
+
+
+def test_tianjin_waits_are_those_of_the_waits_endpoint(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    """With wild tiles the analysis scores only the tiles its counts say may complete the
+    hand: the waits are still exactly /waits' (random ready hands with 1-3 wilds)."""
+    import random
+
+    rng = random.Random(5)
+    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "5p", "9p", "2s",
+             "3s", "4s", "E", "C"]
+    compared = 0
+    while compared < 12:
+        tiles = "".join(rng.choice(codes) for _ in range(10))
+        body = {"hand": tiles + "3s4s" + rng.choice(("3s", "4s", "9m")),
+                "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
+        response = client.post("/v1/rulesets/tianjin/analysis", json=body)
+        if response.status_code != 200 or response.get_json()["shanten"] != 0:
+            continue
+        waits = client.post("/v1/rulesets/tianjin/waits", json=body).get_json()
+        got = response.get_json()
+        assert got["waits"] == waits["waits"] and got["best"] == waits["best"], body
+        compared += 1

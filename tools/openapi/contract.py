@@ -271,7 +271,8 @@ that, drawn, lowers the shanten, with its copies `left`: the deck's copies less 
 `visible` and a flipped wild indicator the rule set puts out of play; a kind the hand holds
 every copy of is never listed) and `useful_left` (their sum). When ready, `waits`, `best`
 and `can_win` as `listWaits` answers them (a 国标 hand whose every wait is under 8 番 is
-ready but `can_win: false`).
+ready but `can_win: false`). With `score_waits: false` the waits are not scored (`waits`,
+`best`, `can_win` null): many times faster for hands holding several wild tiles.
 
 14 tiles: `shanten` of the hand as it stands (-1 when it is a win already: `win` is then its
 score, won on its last standing tile under the context), and `discards`, one row per
