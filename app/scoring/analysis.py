@@ -27,7 +27,9 @@ Copies left of a kind: the deck's copies, less the copies in the hand (standing 
 melds), less `visible` (tiles seen elsewhere), less the flipped wild indicator where the
 rule set puts it out of play. A kind of which the hand and the indicator already account for
 every copy cannot be drawn and is never listed; one whose last copies are among `visible` is
-listed with 0 left.
+listed with 0 left. The shanten counts do not count copies; when a ready hand's waits are
+scored, its useful tiles are exactly the tiles of its waits (a wild standing for a fifth copy
+of a kind completes nothing: the counts alone would list that kind).
 """
 
 from __future__ import annotations
@@ -212,6 +214,10 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
                                if t in wilds or any(p.need_with(t) <= w for _, p in probes))
         found = find_waits(tuple(standing), melds, ctx, rs, within=within)
         waits, best = found.waits, found.best
+        # A ready hand's useful tiles are the tiles that complete it: the scored waits say
+        # which exactly, where the counts cannot (a wild that would be a fifth copy).
+        completing = {w.tile for w in waits}
+        useful = [u for u in useful if u.tile in completing]
     return Standing13(shanten, shapes, tuple(useful), sum(u.left for u in useful), waits, best)
 
 

@@ -256,7 +256,8 @@ class AnalysisResponse(Answer):
     useful = fields.List(fields.Nested(UsefulTile), required=True, allow_none=True)
     """13 tiles: the tiles that lower the shanten (a wild tile always does), in the written
     order of tiles; a kind the hand (and the flipped indicator) holds every copy of is never
-    listed. Null for 14 tiles (see `discards`)."""
+    listed; a ready hand's, with its waits scored, are exactly its waits' tiles. Null for 14
+    tiles (see `discards`)."""
     useful_left = fields.Integer(required=True, allow_none=True)
     """13 tiles: the copies left of the useful tiles, summed; null for 14."""
     waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)

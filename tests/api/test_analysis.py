@@ -199,3 +199,16 @@ def test_tianjin_waits_are_those_of_the_waits_endpoint(
         got = response.get_json()
         assert got["waits"] == waits["waits"] and got["best"] == waits["best"], body
         compared += 1
+
+
+def test_a_ready_hands_useful_tiles_are_its_waits(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    # 3p wild (indicator 3p, 3p and 4p wild): the lone wild pairs with any drawn tile but 1p,
+    # which with the wild as a 1p would make five.
+    body = {"hand": "123m456m789m111p3p",
+            "context": {"win_type": "self_draw", "wild_indicator": "3p"}}
+    got = _ok(client, spec, "tianjin", body)
+    assert [u["tile"] for u in got["useful"]] == [w["tile"] for w in got["waits"]]
+    assert "1p" not in {u["tile"] for u in got["useful"]} and len(got["useful"]) == 33
+    bare = _ok(client, spec, "tianjin", {**body, "score_waits": False})
+    assert "1p" in {u["tile"] for u in bare["useful"]}  # the counts alone
