@@ -8,8 +8,8 @@ command-line scorer `mahjong-score` writes for the same lines (docs/bulk.md):
     for out in score_lines(open("log.jsonl", "rb"), ruleset="mcr"):
         print(out)
 
-Each input line is a request as `POST /v1/rulesets/{ruleset}/score` (or `/waits`) takes
-it, with an optional `"ruleset"` field of its own; each output line is the item
+Each input line is a request as `POST /v1/rulesets/{ruleset}/score` (or `/waits`, or
+`/analysis`) takes it, with an optional `"ruleset"` field of its own; each output line is the item
 `/score/batch` answers for it, `{"result": ...}` or `{"error": ...}` (an error also names
 its input `line`). The rule sets are the service's (`$MAHJONG_RULESETS_DIR`, else the
 project's `rulesets/`), loaded once per process.
@@ -17,28 +17,35 @@ project's `rulesets/`), loaded once per process.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
 
+from app.service.batch import analysis_item
 from mahjong_scoring.lines import LineScorer, served_rulesets
 
-__all__ = ["score_lines"]
+__all__ = ["analyse", "score_lines"]
 
 
 def score_lines(lines: Iterable[str | bytes], ruleset: str | None = None, *,
-                waits: bool = False, first_line: int = 1,
+                waits: bool = False, analysis: bool = False, first_line: int = 1,
                 time_limit: float | None = None) -> Iterator[str]:
     """One JSON item per line of `lines`, in order, each without a line ending.
 
     `lines`: JSON requests, one per item (str or bytes, with or without their line ending,
     as a file or `dask.bag.read_text` gives them). `ruleset`: the rule set of lines without
     a `"ruleset"` field (None: every line must name its own). `waits`: the lines are waits
-    requests. `first_line`: the number of the first line, as error items report it.
+    requests; `analysis`: analysis requests (13 or 14 tiles: shanten, useful tiles, the
+    discards), as `POST .../analysis` takes them. `first_line`: the number of the first
+    line, as error items report it.
     `time_limit`: the most seconds one line may take (None: no limit).
 
-    Raises ValueError at once when `ruleset` is not a served rule set; anything wrong with a
-    line is that line's error item.
+    Raises ValueError at once when `ruleset` is not a served rule set, or when both `waits`
+    and `analysis` are asked; anything wrong with a line is that line's error item.
     """
-    scorer = LineScorer(served_rulesets(), ruleset, "waits" if waits else "score", time_limit)
+    if waits and analysis:
+        raise ValueError("a line is a waits request or an analysis request, not both")
+    endpoint = "waits" if waits else "analysis" if analysis else "score"
+    scorer = LineScorer(served_rulesets(), ruleset, endpoint, time_limit)
     return _scored(scorer, lines, first_line)
 
 
@@ -46,3 +53,17 @@ def _scored(scorer: LineScorer, lines: Iterable[str | bytes], first: int) -> Ite
     for number, line in enumerate(lines, first):
         raw = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
         yield scorer.line(raw, number)[0].decode("utf-8")
+
+
+def analyse(request: Mapping[str, Any], ruleset: str) -> dict[str, Any]:
+    """The discard analysis of one hand, as `POST /v1/rulesets/{ruleset}/analysis` answers
+    it: `{"result": ...}`, or `{"error": <problem>}` when the request cannot be analysed.
+
+        analyse({"hand": "123m456m789m12p5s9sE", "context": {"win_type": "self_draw"}},
+                "mcr")["result"]["discards"][0]["tile"]   # "5s"
+
+    Raises ValueError when `ruleset` is not a served rule set."""
+    rulesets = served_rulesets()
+    if ruleset not in rulesets:
+        raise ValueError(f"no rule set {ruleset!r}; known: {', '.join(rulesets)}")
+    return analysis_item(dict(request), rulesets[ruleset])

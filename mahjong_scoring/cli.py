@@ -40,7 +40,8 @@ _scorer: LineScorer | None = None  # a worker process's own, made by `_start_wor
 
 DESCRIPTION = """\
 Score a JSON Lines log of mahjong hands, one request per line, as the service's
-POST /v1/rulesets/{ruleset}/score takes it (or /waits, with --waits). A line may name its
+POST /v1/rulesets/{ruleset}/score takes it (or /waits, with --waits, or /analysis, with
+--analysis: shanten, useful tiles and the value of each discard). A line may name its
 rule set in a "ruleset" field; --ruleset gives the rule set of the lines that do not.
 
 Writes one JSON line per input line, in input order: {"result": ...}, what the service
@@ -59,6 +60,7 @@ examples:
   mahjong-score --ruleset mcr games.jsonl -o scored.jsonl
   cat day1.jsonl day2.jsonl | mahjong-score --ruleset sichuan > scored.jsonl
   mahjong-score --waits --jobs 1 --ruleset tianjin hands.jsonl
+  mahjong-score --analysis --ruleset mcr hands.jsonl   # 13 or 14 tiles a line
   ./run log --ruleset mcr --hands 1000 | mahjong-score   # a generated log (a checkout)
 """
 
@@ -82,9 +84,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--ruleset",
                    help="the rule set of lines without a \"ruleset\" field, such as mcr; without "
                         "it every line must name its own")
-    p.add_argument("--waits", action="store_true",
-                   help="the lines are waits requests (a hand one tile short): list every "
-                        "winning tile with its score")
+    kind = p.add_mutually_exclusive_group()
+    kind.add_argument("--waits", action="store_true",
+                      help="the lines are waits requests (a hand one tile short): list every "
+                           "winning tile with its score")
+    kind.add_argument("--analysis", action="store_true",
+                      help="the lines are analysis requests (13 or 14 tiles, optional "
+                           "\"visible\"): shanten, useful tiles with the copies left, and for "
+                           "14 tiles one row per discard, best first")
     p.add_argument("--explain", action="store_true",
                    help="explain each result as ?explain=true does: the fans the hand had but "
                         "did not count, and why, and the readings compared")
@@ -115,7 +122,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--jobs takes 0 (every core) or more, not {args.jobs}")
     if args.time_limit is not None and not args.time_limit > 0:
         p.error(f"--time-limit takes a number of seconds above 0, not {args.time_limit}")
-    endpoint = "waits" if args.waits else "score"
+    endpoint = "waits" if args.waits else "analysis" if args.analysis else "score"
     try:
         rulesets = served_rulesets(args.rulesets_dir)
     except (OSError, RuleSetError) as exc:
@@ -151,7 +158,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     if not args.quiet:
         rate = hands / seconds if seconds > 0 else 0.0
-        what = "winning" if endpoint == "score" else "ready"
+        what = "winning" if endpoint == "score" else "ready"  # analysis: shanten 0 or -1
         print(f"mahjong-score: {hands} hands, {won} {what}, {errors} errors in {seconds:.2f} s: "
               f"{rate:,.0f} hands/s ({jobs} job{'s' if jobs != 1 else ''})", file=sys.stderr)
     return 0

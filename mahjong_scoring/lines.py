@@ -36,8 +36,21 @@ from app.service.problems import ApiError, api_problem, problem_body
 
 __all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
 
-# What a line may ask for: "score" (a score request per line) or "waits".
+# What a line may ask for: "score" (a score request per line), "waits" or "analysis".
 ENDPOINTS: tuple[str, ...] = tuple(ITEM_FUNCTIONS)
+
+
+def _ready(result: Mapping[str, Any]) -> bool:
+    return bool(result["ready"])
+
+
+def _analysed_ready(result: Mapping[str, Any]) -> bool:
+    shanten = result["shanten"]
+    return shanten is not None and shanten <= 0
+
+
+_WON: dict[str, Any] = {"score": lambda result: bool(result["winning"]), "waits": _ready,
+                        "analysis": _analysed_ready}
 
 _log = logging.getLogger(__name__)
 
@@ -58,7 +71,7 @@ def _invalid(pointer: str, code: str, message: str) -> Item:
 
 
 class LineScorer:
-    """Scores lines of one kind (`endpoint`: score or waits) against `rulesets`.
+    """Scores lines of one kind (`endpoint`: score, waits or analysis) against `rulesets`.
 
     `default`: the rule set of lines that do not name one (None: each line must). `seconds`:
     the most one line may take (None: no limit); a line past it is a time_limit_exceeded
@@ -77,8 +90,9 @@ class LineScorer:
         self.endpoint = endpoint
         self.seconds = seconds
         self._item = (EXPLAINED_ITEM_FUNCTIONS if explain else ITEM_FUNCTIONS)[endpoint]
-        # What a line's result says when the hand wins (score) or is ready (waits).
-        self._won = "winning" if endpoint == "score" else "ready"
+        # What a line's result says when the hand wins (score) or is ready (waits; an
+        # analysis: shanten 0, or -1 for a fourteen-tile hand that is a win already).
+        self._won = _WON.get(endpoint, _ready)
 
     def item(self, raw: bytes, number: int) -> Item:
         """The item for line `number` (`raw` with or without its line ending)."""
@@ -98,7 +112,7 @@ class LineScorer:
             encoded = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode(
                 "utf-8", errors="replace")
         result = item.get("result")
-        return encoded, bool(result is not None and result[self._won]), result is None
+        return encoded, bool(result is not None and self._won(result)), result is None
 
     def _answer(self, text: bytes, number: int) -> Item:
         what = f"Line {number}"

@@ -21,6 +21,7 @@ from app.rules.families import ServedRuleSet
 from app.service.batch import (
     MAX_BATCH_ITEMS,
     ItemFunction,
+    analysis_item,
     explained_score_item,
     explained_waits_item,
     read_batch,
@@ -31,7 +32,12 @@ from app.service.batch import (
     waits_item,
 )
 from app.service.definitions import ruleset_summary
-from app.service.families import ruleset_document, settle_body, settles_rounds
+from app.service.families import (
+    analysis_body,
+    ruleset_document,
+    settle_body,
+    settles_rounds,
+)
 from app.service.picture_answers import PICTURE_MEDIA_TYPE, draws_picture, picture_body
 from app.service.problems import ApiError
 from app.version import __version__
@@ -160,6 +166,20 @@ def score_batch(ruleset: str) -> Response:
 @api.post("/v1/rulesets/<ruleset>/waits/batch")
 def waits_batch(ruleset: str) -> Response:
     return _batch(ruleset, explained_waits_item if _explain() else waits_item, "waits_batch")
+
+
+@api.post("/v1/rulesets/<ruleset>/analysis")
+@_limited
+def analyse_hand(ruleset: str) -> Response:
+    rs = _ruleset(ruleset)
+    body = analysis_body(json_object_body(), rs)
+    count_hands(rs.id, "analysis")
+    return _json(body)
+
+
+@api.post("/v1/rulesets/<ruleset>/analysis/batch")
+def analysis_batch(ruleset: str) -> Response:
+    return _batch(ruleset, analysis_item, "analysis_batch")
 
 
 def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:

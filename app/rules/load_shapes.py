@@ -12,6 +12,7 @@ import dataclasses
 from types import MappingProxyType
 from typing import Any
 
+from app.domain.shanten import SHAPE_NEEDS
 from app.domain.shapes import SHAPES
 from app.rules.definitions import ShapeDef
 from app.rules.families import TILES
@@ -34,6 +35,10 @@ def read_shapes(value: Any, fan_ids: set[str], err: Any,
     for name, conf in value.items():
         if name not in SHAPES:
             raise err("shapes", f"unknown shape {name!r} (known: {', '.join(SHAPES)})")
+        if name not in SHAPE_NEEDS:
+            # The discard analysis counts every shape a rule set plays: a shape without its
+            # shanten count cannot be served.
+            raise err("shapes", f"shape {name!r} has no shanten count (app.domain.shanten)")
         conf = conf or {}
         if not isinstance(conf, dict):
             raise err(f"shapes.{name}", "must be a mapping")

@@ -47,7 +47,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from app.domain import decompose, notation, readings, shapes, standing, wildcards
+from app.domain import decompose, notation, readings, shanten, shapes, standing, wildcards
 from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.view import FEATURES
@@ -90,6 +90,12 @@ def memory_bounds() -> dict[str, MemoBound]:
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
         "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
+        # The discard analysis (app.domain.shanten): a part's splits, their sums, needs.
+        "shanten.part_front": _lru(shanten.part_front),
+        "shanten.combine": _lru(shanten.combine),
+        "shanten.regular_need_of": _lru(shanten.regular_need_of),
+        "shanten.need_beside": _lru(shanten._need_beside),
+        "shanten.parts": _lru(shanten.parts),
     }
     live = list(plans.LIVE_PLANS)
     probe_sets = shared = shared_bound = 0
@@ -127,7 +133,9 @@ def forget_everything() -> None:
     for table in (readings._GROUPS, readings._WRITTEN, standing._SEGMENTS):
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
-               decompose.part_ranks, wildcards._suit_options, wildcards._near):
+               decompose.part_ranks, wildcards._suit_options, wildcards._near,
+               shanten.part_front, shanten.combine, shanten.regular_need_of,
+               shanten._need_beside):
         clear: Callable[[], None] = fn.cache_clear
         clear()
     describe._WRITTEN.clear()

@@ -32,10 +32,14 @@ from app.scoring.result import WaitEntry, WaitsResult
 
 
 def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
-          rs: RuleSet, explain: bool = False) -> WaitsResult:
+          rs: RuleSet, explain: bool = False,
+          within: frozenset[int] | None = None) -> WaitsResult:
     """Every tile that completes ``standing`` + ``melds`` (one tile short of a win) into a
     winning shape, each with the score of the completed hand won on it under ``ctx`` (and,
-    with `explain`, its explanation: `app.scoring.explain`)."""
+    with `explain`, its explanation: `app.scoring.explain`).
+
+    `within`: a caller that knows a superset of the completing tiles (the discard analysis,
+    from its shanten counts) names it, and no other tile is scored; the answer is the same."""
     tileset = rs.tileset
     kinds = tileset.kinds
     held = [0] * len(kinds)
@@ -63,6 +67,8 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
     # The flipped indicator (天津) is out of play: one copy fewer of its kind to draw.
     if rs.wild is not None and rs.wild.indicator_out_of_play and ctx.wild_indicator is not None:
         held[ctx.wild_indicator] += 1
+    if within is not None:
+        candidates = candidates & within
     entries: list[WaitEntry] = []
     best: WaitEntry | None = None
     for t in tileset.display_order:

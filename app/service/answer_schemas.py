@@ -1,5 +1,6 @@
 """The declared shapes of the tile games' answers: a score (`ScoreResponse`, written by
-`app.service.responses`), the waits (`WaitsResponse`), the explanation (`?explain=true`), a
+`app.service.responses`), the waits (`WaitsResponse`), the discard analysis
+(`AnalysisResponse`), the explanation (`?explain=true`), a
 round's settlement (`SettleResponse`, `app.service.settle_requests`) and the batches' answers
 (`app.service.batch`). See `app.service.answer_fields` for how they become the contract.
 """
@@ -208,6 +209,74 @@ class WaitsResponse(Answer):
     """The winning entry with the highest value, then the highest fan total; null when none wins."""
 
 
+class UsefulTile(Answer):
+    tile = fields.String(required=True)
+    """A tile that, drawn, lowers the shanten, as a canonical tile code."""
+    left = fields.Integer(validate=validate.Range(min=0), required=True)
+    """Its copies left: the rule set's copies less those in the hand, in `visible` and the
+    flipped wild indicator where the rule set puts it out of play."""
+
+
+class DiscardRow(Answer):
+    """One distinct tile of a fourteen-tile hand discarded: what the 13 left answer."""
+
+    tile = fields.String(required=True)
+    """The tile discarded."""
+    void = fields.Boolean(required=True)
+    """A tile of a suit the hand gives up (定缺: a rule set whose wins hold at most two suits);
+    such discards come first among equal shanten."""
+    shanten = fields.Integer(required=True, allow_none=True)
+    """Of the 13 left: 0 ready, 1 one tile from ready, ...; null when no shape can be made."""
+    useful = fields.List(fields.Nested(UsefulTile), required=True)
+    """The tiles that lower the shanten of the 13 left, in the written order of tiles."""
+    useful_left = fields.Integer(required=True)
+    """The copies left of the useful tiles, summed."""
+    waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)
+    """When the 13 left are ready: their waits as `listWaits` answers them; else null (also
+    with `score_waits: false`)."""
+    best = fields.Nested(WaitEntry, required=True, allow_none=True)
+    """The winning wait worth most (highest value, then fan total); null when none wins."""
+    can_win = fields.Boolean(required=True, allow_none=True)
+    """When ready: whether some wait is a legal win (requirements and minimum met); else null."""
+
+
+class AnalysisResponse(Answer):
+    ruleset = fields.String(required=True)
+    tiles = fields.Integer(required=True, validate=validate.OneOf((13, 14)))
+    """The hand's size, declared melds counted as 3: 13 (one tile short) or 14."""
+    shanten = fields.Integer(required=True, allow_none=True)
+    """向听数: 0 ready, 1 one tile from ready, ...; for 14 tiles -1 when the hand is a win
+    already, else the least shanten a discard leaves. Null when no shape can be made (more
+    suits in declared melds than the rule set lets a win hold)."""
+    shapes = fields.Dict(keys=fields.String(), values=fields.Integer(allow_none=True),
+                         required=True)
+    """The shanten under each shape the rule set plays under the request's options (regular,
+    seven_pairs, thirteen_orphans, ...); null for a shape the hand cannot make (seven pairs
+    with a declared meld)."""
+    useful = fields.List(fields.Nested(UsefulTile), required=True, allow_none=True)
+    """13 tiles: the tiles that lower the shanten (a wild tile always does), in the written
+    order of tiles; a kind the hand (and the flipped indicator) holds every copy of is never
+    listed; a ready hand's, with its waits scored, are exactly its waits' tiles. Null for 14
+    tiles (see `discards`)."""
+    useful_left = fields.Integer(required=True, allow_none=True)
+    """13 tiles: the copies left of the useful tiles, summed; null for 14."""
+    waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)
+    """13 tiles, ready: the waits as `listWaits` answers them; else null (also with
+    `score_waits: false`)."""
+    best = fields.Nested(WaitEntry, required=True, allow_none=True)
+    """13 tiles, ready: the winning wait worth most; null when none wins."""
+    can_win = fields.Boolean(required=True, allow_none=True)
+    """13 tiles, ready: whether some wait is a legal win (its requirements and the rule set's
+    minimum met: a ready 国标 hand whose every wait is under 8 番 cannot win); else null."""
+    win = fields.Nested(ScoreResponse, required=True, allow_none=True)
+    """14 tiles at shanten -1: the hand scored as `scoreHand` scores it, won on its last
+    standing tile under the request's context; else null."""
+    discards = fields.List(fields.Nested(DiscardRow), required=True, allow_none=True)
+    """14 tiles: one row per distinct tile held, best first: lower shanten, then a tile of a
+    void suit (定缺) before others, then more useful copies left, then the better best wait
+    (value, then fan total), then the written order of tiles. Null for 13 tiles."""
+
+
 class SettleTransfer(Answer):
     from_ = fields.Integer(validate=validate.Range(min=0), required=True, data_key="from")
     to = fields.Integer(validate=validate.Range(min=0), required=True)
@@ -273,6 +342,16 @@ class _ScoreResult(Answer):
 
 class _WaitsResult(Answer):
     result = fields.Nested(WaitsResponse, required=True)
+
+
+class _AnalysisResult(Answer):
+    result = fields.Nested(AnalysisResponse, required=True)
+
+
+class AnalysisBatchResponse(Answer):
+    results = fields.List(OneOf(fields.Nested(_AnalysisResult), fields.Nested(BatchError)),
+                          required=True)
+    """One item per request, in the order of the requests."""
 
 
 class ScoreBatchResponse(Answer):

@@ -32,7 +32,7 @@ from typing import Any
 from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
 from app.rules.families import ServedRuleSet
-from app.service.families import service_family
+from app.service.families import analysis_body, service_family
 from app.service.hand_requests import validated
 from app.service.json_body import not_an_object
 from app.service.problems import ApiError, api_problem, hand_problem, problem_body
@@ -45,6 +45,7 @@ __all__ = [
     "MAX_BATCH_ITEMS",
     "Item",
     "ItemFunction",
+    "analysis_item",
     "read_batch",
     "run_batch",
     "score_body",
@@ -102,6 +103,11 @@ def waits_item(body: object, ruleset: ServedRuleSet) -> Item:
     return _item(body, ruleset, lambda b, rs: waits_body(b, rs, False))
 
 
+def analysis_item(body: object, ruleset: ServedRuleSet) -> Item:
+    """One analysis request's item: its response, or the problem the single call would get."""
+    return _item(body, ruleset, analysis_body)
+
+
 def explained_score_item(body: object, ruleset: ServedRuleSet) -> Item:
     """As `score_item`, the response explained (`?explain=true`)."""
     return _item(body, ruleset, lambda b, rs: score_body(b, rs, True))
@@ -113,9 +119,11 @@ def explained_waits_item(body: object, ruleset: ServedRuleSet) -> Item:
 
 
 # The item function of each endpoint that has a batch form, and its explained form.
-ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {"score": score_item, "waits": waits_item}
+ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {"score": score_item, "waits": waits_item,
+                                              "analysis": analysis_item}
 EXPLAINED_ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {
-    "score": explained_score_item, "waits": explained_waits_item}
+    "score": explained_score_item, "waits": explained_waits_item,
+    "analysis": analysis_item}  # an analysis has nothing to explain
 
 
 def read_batch(body: Mapping[str, Any]) -> list[Any]:

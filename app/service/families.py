@@ -20,6 +20,8 @@ What a family gives (`ServiceFamily`):
 - `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
 - `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
   settles no rounds, and its rule sets answer 422 `settle_not_supported`;
+- `analysis`: how a hand to analyse is read, analysed and written (`POST .../analysis`: 牌效,
+  shanten and useful tiles), or None: its rule sets answer 422 `analysis_not_supported`;
 - `pictures`: per kind of answer (`score`, `waits`), the function drawing it as SVG from the
   request as the engine took it and the answer's JSON (`app.service.pictures`; sent for
   `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is answered
@@ -45,7 +47,8 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.rules.cards import CardRuleSet
 from app.rules.families import CARDS, TILES, ServedRuleSet, family_of
 from app.rules.model import RuleSet
-from app.scoring import arranged, evaluate, rounds, waits
+from app.scoring import analysis, arranged, evaluate, rounds, waits
+from app.scoring.analysis import AnalysisResult
 from app.scoring.arranged import CardExplanation, CardResult, CardWaits
 from app.scoring.explain import explained
 from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
@@ -56,23 +59,35 @@ from app.service.card_requests import (
     read_card_waits_request,
 )
 from app.service.card_responses import card_score_response, card_waits_response
-from app.service.hand_requests import read_score_request, read_waits_request
+from app.service.hand_requests import (
+    AnalysisIn as AnalysisRequest,
+)
+from app.service.hand_requests import (
+    read_analysis_request,
+    read_score_request,
+    read_waits_request,
+)
 from app.service.pictures.card_pictures import card_score_picture, card_waits_picture
 from app.service.pictures.tile_pictures import tile_score_picture, tile_waits_picture
+from app.service.problems import ApiError
 from app.service.responses import (
+    analysis_response,
     score_response,
     settle_response,
     tile_ruleset_document,
     waits_response,
 )
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 from app.service.settle_requests import read_settle_request, round_hands
 from app.service.settle_schemas import SETTLE_REQUEST
 
 __all__ = [
+    "DiscardAnalysis",
     "RequestSchemas",
     "RoundSettlement",
     "ServiceFamily",
+    "analyses_hands",
+    "analysis_body",
     "check_served",
     "register_service_family",
     "ruleset_document",
@@ -91,6 +106,8 @@ Why = TypeVar("Why")  # the engine's explanation of a scored hand
 WaitsIn = TypeVar("WaitsIn")  # a waits request as the engine takes it
 Waits = TypeVar("Waits")  # the engine's waits
 RoundIn = TypeVar("RoundIn")  # a round as the engine takes it
+AnalysisIn = TypeVar("AnalysisIn")  # a hand to analyse as the engine takes it
+Analysed = TypeVar("Analysed")  # the engine's analysis
 Settled = TypeVar("Settled")  # the engine's settled round
 
 
@@ -115,6 +132,16 @@ class RoundSettlement(Generic[RS, RoundIn, Settled]):
 
 
 @dataclass(frozen=True)
+class DiscardAnalysis(Generic[RS, AnalysisIn, Analysed]):
+    """How a family analyses a hand (`POST .../analysis`)."""
+
+    read: Callable[[Mapping[str, Any], RS], AnalysisIn]
+    analyse: Callable[[AnalysisIn, RS], Analysed]
+    write: Callable[[Analysed], Json]
+    schema: Schema
+
+
+@dataclass(frozen=True)
 class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     """A family of game as the service serves it (the module's docstring says each part)."""
 
@@ -129,6 +156,7 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     document: Callable[[RS, Mapping[str, float]], Json]
     schemas: Callable[[RS], RequestSchemas]
     rounds: RoundSettlement[RS, Any, Any] | None = None
+    analysis: DiscardAnalysis[RS, Any, Any] | None = None
     # answer kind -> (the request as read, the answer's JSON, the rule set) -> SVG bytes
     pictures: Mapping[str, Callable[[Any, Json, RS], bytes]] = field(default_factory=dict)
 
@@ -185,6 +213,23 @@ def settles_rounds(rs: ServedRuleSet) -> bool:
     return settlement is not None and settlement.settles(rs)
 
 
+def analyses_hands(rs: ServedRuleSet) -> bool:
+    """Whether `POST .../analysis` analyses hands of this rule set (its family does)."""
+    return service_family(rs).analysis is not None
+
+
+def analysis_body(body: Mapping[str, Any], rs: ServedRuleSet) -> Json:
+    """The analysis response to a decoded request body; raises the request's error, and
+    `ApiError` analysis_not_supported for a rule set whose family analyses no hands."""
+    analysis = service_family(rs).analysis
+    if analysis is None:
+        raise ApiError(
+            "analysis_not_supported",
+            f"Rule set {rs.id!r} is a game of {family_of(rs)}: the discard analysis (shanten, "
+            "useful tiles) is served for the tile games only; post the hand to one of them.")
+    return analysis.write(analysis.analyse(analysis.read(body, rs), rs))
+
+
 def settle_body(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int]:
     """The settle response to a decoded request body, and the hands the round scored. The
     rule set settles rounds (`settles_rounds`); raises the request's error."""
@@ -234,10 +279,19 @@ def _tile_settles(rs: RuleSet) -> bool:
 TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
     _tile_settles, read_settle_request, rounds.settle, settle_response, round_hands)
 
+
+def _tile_analyse(request: AnalysisRequest, rs: RuleSet) -> AnalysisResult:
+    standing, melds, ctx, visible, score_waits = request
+    return analysis.analyse(standing, melds, ctx, rs, visible, score_waits)
+
+
+TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = DiscardAnalysis(
+    read_analysis_request, _tile_analyse, analysis_response, ANALYSIS_REQUEST)
+
 register_service_family(ServiceFamily(
     TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
     read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
-    _tile_schemas, TILE_ROUNDS,
+    _tile_schemas, TILE_ROUNDS, TILE_ANALYSIS,
     {"score": tile_score_picture, "waits": tile_waits_picture}))
 
 
@@ -268,4 +322,4 @@ def _card_schemas(rs: CardRuleSet) -> RequestSchemas:
 register_service_family(ServiceFamily(
     CARDS, read_card_score_request, _card_score, _card_explain, card_score_response,
     read_card_waits_request, _card_waits, card_waits_response, card_ruleset_document,
-    _card_schemas, None, {"score": card_score_picture, "waits": card_waits_picture}))
+    _card_schemas, None, None, {"score": card_score_picture, "waits": card_waits_picture}))

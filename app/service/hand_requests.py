@@ -55,10 +55,10 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.domain.notation import format_meld
 from app.rules.model import RuleSet
 from app.service.context_reading import build_context, check_wild_tiles
-from app.service.hand_reading import field_name, read_hand
+from app.service.hand_reading import field_name, read_field_tiles, read_hand
 from app.service.problems import ApiError
 from app.service.schema_fields import flatten_errors
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 
 
 def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:
@@ -150,3 +150,88 @@ def check_meld_kinds(melds: tuple[Meld, ...], hand_data: object, ruleset: RuleSe
                 f"{allowed}",
                 pointer,
             )
+
+
+# An analysis request (`POST .../analysis`): a hand of 13 or 14 tiles, the tiles seen and
+# whether the waits are scored.
+AnalysisIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext, tuple[int, ...], bool]
+
+
+def read_analysis_request(body: Mapping[str, Any], ruleset: RuleSet) -> AnalysisIn:
+    """A decoded analysis request body as (standing tiles, declared melds, context, visible
+    tiles, whether the waits are scored). The hand holds 13 or 14 tiles (melds counted as
+    3), with no winning tile (`wrong_tile_count` otherwise); `visible` are tiles of the rule
+    set's deck, never a flower (`invalid_field`), and no kind is seen more often than the
+    deck holds it, the hand's copies and a flipped indicator out of play counted
+    (`too_many_copies`, pointing at `visible`)."""
+    data = validated(ANALYSIS_REQUEST, body)
+    check_named_ruleset(data, ruleset.id)
+    hand_data = data["hand"]
+    tileset = ruleset.tileset
+    try:
+        standing, melds, _ = read_hand(hand_data, tileset, waiting=True)
+        full = False
+    except HandError as short:
+        if short.code != Code.WRONG_TILE_COUNT:
+            raise
+        try:
+            standing, melds, _ = read_hand(hand_data, tileset, waiting=False)
+            full = True
+        except HandError as exc:
+            if exc.code != Code.WRONG_TILE_COUNT:
+                raise
+            n = _melds_written(hand_data)
+            raise HandError(
+                Code.WRONG_TILE_COUNT,
+                f"{exc.message.split(', but ')[0]}, but {13 - 3 * n} or {14 - 3 * n} are "
+                f"needed with {n} declared meld{'' if n == 1 else 's'} (13 or 14 less 3 per "
+                "meld, a kong counting as 3: a hand to analyse is one tile short of a win, or "
+                "holds one tile more)", exc.pointer) from None
+    check_meld_kinds(melds, hand_data, ruleset)
+    about: Hand | tuple[Meld, ...] = Hand(standing, melds, standing[-1]) if full else melds
+    context = build_context(data["context"], about, ruleset)
+    check_wild_tiles(standing, melds, context, ruleset, hand_data)
+    visible = _read_visible(data.get("visible"), standing, melds, context, ruleset)
+    return standing, melds, context, visible, data.get("score_waits") is not False
+
+
+def _melds_written(hand_data: str | Mapping[str, Any]) -> int:
+    """The declared melds a hand as written holds (its brackets, or its `melds`)."""
+    if isinstance(hand_data, str):
+        return hand_data.count("[") + hand_data.count("{")
+    return len(hand_data.get("melds") or ())
+
+
+def _read_visible(raw: str | list[str] | None, standing: tuple[int, ...],
+                  melds: tuple[Meld, ...], context: WinContext,
+                  ruleset: RuleSet) -> tuple[int, ...]:
+    if raw is None:
+        return ()
+    tileset = ruleset.tileset
+    read = read_field_tiles(raw, tileset, "/visible")
+    counts = [0] * len(tileset.kinds)
+    for t in standing:
+        counts[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            counts[t] += 1
+    indicator = context.wild_indicator
+    out_of_play = (ruleset.wild is not None and ruleset.wild.indicator_out_of_play
+                   and indicator is not None)
+    if out_of_play and indicator is not None:
+        counts[indicator] += 1
+    for t, pointer, position in read:
+        code = tileset.code(t)
+        if t in tileset.flower_set:
+            raise HandError(Code.INVALID_FIELD,
+                            f"visible lists the flower {code}: flowers are never drawn into a "
+                            "hand, list only the tiles of the wall seen elsewhere",
+                            pointer, position)
+        counts[t] += 1
+        if counts[t] > tileset.kinds[t].copies:
+            flipped = " and the flipped wild indicator" if out_of_play and t == indicator else ""
+            raise HandError(Code.TOO_MANY_COPIES,
+                            f"{code} is seen {counts[t]} times counting the hand{flipped} and "
+                            f"visible, but there are only {tileset.kinds[t].copies} of it",
+                            pointer, position)
+    return tuple(t for t, _, _ in read)

@@ -33,6 +33,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "request_timeout": (408, "Request timeout"),
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
+    "analysis_not_supported": (422, "Discard analysis not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),
     "not_ready": (503, "Not ready"),
     "http_error": (400, "HTTP error"),

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
 from app.rules.model import RuleSet
+from app.scoring.analysis import AnalysisResult, Standing13
 from app.scoring.result import (
     Decomposition,
     DrawPlayer,
@@ -79,6 +80,34 @@ def waits_response(r: WaitsResult) -> dict[str, Any]:
     return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
             "waits": [_wait(w) for w in r.waits],
             "best": _wait(r.best) if r.best is not None else None}
+
+
+def _left13(a: Standing13) -> dict[str, Any]:
+    """What a hand one tile short answers: its shanten, useful tiles and, when ready, its
+    scored waits."""
+    ready = a.shanten == 0 and a.waits is not None
+    return {"shanten": a.shanten,
+            "useful": [{"tile": u.tile, "left": u.left} for u in a.useful],
+            "useful_left": a.useful_left,
+            "waits": [_wait(w) for w in a.waits] if ready and a.waits is not None else None,
+            "best": _wait(a.best) if a.best is not None else None,
+            "can_win": (a.best is not None) if ready else None}
+
+
+def analysis_response(r: AnalysisResult) -> dict[str, Any]:
+    """The discard analysis of a hand of 13 tiles (its own useful tiles and waits) or of 14
+    (a row per distinct discard, best first, and its score when it is a win already)."""
+    out: dict[str, Any] = {"ruleset": r.ruleset, "tiles": r.tiles, "shanten": r.shanten,
+                           "shapes": dict(r.shapes)}
+    if r.hand is not None:
+        out.update(_left13(r.hand))
+        out.update(win=None, discards=None)
+    else:
+        out.update(useful=None, useful_left=None, waits=None, best=None, can_win=None,
+                   win=score_response(r.win) if r.win is not None else None,
+                   discards=[{"tile": d.tile, "void": d.void, **_left13(d.left)}
+                             for d in r.discards])
+    return out
 
 
 def _win(w: WinSummary) -> dict[str, Any]:

@@ -110,8 +110,28 @@ class WaitingHandObjectSchema(_Strict):
     win_tile = NotAllowed(MSG_NO_WIN_TILE)
 
 
+MSG_NO_WIN_TILE_TO_ANALYSE = (
+    "Unknown field: a hand to analyse has no winning tile; a hand of 13 tiles is analysed "
+    "with every tile it may draw, a hand of 14 with every tile it may discard.")
+
+
+class AnalysisHandObjectSchema(_Strict):
+    """A hand to analyse: one tile short of a win, or holding one tile more (a turn's draw
+    made, a discard to choose); there is no `win_tile`."""
+
+    what = "a hand to analyse"
+    concealed = Tiles(required=True, error_messages={"required": _required(
+        'the standing tiles, 13 or 14 less 3 per meld, such as "1112345678999m" or a list of '
+        "tile codes.")})
+    """The standing tiles, 13 − 3 × melds (one short of a win) or 14 − 3 × melds."""
+    melds = _MELDS
+    """Declared melds (at most 4 make a hand). Default none."""
+    win_tile = NotAllowed(MSG_NO_WIN_TILE_TO_ANALYSE)
+
+
 _HAND_OBJECT = HandObjectSchema()
 _WAITING_HAND_OBJECT = WaitingHandObjectSchema()
+_ANALYSIS_HAND_OBJECT = AnalysisHandObjectSchema()
 
 
 class HandField(HandBase):
@@ -132,6 +152,16 @@ class WaitingHandField(HandField):
 
     contract_name: ClassVar[str] = "WaitingHand"
     objects = _WAITING_HAND_OBJECT
+
+
+class AnalysisHandField(HandField):
+    """A hand to analyse, as an object or one whole-hand notation string: `[...]` are declared
+    melds as in `Hand`, and every tile outside brackets is a standing tile (13 or 14 with the
+    melds counted as 3; there is no winning tile).
+    """
+
+    contract_name: ClassVar[str] = "AnalysisHand"
+    objects = _ANALYSIS_HAND_OBJECT
 
 
 class ContextSchema(_Strict):
@@ -197,6 +227,28 @@ class WaitsRequestSchema(_Strict):
     ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
+class AnalysisRequestSchema(_Strict):
+    # A waits request whose hand may hold one tile more, and the tiles seen elsewhere.
+    what = "an analysis request"
+    hand = AnalysisHandField(required=True, error_messages={"required": _required(
+        'the hand to analyse, 13 or 14 tiles with melds counted as 3, as a notation string '
+        'such as "1112345678999m" or an object with concealed and melds.')})
+    context = fields.Nested(ContextSchema(), required=True,
+                            error_messages={"required": _CONTEXT_REQUIRED, "null": MSG_NULL})
+    """The context, as for `waits`: the waits of a ready hand are scored with it, and a
+    fourteen-tile hand that is a win already is scored with it, won on its last standing
+    tile."""
+    visible = Tiles(allow_none=True)
+    """The tiles the player sees elsewhere (discards, other players' melds, a flipped
+    indicator where the rule set keeps it in play), as a notation string or a list of tile
+    codes: they lower the copies left of each useful tile. Default none."""
+    score_waits = StrictBool(allow_none=True)
+    """false: the waits of a ready hand (or of a discard that leaves it ready) are not scored
+    (`waits`, `best` and `can_win` are null), which makes the answer for a hand holding
+    several wild tiles many times faster. Default true."""
+    ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
+
+
 # --- a batch: many score or waits requests in one body -------------------------------
 
 
@@ -232,6 +284,7 @@ class BatchRequestSchema(_Strict):
 
 SCORE_REQUEST = ScoreRequestSchema()
 WAITS_REQUEST = WaitsRequestSchema()
+ANALYSIS_REQUEST = AnalysisRequestSchema()
 BATCH_REQUEST = BatchRequestSchema()
 
 

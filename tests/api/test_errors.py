@@ -412,6 +412,7 @@ def test_every_request_problem_code_is_tested() -> None:
               "unknown_ruleset", "not_found", "method_not_allowed", "invalid_request",
               "internal_error",
               "settle_not_supported",  # tests/api/test_settle.py
+              "analysis_not_supported",  # tests/api/test_analysis.py
               "time_limit_exceeded",  # tests/api/test_time_limit.py
               "not_ready",  # tests/api/test_observe.py
               "invalid_query",  # tests/api/test_explain.py

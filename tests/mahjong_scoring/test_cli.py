@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from mahjong_scoring import cli, score_lines
+from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import served_rulesets
 from tools import loggen
 
@@ -192,6 +192,36 @@ def test_waits_and_the_time_limit(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert run(str(log), "-o", str(out), "--waits", "-r", "mcr", "--time-limit", "1e-9",
                capsys=capsys)[0] == 0
     assert json.loads(out.read_text())["error"]["code"] == "time_limit_exceeded"
+
+
+def test_analysis_lines(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--analysis: each line as POST .../analysis answers it; shanten 0 (or -1) is ready."""
+    lines = ['{"hand":"123m456m789m12p5s9sE","context":{"win_type":"self_draw"}}',
+             '{"hand":"123m456m789m123p5s","context":{"win_type":"self_draw"},'
+             '"visible":"5s"}',
+             '{"hand":"123m456m789m12p","context":{"win_type":"self_draw"}}']
+    log = tmp_path / "hands.jsonl"
+    log.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    code, err = run(str(log), "-o", str(out), "--analysis", "-r", "mcr", "--jobs", "1",
+                    capsys=capsys)
+    assert code == 0 and "3 hands, 1 ready, 1 errors" in err
+    items = [json.loads(line) for line in out.read_text().splitlines()]
+    client = create_app({"ACCESS_LOG": False}).test_client()
+    for line, item in zip(lines[:2], items, strict=False):
+        answer = client.post("/v1/rulesets/mcr/analysis", data=line,
+                             content_type="application/json").get_json()
+        assert item == {"result": answer}
+    assert items[1]["result"]["useful"] == [{"tile": "5s", "left": 2}]
+    assert items[2]["error"]["code"] == "wrong_tile_count" and items[2]["error"]["line"] == 3
+    assert list(score_lines(lines[:1], "mcr", analysis=True)) == [out.read_text().split()[0]]
+    assert analyse(json.loads(lines[0]), "mcr") == items[0]
+    with pytest.raises(ValueError, match="not both"):
+        score_lines(lines, "mcr", waits=True, analysis=True)
+    with pytest.raises(SystemExit):
+        cli.main(["--waits", "--analysis", str(log)])
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert "--analysis" in cli.parser().format_help()
 
 
 def test_usage_and_input_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,7 +30,7 @@ from app.service import (
 from app.service.answer_fields import Answer as AnswerSchema
 from app.service.card_requests import card_schemas
 from app.service.families import settles_rounds
-from app.service.schemas import BATCH_REQUEST, SCORE_REQUEST, WAITS_REQUEST
+from app.service.schemas import ANALYSIS_REQUEST, BATCH_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 from app.service.settle_schemas import SETTLE_REQUEST
 from app.version import __version__
 from tools.openapi import contract
@@ -95,10 +95,11 @@ class Builder:
         self.converter.component("RoundRulesetId", {
             "type": "string", "enum": [r.id for r in tiles if settles_rounds(r)]},
             "A rule set that settles rounds (`POST /v1/rulesets/{ruleset}/settle`).")
-        for schema in (SCORE_REQUEST, WAITS_REQUEST, SETTLE_REQUEST):
+        for schema in (SCORE_REQUEST, WAITS_REQUEST, ANALYSIS_REQUEST, SETTLE_REQUEST):
             self.converter.registered(schema)
         self.batch("ScoreBatchRequest", "ScoreRequest", "score", "scoreHand")
         self.batch("WaitsBatchRequest", "WaitsRequest", "waits", "listWaits")
+        self.batch("AnalysisBatchRequest", "AnalysisRequest", "analysis", "analyseHand")
         for rs in self.rulesets.values():
             if family_of(rs) == CARDS:
                 self.card_requests(rs)

@@ -282,6 +282,41 @@ answers for it, or `{{"error": ...}}`, the problem it would answer. The same lim
 the same time limit apply; waits on hands holding many wild tiles are the slowest
 requests of all, so send those in smaller batches."""
 
+ANALYSIS_DESCRIPTION = """\
+Discard analysis (牌效). Takes a hand as `listWaits` takes it, but of 13 or 14 tiles
+(declared melds counted as 3, no winning tile), its context, and optionally `visible`: the
+tiles seen elsewhere (discards, other players' melds), which lower the copies left.
+
+13 tiles: `shanten` (向听数: 0 ready, 1 one tile from ready, ...), `shapes` (the shanten
+under each shape the rule set plays under the request's options: regular, seven_pairs,
+thirteen_orphans, honors_and_knitted, knitted_straight, nine_gates), `useful` (every tile
+that, drawn, lowers the shanten, with its copies `left`: the deck's copies less the hand,
+`visible` and a flipped wild indicator the rule set puts out of play; a kind the hand holds
+every copy of is never listed) and `useful_left` (their sum). When ready, `waits`, `best`
+and `can_win` as `listWaits` answers them (a 国标 hand whose every wait is under 8 番 is
+ready but `can_win: false`). With `score_waits: false` the waits are not scored (`waits`,
+`best`, `can_win` null): many times faster for hands holding several wild tiles.
+
+14 tiles: `shanten` of the hand as it stands (-1 when it is a win already: `win` is then its
+score, won on its last standing tile under the context), and `discards`, one row per
+distinct tile held with what the 13 left answer, best first: lower shanten, then a tile of
+a void suit (定缺) before others, then more useful copies left, then the better best wait
+(value, then fan total), then the written order of tiles.
+
+The rule set says the rest: its shapes and their options, its deck (a tile it lacks is
+never useful), its wild tiles (each counts as any tile; a drawn wild is always useful) and
+a limit on the suits of a win (四川 定缺: a hand holding three suits is not ready, and the
+tiles of the suit it gives up are the first discards). Errors are those of `listWaits`,
+with `wrong_tile_count` for a hand of other than 13 or 14 tiles, `too_many_copies` (pointer
+`/visible`) for more copies seen than the deck holds, and `analysis_not_supported` for a
+game of word cards."""
+
+ANALYSIS_BATCH_DESCRIPTION = """\
+As `{batch}`, for analyses: `requests` holds 1 to 1,000 analysis requests, each exactly as
+`{single}` takes it, and each item of `results` is `{{"result": ...}}`, what `{single}`
+answers for it, or `{{"error": ...}}`, the problem it would answer. The same limits and
+the same time limit apply."""
+
 BATCH_ITEMS = {
     "score": "Score requests, each as `{single}` takes it. An item may be any JSON value: one "
              "that is not such a request is still answered, with its own error item (what "
@@ -289,7 +324,12 @@ BATCH_ITEMS = {
     "waits": "Waits requests, each as `{single}` takes it. An item may be any JSON value: one "
              "that is not such a request is still answered, with its own error item (what "
              "`{single}` would answer for it), and never fails the batch.",
+    "analysis": "Analysis requests, each as `{single}` takes it. An item may be any JSON "
+                "value: one that is not such a request is still answered, with its own error "
+                "item (what `{single}` would answer for it), and never fails the batch.",
 }
+ANALYSIS_ANSWER = ("The analysis: for 13 tiles the shanten, useful tiles and (ready) the "
+                   "waits; for 14 the shanten and one row per discard, best first.")
 
 SCORE_ANSWER = ("The score. `winning` says whether the hand is a legal win under the rule set; "
                 "when it is not, `reason` says why and `payments` is null.")
@@ -338,6 +378,25 @@ def tile_operations() -> tuple[Operation, ...]:
             WAITS_BATCH_DESCRIPTION.format(batch="scoreHands", single="listWaits"),
             Answer(BATCH_ANSWER, "WaitsBatchResponse", "application/json"), _BATCH_ERRORS,
             "WaitsBatchRequest", ex.WAITS_BATCH, scoring, "mcr"),
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/analysis", "analyseHand", "scoring",
+            "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
+            ANALYSIS_DESCRIPTION,
+            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json"),
+            {**SINGLE_ERRORS, 422: Answer(
+                "The body does not match the schema (`invalid_request`, also for a "
+                "`hand.win_tile`), it cannot describe a hand of 13 or 14 tiles "
+                "(`wrong_tile_count`, `too_many_copies` also counting `visible`, "
+                "`illegal_meld`, `inconsistent_context`, ...), or the rule set is a game of "
+                "word cards (`analysis_not_supported`).", "Problem",
+                examples=ex.ANALYSIS_PROBLEMS)},
+            "AnalysisRequest", ex.ANALYSIS, ("TileRuleset",), "mcr"),
+        Operation(
+            "post", "/v1/rulesets/{ruleset}/analysis/batch", "analyseHands", "scoring",
+            "Analyse up to 1,000 hands in one call",
+            ANALYSIS_BATCH_DESCRIPTION.format(batch="scoreHands", single="analyseHand"),
+            Answer(BATCH_ANSWER, "AnalysisBatchResponse", "application/json"), _BATCH_ERRORS,
+            "AnalysisBatchRequest", ex.ANALYSIS_BATCH, ("TileRuleset",), "mcr"),
     )
 
 

@@ -226,6 +226,65 @@ WAITS_BATCH = (
     ),
 )
 
+# analyseHand
+ANALYSIS = (
+    Example(
+        'one_short',
+        'A hand one tile short, two tiles of it seen elsewhere',
+        {'hand': '123m456m789m12p5s9s', 'context': {'win_type': 'self_draw'},
+         'visible': '3p3p'},
+        answer=('Shanten 1 (regular); useful 3p (2 left), 5s and 9s (3 left each): 8 in all'),
+    ),
+    Example(
+        'discards',
+        'Fourteen tiles: which tile to discard',
+        {'hand': '123m456m789m12p5s9sE', 'context': {'win_type': 'self_draw'}},
+        answer=('Shanten 1: discarding 5s, 9s or E leaves shanten 1 with 10 useful copies '
+                'left; discarding any other tile leaves shanten 2'),
+    ),
+    Example(
+        'ready',
+        'Ready: the waits, each scored',
+        {'hand': '123m456m789m123p5s', 'context': {'win_type': 'discard', 'discarder': 2}},
+        answer='Shanten 0: 5s (3 left) wins 清龙 16 + 门前清 2 + 平和 2 + 喜相逢 1 + 单钓 1 = 22',
+    ),
+    Example(
+        'void_suit',
+        'sichuan (定缺): a hand holding three suits is not ready; its 筒 go first',
+        {'hand': '111m234m567m999s5s4p', 'context': {'win_type': 'self_draw'}},
+        answer='Shanten 0: discarding 4p, of the suit given up (void: true), leaves the hand '
+               'ready on 5s (first row); any other discard leaves three suits, not ready',
+        ruleset='sichuan',
+    ),
+    Example(
+        'wild_tiles',
+        'tianjin: a hand holding a wild tile (the indicator 3s makes 3s and 4s wild)',
+        {'hand': '123m456m789s5p5p3s9s', 'context': {'win_type': 'self_draw',
+                                                      'wild_indicator': '3s'}},
+        answer='Shanten 0: the wild 3s fills the chow beside 9s; a drawn wild is useful',
+        ruleset='tianjin',
+    ),
+)
+ANALYSIS_PROBLEMS = (
+    Example("too_many_seen", None,
+            {'hand': '123m456m789m123p5s', 'context': {'win_type': 'self_draw'},
+             'visible': '5s5s5s5s'},
+            "More copies of 5s seen than the deck holds, counting the hand: too_many_copies "
+            "at /visible"),
+    Example("wrong_size", None,
+            {'hand': '123m456m789m12p', 'context': {'win_type': 'self_draw'}},
+            "Twelve standing tiles: wrong_tile_count"),
+)
+ANALYSIS_BATCH = (
+    Example(
+        'two_hands',
+        'A ready hand and a hand of twelve tiles',
+        {'requests': [{'hand': '123m456m789m123p5s', 'context': {'win_type': 'self_draw'}},
+                      {'hand': '123m456m789m12p', 'context': {'win_type': 'self_draw'}}]},
+        answer='Shanten 0 (5s); the twelve tiles refused with wrong_tile_count',
+    ),
+)
+
 # settleRound
 SETTLE = (
     Example(
