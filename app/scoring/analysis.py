@@ -45,6 +45,7 @@ from app.domain.tiles import TileSet
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult, WaitEntry
+from app.scoring.waits import copies_gone
 from app.scoring.waits import waits as find_waits
 
 # The requirement that limits the numbered suits of a win (定缺), by its check's name.
@@ -95,7 +96,6 @@ class _Setup(NamedTuple):
     # the kind can be drawn at all (not every copy in the hand and the indicator).
     left: list[int]
     drawable: list[bool]
-    held: list[int]
 
 
 def suit_limit(rs: RuleSet) -> int | None:
@@ -108,15 +108,7 @@ def _setup(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: 
            visible: Sequence[int]) -> _Setup:
     tileset = rs.tileset
     kinds = tileset.kinds
-    held = [0] * len(kinds)
-    for t in standing:
-        held[t] += 1
-    for m in melds:
-        for t in m.tiles:
-            held[t] += 1
-    gone = held[:]
-    if rs.wild is not None and rs.wild.indicator_out_of_play and ctx.wild_indicator is not None:
-        gone[ctx.wild_indicator] += 1
+    gone = copies_gone(standing, melds, ctx, rs)
     drawable = [gone[t] < kinds[t].copies for t in range(len(kinds))]
     seen = gone[:]
     for t in visible:
@@ -136,7 +128,7 @@ def _setup(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: 
                 excluded.append(frozenset(t for t in tileset.playing
                                           if suit_no[t] >= 0 and suit_no[t] not in kept))
     return _Setup(tileset, tuple(sorted(rs.plan.shapes_for(ctx.options))), wilds,
-                  len(melds), tuple(excluded), left, drawable, held)
+                  len(melds), tuple(excluded), left, drawable)
 
 
 def _needs(counts: list[int], setup: _Setup, exact: bool = True) -> dict[str, int]:

@@ -23,6 +23,8 @@ requirements such as 四川's missing suit all come through unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.domain.hand import Hand, Meld, WinContext
 from app.domain.shapes import completing_tiles
 from app.rules.model import RuleSet
@@ -42,12 +44,7 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
     from its shanten counts) names it, and no other tile is scored; the answer is the same."""
     tileset = rs.tileset
     kinds = tileset.kinds
-    held = [0] * len(kinds)
-    for t in standing:
-        held[t] += 1
-    for m in melds:
-        for t in m.tiles:
-            held[t] += 1
+    gone = copies_gone(standing, melds, ctx, rs)
     # Only tiles that complete a shape of the rule set (worked out from the standing tiles'
     # counts, without building readings) can be waits; only those are scored.
     before = [0] * tileset.size
@@ -64,15 +61,12 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
         # Drawing a wild completes a ready hand: it stands for any tile that would.
         if candidates and wild_kinds:
             candidates = candidates | wild_kinds
-    # The flipped indicator (天津) is out of play: one copy fewer of its kind to draw.
-    if rs.wild is not None and rs.wild.indicator_out_of_play and ctx.wild_indicator is not None:
-        held[ctx.wild_indicator] += 1
     if within is not None:
         candidates = candidates & within
     entries: list[WaitEntry] = []
     best: WaitEntry | None = None
     for t in tileset.display_order:
-        if t not in candidates or held[t] >= kinds[t].copies:
+        if t not in candidates or gone[t] >= kinds[t].copies:
             continue
         completed = Hand((*standing, t), melds, t)
         why = None
@@ -87,6 +81,22 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
         if entry.winning and (best is None or _worth(entry) > _worth(best)):
             best = entry
     return WaitsResult(rs.id, tuple(entries), best)
+
+
+def copies_gone(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext,
+                rs: RuleSet) -> list[int]:
+    """Per kind of the rule set's tiles, the copies no draw or claim can bring: those in the
+    hand (standing tiles and melds) and the flipped wild indicator where the rule set puts it
+    out of play (天津: one copy fewer of its kind)."""
+    gone = [0] * len(rs.tileset.kinds)
+    for t in standing:
+        gone[t] += 1
+    for m in melds:
+        for t in m.tiles:
+            gone[t] += 1
+    if rs.wild is not None and rs.wild.indicator_out_of_play and ctx.wild_indicator is not None:
+        gone[ctx.wild_indicator] += 1
+    return gone
 
 
 def _worth(entry: WaitEntry) -> tuple[int, int]:
