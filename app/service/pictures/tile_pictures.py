@@ -39,7 +39,7 @@ __all__ = ["tile_analysis_picture", "tile_score_picture", "tile_waits_picture"]
 Json = Mapping[str, Any]
 STYLE = FaceStyle(TILE_W, TILE_H, tile_face)
 SMALL_STYLE = FaceStyle(TILE_W * SMALL, TILE_H * SMALL, small_tile_face)
-USEFUL_PER_SECTION = 12  # useful tiles side by side before the row may wrap
+PER_SECTION = 12  # small tiles side by side before the row may wrap
 
 
 def _faces(tiles: Sequence[int], rs: RuleSet) -> list[Face]:
@@ -255,20 +255,20 @@ def _short_value(wait: Json) -> str:
     return str(wait["value"] if wait.get("value") is not None else wait["fan_total"])
 
 
+def _chunked(label: str, groups: Sequence[Group]) -> list[Section]:
+    """Groups in sections of `PER_SECTION`, the label over the first, so that a long list
+    wraps (a row wraps between sections)."""
+    return [Section(label if start == 0 else "", groups[start:start + PER_SECTION])
+            for start in range(0, len(groups), PER_SECTION)]
+
+
 def _useful_sections(left: Json, rs: RuleSet) -> list[Section]:
-    """The useful tiles, small, each captioned with its copies left; in sections of
-    `USEFUL_PER_SECTION` so that a long list wraps."""
+    """The useful tiles, small, each captioned with its copies left."""
     useful = left["useful"]
     label = f"进张 useful: {len(useful)} kinds, {left['useful_left']} left"
     if not useful:
         return [Section(label, [Group([], "none")])]
-    sections = []
-    for start in range(0, len(useful), USEFUL_PER_SECTION):
-        chunk = useful[start:start + USEFUL_PER_SECTION]
-        sections.append(Section(label if start == 0 else "",
-                                [Group([_small(u["tile"], rs)], f"×{u['left']}")
-                                 for u in chunk]))
-    return sections
+    return _chunked(label, [Group([_small(u["tile"], rs)], f"×{u['left']}") for u in useful])
 
 
 def _best_text(left: Json) -> str:
@@ -284,8 +284,8 @@ def _waits_section(left: Json, rs: RuleSet) -> list[Section]:
         return []
     label = " · ".join(p for p in ("听 waits", _best_text(left),
                                    "can win" if left.get("can_win") else "cannot win") if p)
-    return [Section(label, [Group([_small(w["tile"], rs)], _short_value(w))
-                            for w in left["waits"]])]
+    return _chunked(label, [Group([_small(w["tile"], rs)], _short_value(w))
+                            for w in left["waits"]])
 
 
 def _shapes_text(answer: Json) -> str:
