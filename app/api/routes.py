@@ -172,6 +172,8 @@ def waits_batch(ruleset: str) -> Response:
 @_limited
 def analyse_hand(ruleset: str) -> Response:
     rs = _ruleset(ruleset)
+    if _wants_picture(rs, "analysis"):
+        return _picture(rs, "analysis")
     body = analysis_body(json_object_body(), rs)
     count_hands(rs.id, "analysis")
     return _json(body)

@@ -22,10 +22,10 @@ What a family gives (`ServiceFamily`):
   settles no rounds, and its rule sets answer 422 `settle_not_supported`;
 - `analysis`: how a hand to analyse is read, analysed and written (`POST .../analysis`: 牌效,
   shanten and useful tiles), or None: its rule sets answer 422 `analysis_not_supported`;
-- `pictures`: per kind of answer (`score`, `waits`), the function drawing it as SVG from the
-  request as the engine took it and the answer's JSON (`app.service.pictures`; sent for
-  `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is answered
-  in JSON only.
+- `pictures`: per kind of answer (`score`, `waits`, `analysis`), the function drawing it as
+  SVG from the request as the engine took it and the answer's JSON (`app.service.pictures`;
+  sent for `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is
+  answered in JSON only.
 
 Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.evaluate`,
 `waits`, `explain` and `rounds`, `app.service.responses`) and `cards` (`app.service
@@ -68,7 +68,11 @@ from app.service.hand_requests import (
     read_waits_request,
 )
 from app.service.pictures.card_pictures import card_score_picture, card_waits_picture
-from app.service.pictures.tile_pictures import tile_score_picture, tile_waits_picture
+from app.service.pictures.tile_pictures import (
+    tile_analysis_picture,
+    tile_score_picture,
+    tile_waits_picture,
+)
 from app.service.problems import ApiError
 from app.service.responses import (
     analysis_response,
@@ -292,7 +296,8 @@ register_service_family(ServiceFamily(
     TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
     read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
     _tile_schemas, TILE_ROUNDS, TILE_ANALYSIS,
-    {"score": tile_score_picture, "waits": tile_waits_picture}))
+    {"score": tile_score_picture, "waits": tile_waits_picture,
+     "analysis": tile_analysis_picture}))
 
 
 # --- the card games scored by groups -----------------------------------------------------

@@ -1,4 +1,4 @@
-"""Answers as pictures: a score or waits request answered with the SVG of its answer
+"""Answers as pictures: a score, waits or analysis request answered with the SVG of its answer
 (`image/svg+xml`, asked for with `Accept`), drawn by the rule set's family
 (`ServiceFamily.pictures`, `app.service.pictures`).
 
@@ -35,9 +35,16 @@ def _waits(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
     return request, family.write_waits(family.waits(request, rs, False), rs)
 
 
+def _analysis(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
+    analysis = service_family(rs).analysis
+    assert analysis is not None, f"{rs.id}: its family analyses no hands"
+    request = analysis.read(body, rs)
+    return request, analysis.write(analysis.analyse(request, rs))
+
+
 # answer kind -> (body, rule set) -> (the request as the engine took it, the JSON answer)
 ANSWERS: Mapping[str, Callable[[Json, ServedRuleSet], tuple[Any, Json]]] = {
-    "score": _score, "waits": _waits}
+    "score": _score, "waits": _waits, "analysis": _analysis}
 
 
 def draws_picture(rs: ServedRuleSet, kind: str) -> bool:

@@ -9,6 +9,9 @@ driven over the DevTools protocol: tests/browser.py), one browser for the module
   payments as the JSON API, and the picture; a hand typed and sent with Enter that is not a
   hand shows the service's problem next to the hand field. Screenshots at a desktop and a phone
   width (paths printed and recorded as test properties; docs/ keeps a copy of two).
+- The discard analysis: its pictures drawn within their box; on `/calculator` (tile games
+  only) the same shanten and first discard row as the JSON API, the picture, and at a phone's
+  width nothing wider than the screen.
 
 Without a browser these tests are skipped, saying so; `.ci/run` installs one."""
 
@@ -81,6 +84,7 @@ MEASURE = """(async (path, body) => {
   return {status: r.status, type: r.headers.get("Content-Type"),
           width: box.width, height: box.height, outside,
           tiles: [...root.querySelectorAll(".tile, .card")].map((e) => e.dataset.tile),
+          small: root.querySelectorAll(".tile-small").length,
           text: root.textContent};
 })"""
 
@@ -117,6 +121,24 @@ def test_every_rule_set_s_picture_is_drawn_within_its_box(
         got = _measure(page, f"/v1/rulesets/{ruleset}/{kind}", body)
         assert got["status"] == 200 and got["outside"] == [], (ruleset, kind)
         assert got["tiles"], (ruleset, kind)
+
+
+
+def test_an_analysis_picture_is_drawn_within_its_box(browser: Browser, served: str,
+                                                     client: FlaskClient) -> None:
+    """The analysis pictures of a 14-tile hand (its longest rows of useful tiles wrap) and
+    of a ready 13-tile hand, as the browser draws them."""
+    page = browser.page(1600, 1000)
+    page.goto(f"{served}/healthz")
+    for ruleset, body, tiles in [
+            ("sichuan", {"hand": "111m234m567m999s5s4p", "context": {"win_type": "self_draw"}},
+             14),
+            ("mcr", {"hand": "123m456m789m123p5s",
+                     "context": {"win_type": "discard", "discarder": 2}}, 13)]:
+        got = _measure(page, f"/v1/rulesets/{ruleset}/analysis", body)
+        assert got["status"] == 200 and got["type"].startswith("image/svg+xml"), ruleset
+        assert got["outside"] == [], ruleset
+        assert len(got["tiles"]) == tiles and got["small"] > 0, ruleset
 
 
 def _ready(page: Page) -> None:
@@ -239,3 +261,50 @@ def test_the_calculator_lists_the_waits_of_a_hand_one_short(
     assert [r[3] for r in rows] == [str(w["value"]) for w in answer["waits"]]
     # the hand's 13 tiles and each wait
     assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 13 + 2
+
+
+def test_the_calculator_shows_the_discard_analysis(
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path) -> None:
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(page)
+    assert page.eval("document.getElementById('ask-analysis') !== null")
+    assert page.eval("document.getElementById('visible-field').hidden") is False
+    hand = "123m456m789m12p5s9sE"
+    page.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    page.eval("document.getElementById('visible').focus()")
+    page.type("3p3p")
+    page.click("#ask-analysis")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    assert page.eval("document.body.dataset.state") == "done"
+    answer = client.post("/v1/rulesets/mcr/analysis", json={
+        "hand": hand, "visible": "3p3p", "context": {
+            "win_type": "self_draw", "winner": 0, "dealer": 0, "seat_wind": "E",
+            "round_wind": "E"}}).get_json()
+    shanten = answer["shanten"]
+    assert page.eval("document.getElementById('verdict').textContent") == (
+        f"14 tiles: {shanten} from ready (向听 {shanten})")
+    rows = _rows(page, "#result-body table.discards")
+    first = answer["discards"][0]
+    assert rows[0] == [first["tile"], str(first["shanten"]),
+                       " ".join(f"{u['tile']}×{u['left']}" for u in first["useful"]),
+                       str(first["useful_left"]), "—"]
+    assert len(rows) == len(answer["discards"])
+    # the picture: the hand's 14 tiles, and the analysis's tiles drawn small
+    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 14
+    assert page.eval("document.querySelectorAll('#picture svg .tile-small').length") > 0
+    # at a phone's width the discard rows fit the screen
+    phone = browser.page(390, 844, mobile=True)
+    phone.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(phone)
+    phone.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    phone.click("#ask-analysis")
+    phone.wait("document.body.dataset.state === 'done'")
+    assert phone.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    print(f"screenshot of the analysis at 390 px: "
+          f"{phone.screenshot(tmp_path / 'calculator-analysis-phone.png')}")
+    # a word-card game has no analysis: neither the button nor the field
+    page.goto(f"{served}/calculator?ruleset=hengyang")
+    _ready(page)
+    assert page.eval("document.getElementById('ask-analysis') === null")
+    assert page.eval("document.getElementById('visible-field').hidden") is True

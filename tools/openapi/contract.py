@@ -55,6 +55,28 @@ PICTURE = {"image/svg+xml": {"schema": {
                   '<g class="tile" data-tile="1m" transform="translate(14 79)" aria-label="一万">'
                   '…</g> …</svg>\n')}}}}
 
+# The answer of analysis as a picture (the tile games only).
+ANALYSIS_PICTURE = {"image/svg+xml": {"schema": {
+    "type": "string",
+    "description": (
+        "Sent instead of JSON when the request's `Accept` prefers `image/svg+xml` to "
+        "`application/json` (a higher quality; a tie answers JSON): the analysis drawn as a "
+        "standalone SVG document. The hand's tiles (`class=\"tile\"`, `data-tile` its code, "
+        "declared melds set aside), the shanten overall and per shape; for 13 tiles the "
+        "useful tiles with their copies left and the waits with what they score; for 14 one "
+        "row per discard, best first: the tile to discard, the shanten it leaves, the useful "
+        "tiles with their copies left and, for a row left ready, its waits with their values. "
+        "The tiles the analysis speaks of are drawn small (`class=\"tile-small\"`). Errors "
+        "stay problem documents. docs/pictures.md shows one.")},
+    "examples": {"picture": {
+        "summary": "A picture, its drawing left out (docs/pictures.md shows a whole one)",
+        "value": ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
+                  'width="914.2" height="316.3" viewBox="0 0 914.2 316.3" role="img"><title>'
+                  '国标麻将: analysis of 123456789m123p5s</title><desc>国标麻将 (mcr). Hand '
+                  '123456789m123p5s (13 tiles); 听 ready; … 听 ready, useful 5s (3 left); waits '
+                  '5s 30; best 5s: total 22 · value 30.</desc> … <g class="tile" data-tile="1m" '
+                  '…>…</g> … <g class="tile-small" data-tile="5s" …>…</g> …</svg>\n')}}}}
+
 
 @dataclass(frozen=True)
 class Operation:
@@ -382,7 +404,8 @@ def tile_operations() -> tuple[Operation, ...]:
             "post", "/v1/rulesets/{ruleset}/analysis", "analyseHand", "scoring",
             "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
             ANALYSIS_DESCRIPTION,
-            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json"),
+            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json",
+                   also=ANALYSIS_PICTURE),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), it cannot describe a hand of 13 or 14 tiles "

@@ -27,6 +27,9 @@ PICTURES: dict[str, tuple[str, str, dict[str, Any]]] = {
         "context": {"win_type": "self_draw", "winner": 0, "dealer": 0}}),
     "docs/pictures/mcr-waits.svg": ("mcr", "waits", {
         "hand": "[CCC][123m][789m]45m99m", "context": {"win_type": "discard", "discarder": 1}}),
+    "docs/pictures/sichuan-analysis.svg": ("sichuan", "analysis", {
+        "hand": "111m234m567m999s5s4p", "context": {"win_type": "self_draw"},
+        "visible": "5s"}),
 }
 
 

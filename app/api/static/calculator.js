@@ -4,7 +4,8 @@
  * from the chosen rule set's document (GET /v1/rulesets/{id}): a tile game's `tile_kinds`,
  * seats, flowers and wild indicator; a word-card game's `deck`, win types and the seats they
  * name, flags and cards. The answers (ANSWERS) are posted as JSON; the picture of each is the
- * same request sent with `Accept: image/svg+xml`. A problem document's messages are shown next
+ * same request sent with `Accept: image/svg+xml`. The discard analysis is offered for the tile
+ * games (a document with `tile_kinds`; the word-card games have none, as the contract says). A problem document's messages are shown next
  * to the field its JSON pointer names. No library, no build step, nothing from another host.
  */
 "use strict";
@@ -18,6 +19,8 @@ const state = { doc: null, family: "tiles", pending: [], history: [] };
 const ANSWERS = [
   { kind: "score", label: "Score", primary: true, offered: () => true, render: renderScore },
   { kind: "waits", label: "Waits (a hand one short)", offered: () => true, render: renderWaits },
+  { kind: "analysis", label: "Analysis (13 or 14 tiles)", offered: (doc) => Boolean(doc.tile_kinds),
+    extend: analysisBody, render: renderAnalysis },
 ];
 
 function el(tag, attrs = {}, ...children) {
@@ -77,6 +80,9 @@ async function chooseRuleset(id) {
   buildContext();
   buildOptions();
   buildActions();
+  const analyses = ANSWERS.some((a) => a.kind === "analysis" && a.offered(doc));
+  $("visible-field").hidden = !analyses;
+  $("visible").value = "";
   clearProblems();
   $("result").hidden = true;
   setState("ready");
@@ -393,6 +399,7 @@ async function ask(answer) {
   clearProblems();
   setState("busy");
   const body = { hand: $("hand").value, context: contextValues() };
+  if (answer.extend) answer.extend(body);
   const url = `/v1/rulesets/${encodeURIComponent(state.doc.id)}/${answer.kind}`;
   const post = (accept) => fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", Accept: accept } });
   try {
@@ -458,11 +465,61 @@ function renderWaits(data, out) {
   out.append(el("p", { className: `verdict ${data.ready ? "win" : "nowin"}`, id: "verdict",
     text: data.ready ? `Ready: ${data.waits.length} ${data.waits.length === 1 ? "wait" : "waits"}${data.can_win ? "" : " (none a legal win)"}` : "Not ready: no tile completes this hand" }));
   const key = state.family === "tiles" ? "tile" : "card";
-  out.append(table([[key], ["win"], ["total", true], ["value", true], ["fans"]], data.waits.map((w) => [
+  out.append(waitsTable(data.waits, key));
+  if (data.best) out.append(el("p", { text: `Best: ${data.best[key]}, value ${data.best.value}` }));
+}
+
+function waitsTable(waits, key) {
+  return table([[key], ["win"], ["total", true], ["value", true], ["fans"]], waits.map((w) => [
     w[key] + (w.win_type ? ` (${w.win_type})` : ""), w.winning ? "yes" : (w.reason ? w.reason.code : "no"),
     String(w.fan_total), w.value === null || w.value === undefined ? "—" : String(w.value),
-    w.fans.map((f) => `${f.name} ${f.value}`).join(", ")]), "waits"));
-  if (data.best) out.append(el("p", { text: `Best: ${data.best[key]}, value ${data.best.value}` }));
+    w.fans.map((f) => `${f.name} ${f.value}`).join(", ")]), "waits");
+}
+
+/* The analysis: the tiles seen elsewhere, when given. */
+function analysisBody(body) {
+  const visible = $("visible").value.trim();
+  if (visible) body.visible = visible;
+}
+
+function shantenText(n) {
+  if (n === null || n === undefined) return "no shape can be made";
+  if (n === -1) return "a win already";
+  if (n === 0) return "ready (听)";
+  return `${n} from ready (向听 ${n})`;
+}
+
+const usefulText = (useful) => useful.map((u) => `${u.tile}×${u.left}`).join(" ") || "none";
+const waitValue = (w) => (w.winning ? String(w.value ?? w.fan_total) : "no win");
+const waitsText = (waits) => (waits ? waits.map((w) => `${w.tile} ${waitValue(w)}`).join(", ") : "—");
+
+function renderAnalysis(data, out) {
+  out.append(el("p", { className: `verdict ${data.shanten !== null && data.shanten <= 0 ? "win" : "nowin"}`, id: "verdict",
+    text: `${data.tiles} tiles: ${shantenText(data.shanten)}` }));
+  out.append(el("p", { className: "help", id: "shapes",
+    text: `Shanten by shape: ${Object.entries(data.shapes).map(([s, n]) => `${s} ${n ?? "—"}`).join(", ")}` }));
+  if (data.win) {
+    out.append(el("h3", { text: `As it stands: ${data.win.winning ? "a win" : `not a win (${data.win.reason ? data.win.reason.message : ""})`}` }));
+    if (data.win.fans.length) out.append(fansTable(data.win.fans));
+    out.append(totals(data.win));
+  }
+  if (data.tiles === 13) {
+    out.append(el("h3", { text: `Useful tiles: ${data.useful.length} kinds, ${data.useful_left} left` }));
+    out.append(table([["tile"], ["left", true]], data.useful.map((u) => [u.tile, String(u.left)]), "useful"));
+    if (data.waits) {
+      out.append(el("h3", { text: `Waits${data.can_win ? "" : " (none a legal win)"}` }));
+      out.append(waitsTable(data.waits, "tile"));
+      if (data.best) out.append(el("p", { text: `Best: ${data.best.tile}, value ${data.best.value}` }));
+    }
+    return;
+  }
+  out.append(el("h3", { text: "Discards, best first" }));
+  out.append(el("p", { className: "help", text: "Per discard: the shanten left, the useful tiles with their copies left (3p×4: four 3p to come), their sum, and a ready hand's waits with their values." }));
+  const scroll = el("div", { className: "scroll" });
+  scroll.append(table([["discard"], ["shanten", true], ["useful"], ["left", true], ["waits"]],
+    data.discards.map((d) => [d.tile + (d.void ? " (void suit)" : ""), String(d.shanten ?? "—"), usefulText(d.useful),
+      String(d.useful_left), waitsText(d.waits) + (d.waits && !d.can_win ? " — none wins" : "")]), "discards"));
+  out.append(scroll);
 }
 
 /* --- start ------------------------------------------------------------------------------- */

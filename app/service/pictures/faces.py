@@ -6,7 +6,9 @@ frame), flowers as their character and number. A word card is `CARD_W` × `CARD_
 character written at both ends, red for the red cards (the deck's `red` attribute), black
 otherwise. Each face is one `<g>` with `class="tile"` (`"card"`) and `data-tile` naming it in
 the service's notation; a wild tile also carries `data-as`, what it stood for, and is marked
-(an orange frame and the tile it stood for written under it: `WILD_LABEL_H` more).
+(an orange frame and the tile it stood for written under it: `WILD_LABEL_H` more). A tile the
+picture speaks of rather than one of the hand (an analysis's discards, useful tiles and waits)
+is drawn small, `class="tile-small"`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ from app.domain.deck import Card
 from app.domain.tiles import TileKind
 from app.service.pictures.svg import CJK_FONTS, SERIF_CJK_FONTS, el, fmt, text
 
-__all__ = ["CARD_H", "CARD_W", "TILE_H", "TILE_W", "WILD_LABEL_H", "Face", "card_face",
-           "tile_face"]
+__all__ = ["CARD_H", "CARD_W", "SMALL", "TILE_H", "TILE_W", "WILD_LABEL_H", "Face", "card_face",
+           "small_tile_face", "tile_face"]
 
 TILE_W, TILE_H = 40, 54
+SMALL = 0.6  # a small tile's scale (`small_tile_face`)
 CARD_W, CARD_H = 30, 76
 WILD_LABEL_H = 16
 
@@ -156,8 +159,8 @@ def _group(face: Face, cls: str, x: float, y: float, label: str, body: list[str]
                     "transform": f"translate({fmt(x)} {fmt(y)})", "aria-label": label}, body)
 
 
-def tile_face(face: Face, x: float, y: float) -> str:
-    """A tile at (x, y), its top left corner; face down, the back only."""
+def _tile_body(face: Face) -> tuple[list[str], str]:
+    """A tile's drawing at (0, 0) and its label."""
     assert isinstance(face.kind, TileKind)
     back = face.face_down
     body = [el("rect", {"x": 0.5, "y": 0.5, "width": TILE_W - 1, "height": TILE_H - 1,
@@ -169,7 +172,23 @@ def tile_face(face: Face, x: float, y: float) -> str:
     label = f"{face.kind.name_zh} (face down)" if back else face.kind.name_zh
     if face.wild_as is not None:
         label += f", wild, as {face.wild_as_name or face.wild_as}"
+    return body, label
+
+
+def tile_face(face: Face, x: float, y: float) -> str:
+    """A tile at (x, y), its top left corner; face down, the back only."""
+    body, label = _tile_body(face)
     return _group(face, "tile", x, y, label, body)
+
+
+def small_tile_face(face: Face, x: float, y: float) -> str:
+    """A tile drawn at `SMALL` of its size, at (x, y): a tile the picture speaks of (a
+    discard, a useful tile, a wait), not one of the hand, so its class is `tile-small`
+    (`data-tile` names it as for a tile of the hand)."""
+    body, label = _tile_body(face)
+    return el("g", {"class": "tile-small", "data-tile": face.code,
+                    "transform": f"translate({fmt(x)} {fmt(y)}) scale({SMALL})",
+                    "aria-label": label}, body)
 
 
 def card_face(face: Face, x: float, y: float) -> str:

@@ -70,31 +70,33 @@ class Canvas:
     def gap(self, height: float) -> None:
         self.y += height
 
-    def _section_width(self, section: Section) -> float:
+    def _section_width(self, section: Section, style: FaceStyle) -> float:
         faces = sum(len(g.faces) for g in section.groups)
         gaps = sum(len(g.faces) - 1 for g in section.groups if g.faces)
-        width = faces * self.style.width + gaps * FACE_GAP
+        width = faces * style.width + gaps * FACE_GAP
         width += GROUP_GAP * max(len(section.groups) - 1, 0)
         widths = [width, text_width(section.label, LABEL_SIZE)]
         widths += [text_width(g.caption, CAPTION_SIZE) for g in section.groups if g.caption]
         return max(widths)
 
-    def row(self, sections: Sequence[Section], x0: float = MARGIN) -> None:
-        """Sections side by side (wrapping past `MAX_ROW`), under what was drawn."""
+    def row(self, sections: Sequence[Section], x0: float = MARGIN,
+            style: FaceStyle | None = None) -> None:
+        """Sections side by side (wrapping past `MAX_ROW`), under what was drawn; their faces
+        drawn in `style` (the canvas's own by default)."""
+        style = style or self.style
         pending: list[tuple[float, Section]] = []
         x = x0
         for section in sections:
-            width = self._section_width(section)
+            width = self._section_width(section, style)
             if pending and x + width > MAX_ROW:
-                self._draw_row(pending)
+                self._draw_row(pending, style)
                 pending, x = [], x0
             pending.append((x, section))
             x += width + SECTION_GAP
         if pending:
-            self._draw_row(pending)
+            self._draw_row(pending, style)
 
-    def _draw_row(self, placed: list[tuple[float, Section]]) -> None:
-        style = self.style
+    def _draw_row(self, placed: list[tuple[float, Section]], style: FaceStyle) -> None:
         has_label = any(s.label for _, s in placed)
         top = self.y + (LABEL_H if has_label else 0.0)
         wild = any(f.wild_as is not None for _, s in placed for g in s.groups for f in g.faces)

@@ -1,4 +1,5 @@
-"""Pictures of the tile games' answers: a scored hand and the waits of a hand one tile short.
+"""Pictures of the tile games' answers: a scored hand, the waits of a hand one tile short, and
+the discard analysis of a hand of 13 or 14 tiles.
 
 A scored hand is laid out as it was scored: the groups of the chosen reading (the answer's
 `decomposition`) apart, the declared melds set aside (a concealed kong with its two end tiles
@@ -6,6 +7,12 @@ face down, as players lay it), the winning tile apart, the flowers last; a wild 
 with what it stood for (`decomposition.wilds`). A hand with no reading (no winning shape) shows
 its standing tiles in order. Under the tiles: whether it wins (or why not), the fans with their
 values, the total, the value, and the payments.
+
+An analysis shows the hand (declared melds set aside), its shanten overall and per shape; for
+13 tiles its useful tiles (drawn small, each with its copies left) and, when ready, each wait
+with what it scores; for 14 one row per discard, best first: the tile to discard drawn small
+with the shanten it leaves, the useful tiles then with their copies left, and for a row left
+ready its waits with their values, the best and whether any can win.
 """
 
 from __future__ import annotations
@@ -17,13 +24,22 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.domain.notation import format_meld, format_tiles, parse_tiles
 from app.rules.model import RuleSet
 from app.service.pictures.common import fan_lines, payment_lines, write_lines
-from app.service.pictures.faces import TILE_H, TILE_W, Face, tile_face
+from app.service.pictures.faces import (
+    SMALL,
+    TILE_H,
+    TILE_W,
+    Face,
+    small_tile_face,
+    tile_face,
+)
 from app.service.pictures.layout import Canvas, FaceStyle, Group, Section
 
-__all__ = ["tile_score_picture", "tile_waits_picture"]
+__all__ = ["tile_analysis_picture", "tile_score_picture", "tile_waits_picture"]
 
 Json = Mapping[str, Any]
 STYLE = FaceStyle(TILE_W, TILE_H, tile_face)
+SMALL_STYLE = FaceStyle(TILE_W * SMALL, TILE_H * SMALL, small_tile_face)
+PER_SECTION = 12  # small tiles side by side before the row may wrap
 
 
 def _faces(tiles: Sequence[int], rs: RuleSet) -> list[Face]:
@@ -210,3 +226,133 @@ def tile_waits_picture(request: tuple[tuple[int, ...], tuple[Meld, ...], WinCont
     return canvas.svg(f"{rs.name}: waits of {hand_text}",
                       f"{rs.name} ({rs.id}). Hand {hand_text}; {_context_text(ctx)}; {state}. "
                       f"Waits: {waits_text}.")
+
+
+# --- the discard analysis -------------------------------------------------------------------
+
+AnalysisRequest = tuple[tuple[int, ...], tuple[Meld, ...], WinContext, tuple[int, ...], bool]
+
+
+def _shanten_text(shanten: int | None) -> str:
+    if shanten is None:
+        return "no shape can be made"
+    if shanten == -1:
+        return "和 a win"
+    if shanten == 0:
+        return "听 ready"
+    return f"向听 {shanten}"
+
+
+def _small(code: str, rs: RuleSet) -> Face:
+    return Face(code, rs.tileset.kind(rs.tileset.by_code[code]))
+
+
+def _short_value(wait: Json) -> str:
+    """A wait's worth in a few characters, under its small tile: its value (or fan total),
+    ✗ when it does not win."""
+    if not wait["winning"]:
+        return "✗"
+    return str(wait["value"] if wait.get("value") is not None else wait["fan_total"])
+
+
+def _chunked(label: str, groups: Sequence[Group]) -> list[Section]:
+    """Groups in sections of `PER_SECTION`, the label over the first, so that a long list
+    wraps (a row wraps between sections)."""
+    return [Section(label if start == 0 else "", groups[start:start + PER_SECTION])
+            for start in range(0, len(groups), PER_SECTION)]
+
+
+def _useful_sections(left: Json, rs: RuleSet) -> list[Section]:
+    """The useful tiles, small, each captioned with its copies left."""
+    useful = left["useful"]
+    label = f"进张 useful: {len(useful)} kinds, {left['useful_left']} left"
+    if not useful:
+        return [Section(label, [Group([], "none")])]
+    return _chunked(label, [Group([_small(u["tile"], rs)], f"×{u['left']}") for u in useful])
+
+
+def _best_text(left: Json) -> str:
+    best = left.get("best")
+    if best is None:
+        return "no wait wins" if left.get("can_win") is False else ""
+    return f"best {best['tile']}: {_totals(best)}"
+
+
+def _waits_section(left: Json, rs: RuleSet) -> list[Section]:
+    """A ready row's waits, small, each captioned with its value (✗: no win)."""
+    if not left.get("waits"):
+        return []
+    label = " · ".join(p for p in ("听 waits", _best_text(left),
+                                   "can win" if left.get("can_win") else "cannot win") if p)
+    return _chunked(label, [Group([_small(w["tile"], rs)], _short_value(w))
+                            for w in left["waits"]])
+
+
+def _shapes_text(answer: Json) -> str:
+    return " · ".join(f"{shape} {'—' if n is None else n}"
+                      for shape, n in answer["shapes"].items())
+
+
+def _left_text(left: Json) -> str:
+    """What 13 tiles answer, in text: shanten, useful tiles, waits."""
+    useful = ", ".join(f"{u['tile']} ({u['left']} left)" for u in left["useful"]) or "none"
+    text = f"{_shanten_text(left['shanten'])}, useful {useful}"
+    if left.get("waits"):
+        text += "; waits " + ", ".join(f"{w['tile']} {_short_value(w)}" for w in left["waits"])
+        best = _best_text(left)
+        text += f"; {best}" if best else ""
+    return text
+
+
+def _row_text(row: Json) -> str:
+    void = " (void suit)" if row.get("void") else ""
+    return f"discard {row['tile']}{void}: {_left_text(row)}"
+
+
+def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet) -> bytes:
+    """The picture of a tile game's discard analysis: the hand, its shanten, then for 13 tiles
+    its useful tiles and waits, for 14 one row per discard (the module's docstring)."""
+    standing, melds, ctx, visible, _ = request
+    canvas = Canvas(STYLE)
+    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
+    seen = f" · {len(visible)} tiles seen elsewhere" if visible else ""
+    canvas.line(f"{answer['tiles']} tiles · {_shanten_text(answer['shanten'])}{seen} · waits "
+                f"scored as: {_context_text(ctx)}", size=12, color="#555555")
+    canvas.gap(4)
+    ordered = sorted(standing, key=rs.tileset.display_rank.__getitem__)
+    sections = [Section("手牌 hand", [Group(_faces(ordered, rs))])]
+    if melds:
+        sections.append(Section("副露 declared", [
+            Group(_meld_faces(m.tiles, m.concealed and m.kind == "kong", rs)) for m in melds]))
+    canvas.row(sections)
+    canvas.line(f"shanten by shape: {_shapes_text(answer)}", size=12, color="#555555")
+    rows_text: list[str] = []
+    if answer["tiles"] == 13:
+        canvas.row(_useful_sections(answer, rs), style=SMALL_STYLE)
+        best = answer.get("best")
+        for wait in answer.get("waits") or ():
+            mark = " ★ best" if best is not None and wait["tile"] == best["tile"] else ""
+            canvas.row([Section(f"听 {wait['tile']}{mark}",
+                                [Group([_small(wait["tile"], rs)], _wait_lines(wait))])],
+                       style=SMALL_STYLE)
+        if answer.get("can_win") is False:
+            canvas.line("No wait wins under the rule set.", size=12)
+        rows_text.append(_left_text(answer))
+    else:
+        win = answer.get("win")
+        if win is not None:
+            canvas.line(f"{_verdict(win)} · {_totals(win)}", bold=True)
+        canvas.line("打 discards, best first", size=12, color="#555555")
+        for row in answer["discards"]:
+            void = " 缺 void suit" if row.get("void") else ""
+            head = Section(f"打 {row['tile']}{void}",
+                           [Group([_small(row["tile"], rs)], _shanten_text(row["shanten"]))])
+            canvas.row([head, *_useful_sections(row, rs), *_waits_section(row, rs)],
+                       style=SMALL_STYLE)
+            rows_text.append(_row_text(row))
+    hand_text = format_tiles(ordered, rs.tileset) + "".join(_meld_text(m, rs) for m in melds)
+    return canvas.svg(
+        f"{rs.name}: analysis of {hand_text}",
+        f"{rs.name} ({rs.id}). Hand {hand_text} ({answer['tiles']} tiles); "
+        f"{_shanten_text(answer['shanten'])}; by shape {_shapes_text(answer)}. "
+        + "".join(f"{t}. " for t in rows_text).rstrip())
