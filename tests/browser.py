@@ -3,7 +3,9 @@ pictures in a real browser (tests/api/test_browser_pages.py).
 
 The protocol runs over a pipe (`--remote-debugging-pipe`: JSON messages ended by a NUL byte,
 the browser reading file descriptor 3 and writing 4), so no WebSocket client and no network
-port are needed. One browser per test module; each `Page` is a tab of it with its own viewport.
+port are needed. One browser per test module; each `Page` is a tab of it with its own
+viewport. `serving` serves an app on a loopback port for the browser to load (the pages'
+tests and the /docs test share it).
 """
 
 from __future__ import annotations
@@ -16,14 +18,33 @@ import select
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from flask import Flask
+from werkzeug.serving import make_server
 
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
                 if shutil.which(b)), None)
 NO_BROWSER = ("no headless browser here (Debian: apt-get install chromium; .ci/run installs "
               "it): the pages and pictures are checked in a browser where one is")
+
+
+@contextmanager
+def serving(app: Flask) -> Iterator[str]:
+    """The app served on a free loopback port in a thread, for as long as the block runs; its
+    base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
 
 
 class BrowserError(RuntimeError):

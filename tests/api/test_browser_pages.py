@@ -18,7 +18,6 @@ Without a browser these tests are skipped, saying so; `.ci/run` installs one."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,24 +25,18 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from app.api.routes import RULESETS_KEY
 from tests.api.picture_hands import drawn_tiles, sample_hands
-from tests.browser import BROWSER, NO_BROWSER, Browser, Page
+from tests.browser import BROWSER, NO_BROWSER, Browser, Page, serving
 
 pytestmark = pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
 
 
 @pytest.fixture(scope="module")
 def served(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

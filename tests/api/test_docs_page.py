@@ -5,9 +5,7 @@ Without a browser the browser test is skipped, saying so; `.ci/run` installs one
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,12 +13,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
 from app.api.docs import ASSETS
-
-BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome")
-                if shutil.which(b)), None)
+from tests.browser import BROWSER, serving
 
 
 def test_the_page_and_its_files_are_served_here(client: FlaskClient) -> None:
@@ -40,13 +35,8 @@ def test_the_page_and_its_files_are_served_here(client: FlaskClient) -> None:
 
 @pytest.fixture()
 def served(app: Flask) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
+    with serving(app) as url:
+        yield url
 
 
 def _browser(*args: str) -> subprocess.CompletedProcess[str]:
