@@ -155,6 +155,8 @@ STATES_LIMIT = 4000
 
 
 class Reducer(NamedTuple):
+    # A group's weight and bits (`GroupInfo`): the bits may depend on the winning tile only
+    # through `places` of the group (the searches' memos are shared on that ground).
     info: Callable[[Group], GroupInfo]
     # Per part (suit, counts, caps, budget, winning tile): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
@@ -223,6 +225,11 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
     if reducer is None:
         return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3])
                      for o in _suit_options(start, seg, caps, budget))
+    # The winning tile tells a suit's options apart only through where it can sit in their
+    # groups (`places`): a wild one on a group's wilds, whatever wild it is; a natural one
+    # outside the suit in none of them. Searches differing only so share memo and states.
+    if win[1] or not start <= win[0] < start + len(seg):
+        win = (-1, win[1])
     key = (start, seg, caps, budget, win)
     kept = reducer.memo.get(key)
     if kept is None:
