@@ -241,6 +241,11 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         if sum(map(len, reducer.states.values())) > STATES_LIMIT:
             reducer.states.clear()
         states = reducer.states.setdefault((start, win), {})
+        # A natural winning tile of the suit sits only in a group holding it naturally: once
+        # a search has cut every natural of its rank, the rest is read as with the winning
+        # tile outside the suit, and shares those states.
+        rank = win[0] - start if win[0] >= 0 else -1
+        after = reducer.states.setdefault((start, (-1, False)), {}) if rank >= 0 else states
         found: dict[tuple[_Profile, tuple[int, ...]], _SuitOption | None] = {}
 
         def fits(profile: _Profile, need: tuple[int, ...]) -> _SuitOption | None:
@@ -256,7 +261,7 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         kept = reducer.memo[key] = tuple(
             _Bucket(option, partial(fits, p), least)
             for p, (option, least) in _profiled_options(start, seg, caps, budget, info,
-                                                        states).items())
+                                                        states, rank, after).items())
     return kept
 
 
@@ -351,7 +356,8 @@ def _cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: 
 
 
 def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any]
+                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any],
+                      rank: int = -1, after: dict[tuple[object, ...], Any] | None = None
                       ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
     """One option of a suit per profile (as `_suit_options` would list them all, then keep
     one per profile), the one crowding the fewest ranks (most room for free groups), with the
@@ -360,7 +366,14 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
     What is left after a group depends only on the naturals left, the wilds placed near
     them, the wilds still free and whether the pair is taken, so each such state is worked out
     once, as the profiles its rest can take; no other option is listed.
+
+    `rank`: the rank of a natural winning tile in this suit (-1: none). `info` tells groups
+    holding it apart from the others, so its states are kept in `memo` while naturals of that
+    rank are left, in `after` (the states of searches whose winning tile is outside the
+    suit) once none is: no group of the rest can hold it.
     """
+    later = memo if after is None else after
+    free = [c - n for c, n in zip(caps, counts, strict=True)]
     # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
     # per rank of any option of the profile)
     Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int] | None, list[int]]
@@ -374,17 +387,17 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             i += 1
         if i == 9:
             return done
-        # Room each rank has before this state's next group.
-        room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
+        # Room each rank has before this state's next group (`free` less the wilds placed).
         # Later groups hold rank i or above and reach down two ranks at most. Of the room left
         # at a rank only as much matters as they could still fill: no more than the budget,
         # and no more than one wild per natural two ranks around (a chow through the rank)
         # and two per natural of the rank (its pung).
-        near = _near(left)
+        reach = _near(left)
         low = max(0, i - 2)
-        seen = tuple([min(room[r], budget, left[r] + near[r]) for r in range(low, 9)])
+        seen = tuple([min(free[r] - used[r], budget, reach[r]) for r in range(low, 9)])
         state = (left[i:], seen, budget, pair)
-        found: dict[_Profile, Entry] | None = memo.get(state)
+        states = memo if rank < 0 or left[rank] else later
+        found: dict[_Profile, Entry] | None = states.get(state)
         if found is not None:
             return found
         out: dict[_Profile, Entry] = {}
@@ -438,7 +451,7 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
         for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
                                                 budget):
             then(group, take, put, is_pair)
-        memo[state] = out
+        states[state] = out
         return out
 
     return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
@@ -453,8 +466,9 @@ NEAR_LIMIT = 1024
 
 @lru_cache(maxsize=NEAR_LIMIT)
 def _near(left: tuple[int, ...]) -> tuple[int, ...]:
-    """Per rank, the natural tiles within two ranks of it (itself included)."""
-    return tuple(sum(left[max(0, r - 2):r + 3]) for r in range(9))
+    """Per rank, the most wilds groups of the naturals `left` could place there: the
+    naturals within two ranks of it (itself included), and those of the rank once more."""
+    return tuple(left[r] + sum(left[max(0, r - 2):r + 3]) for r in range(9))
 
 
 def _crowding(added: Sequence[int], room: Sequence[int]) -> tuple[int, int]:
