@@ -116,8 +116,9 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
 
 
 def clear_cache() -> None:
-    """Empty the module-wide cache of suit options."""
+    """Empty the module-wide caches of suit options and of cuts."""
     _suit_options.cache_clear()
+    _cuts_near.cache_clear()
 
 
 def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
@@ -448,14 +449,40 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 elif entry[2] is None:
                     out[profile] = (entry[0], entry[1], standing, kept)
 
-        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
-                                                budget):
+        # The cuts depend only on the naturals from rank i, the room two ranks around it
+        # (whether there is any; at rank i, up to two) and at most two wilds of the budget.
+        hi = min(i + 3, 9)
+        room_near = tuple([min(free[r] - used[r], 2 if r == i else 1)
+                           for r in range(low, hi)])
+        for group, take, put, is_pair in _cuts_near(start, i, left[i:hi], room_near, pair,
+                                                    min(budget, 2)):
             then(group, take, put, is_pair)
         states[state] = out
         return out
 
     return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
             for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
+
+
+# Entries of `_cuts_near`: one per neighbourhood of a rank (the naturals there and the room
+# around it), a few hundred per suit position.
+CUTS_LIMIT = 4096
+
+
+@lru_cache(maxsize=CUTS_LIMIT)
+def _cuts_near(start: int, i: int, left: tuple[int, ...], room: tuple[int, ...], pair: bool,
+               budget: int) -> tuple[tuple[Group, tuple[int, ...], tuple[int, ...], bool], ...]:
+    """`_cuts` at rank i, from what it reads there: `left` the naturals from rank i (up to
+    three ranks), `room` per rank from two below i (capped at two at rank i, at one
+    elsewhere: all a cut asks of it), `budget` at most two (no cut places more)."""
+    low = max(0, i - 2)
+    full = [0] * 9
+    full[i:i + len(left)] = left
+    caps = [0] * 9
+    for r, n in enumerate(room, low):
+        caps[r] = n
+    zero = [0] * 9
+    return tuple(_cuts(start, i, full, zero, zero, caps, pair, budget))
 
 
 # 3,207 patterns seen on 5,000 tianjin hands with 0..7 wilds; a hit rate of 98.6% at 4,096
