@@ -159,11 +159,12 @@ class Reducer(NamedTuple):
     # A group's weight and bits (`GroupInfo`): the bits may depend on the winning tile only
     # through `places` of the group (the searches' memos are shared on that ground).
     info: Callable[[Group], GroupInfo]
-    # Per part (suit, counts, caps, budget, winning tile): its buckets.
+    # Per part (suit, counts, caps, budget, winning tile as `_reduced` keys it): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
     # The search's states (see `_profiled_options`), shared by every search of a suit with
-    # this winning tile: a state is described by what is left and the room, never by the caps
-    # or the counts it came from, so searches with room kept back reuse most of them.
+    # this winning tile (or one that cannot sit in what is left): a state is described by
+    # what is left and the room, never by the caps or the counts it came from, so searches
+    # with room kept back reuse most of them.
     states: dict[tuple[object, ...], Any]
 
 
