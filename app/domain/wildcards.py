@@ -116,8 +116,9 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
 
 
 def clear_cache() -> None:
-    """Empty the module-wide cache of suit options."""
+    """Empty the module-wide caches of suit options and of cuts."""
     _suit_options.cache_clear()
+    _cuts_near.cache_clear()
 
 
 def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
@@ -155,12 +156,15 @@ STATES_LIMIT = 4000
 
 
 class Reducer(NamedTuple):
+    # A group's weight and bits (`GroupInfo`): the bits may depend on the winning tile only
+    # through `places` of the group (the searches' memos are shared on that ground).
     info: Callable[[Group], GroupInfo]
-    # Per part (suit, counts, caps, budget, winning tile): its buckets.
+    # Per part (suit, counts, caps, budget, winning tile as `_reduced` keys it): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
     # The search's states (see `_profiled_options`), shared by every search of a suit with
-    # this winning tile: a state is described by what is left and the room, never by the caps
-    # or the counts it came from, so searches with room kept back reuse most of them.
+    # this winning tile (or one that cannot sit in what is left): a state is described by
+    # what is left and the room, never by the caps or the counts it came from, so searches
+    # with room kept back reuse most of them.
     states: dict[tuple[object, ...], Any]
 
 
@@ -223,6 +227,11 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
     if reducer is None:
         return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3])
                      for o in _suit_options(start, seg, caps, budget))
+    # The winning tile tells a suit's options apart only through where it can sit in their
+    # groups (`places`): a wild one on a group's wilds, whatever wild it is; a natural one
+    # outside the suit in none of them. Searches differing only so share memo and states.
+    if win[1] or not start <= win[0] < start + len(seg):
+        win = (-1, win[1])
     key = (start, seg, caps, budget, win)
     kept = reducer.memo.get(key)
     if kept is None:
@@ -234,6 +243,11 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         if sum(map(len, reducer.states.values())) > STATES_LIMIT:
             reducer.states.clear()
         states = reducer.states.setdefault((start, win), {})
+        # A natural winning tile of the suit sits only in a group holding it naturally: once
+        # a search has cut every natural of its rank, the rest is read as with the winning
+        # tile outside the suit, and shares those states.
+        rank = win[0] - start if win[0] >= 0 else -1
+        after = reducer.states.setdefault((start, (-1, False)), {}) if rank >= 0 else states
         found: dict[tuple[_Profile, tuple[int, ...]], _SuitOption | None] = {}
 
         def fits(profile: _Profile, need: tuple[int, ...]) -> _SuitOption | None:
@@ -249,7 +263,7 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         kept = reducer.memo[key] = tuple(
             _Bucket(option, partial(fits, p), least)
             for p, (option, least) in _profiled_options(start, seg, caps, budget, info,
-                                                        states).items())
+                                                        states, rank, after).items())
     return kept
 
 
@@ -344,7 +358,8 @@ def _cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: 
 
 
 def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any]
+                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any],
+                      rank: int = -1, after: dict[tuple[object, ...], Any] | None = None
                       ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
     """One option of a suit per profile (as `_suit_options` would list them all, then keep
     one per profile), the one crowding the fewest ranks (most room for free groups), with the
@@ -353,7 +368,14 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
     What is left after a group depends only on the naturals left, the wilds placed near
     them, the wilds still free and whether the pair is taken, so each such state is worked out
     once, as the profiles its rest can take; no other option is listed.
+
+    `rank`: the rank of a natural winning tile in this suit (-1: none). `info` tells groups
+    holding it apart from the others, so its states are kept in `memo` while naturals of that
+    rank are left, in `after` (the states of searches whose winning tile is outside the
+    suit) once none is: no group of the rest can hold it.
     """
+    later = memo if after is None else after
+    free = [c - n for c, n in zip(caps, counts, strict=True)]
     # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
     # per rank of any option of the profile)
     Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int] | None, list[int]]
@@ -367,17 +389,17 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
             i += 1
         if i == 9:
             return done
-        # Room each rank has before this state's next group.
-        room = [c - n - u for c, n, u in zip(caps, counts, used, strict=True)]
+        # Room each rank has before this state's next group (`free` less the wilds placed).
         # Later groups hold rank i or above and reach down two ranks at most. Of the room left
         # at a rank only as much matters as they could still fill: no more than the budget,
         # and no more than one wild per natural two ranks around (a chow through the rank)
         # and two per natural of the rank (its pung).
-        near = _near(left)
+        reach = _near(left)
         low = max(0, i - 2)
-        seen = tuple([min(room[r], budget, left[r] + near[r]) for r in range(low, 9)])
+        seen = tuple([min(free[r] - used[r], budget, reach[r]) for r in range(low, 9)])
         state = (left[i:], seen, budget, pair)
-        found: dict[_Profile, Entry] | None = memo.get(state)
+        states = memo if rank < 0 or left[rank] else later
+        found: dict[_Profile, Entry] | None = states.get(state)
         if found is not None:
             return found
         out: dict[_Profile, Entry] = {}
@@ -428,14 +450,40 @@ def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...]
                 elif entry[2] is None:
                     out[profile] = (entry[0], entry[1], standing, kept)
 
-        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
-                                                budget):
+        # The cuts depend only on the naturals from rank i, the room two ranks around it
+        # (whether there is any; at rank i, up to two) and at most two wilds of the budget.
+        hi = min(i + 3, 9)
+        room_near = tuple([min(free[r] - used[r], 2 if r == i else 1)
+                           for r in range(low, hi)])
+        for group, take, put, is_pair in _cuts_near(start, i, left[i:hi], room_near, pair,
+                                                    min(budget, 2)):
             then(group, take, put, is_pair)
-        memo[state] = out
+        states[state] = out
         return out
 
     return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
             for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
+
+
+# Entries of `_cuts_near`: one per neighbourhood of a rank (the naturals there and the room
+# around it), a few hundred per suit position.
+CUTS_LIMIT = 4096
+
+
+@lru_cache(maxsize=CUTS_LIMIT)
+def _cuts_near(start: int, i: int, left: tuple[int, ...], room: tuple[int, ...], pair: bool,
+               budget: int) -> tuple[tuple[Group, tuple[int, ...], tuple[int, ...], bool], ...]:
+    """`_cuts` at rank i, from what it reads there: `left` the naturals from rank i (up to
+    three ranks), `room` per rank from two below i (capped at two at rank i, at one
+    elsewhere: all a cut asks of it), `budget` at most two (no cut places more)."""
+    low = max(0, i - 2)
+    full = [0] * 9
+    full[i:i + len(left)] = left
+    caps = [0] * 9
+    for r, n in enumerate(room, low):
+        caps[r] = n
+    zero = [0] * 9
+    return tuple(_cuts(start, i, full, zero, zero, caps, pair, budget))
 
 
 # 3,207 patterns seen on 5,000 tianjin hands with 0..7 wilds; a hit rate of 98.6% at 4,096
@@ -446,8 +494,9 @@ NEAR_LIMIT = 1024
 
 @lru_cache(maxsize=NEAR_LIMIT)
 def _near(left: tuple[int, ...]) -> tuple[int, ...]:
-    """Per rank, the natural tiles within two ranks of it (itself included)."""
-    return tuple(sum(left[max(0, r - 2):r + 3]) for r in range(9))
+    """Per rank, the most wilds groups of the naturals `left` could place there: the
+    naturals within two ranks of it (itself included), and those of the rank once more."""
+    return tuple(left[r] + sum(left[max(0, r - 2):r + 3]) for r in range(9))
 
 
 def _crowding(added: Sequence[int], room: Sequence[int]) -> tuple[int, int]:

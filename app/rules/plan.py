@@ -252,6 +252,10 @@ class WildPlan:
     search_states: dict[tuple[object, ...], Any] = field(default_factory=dict)
     # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards).
     numbers: dict[object, int] = field(default_factory=dict)
+    # What the searches are told of a group, per (group, winning tile, whether it is wild):
+    # numbers from the above (app.scoring.wild_readings).
+    described: dict[tuple[Any, int, bool], tuple[int, int, int, tuple[tuple[int, int], ...]]] = (
+        field(default_factory=dict))
 
     def group_key(self, kind: str, tile: int, tileset: TileSet,
                   win: tuple[int, int] | None = None) -> int:
@@ -272,7 +276,7 @@ class WildPlan:
         searches' memos hold numbers made from them, so they go too)."""
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
-            memos += [self.key_cache, self.key_ids, self.numbers]
+            memos += [self.key_cache, self.key_ids, self.numbers, self.described]
         for memo in memos:
             memo.clear()
 

@@ -86,6 +86,7 @@ def memory_bounds() -> dict[str, MemoBound]:
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
         "wildcards.near": _lru(wildcards._near),
+        "wildcards.cuts_near": _lru(wildcards._cuts_near),
         "wildcards.every_identity": _lru(wildcards.every_identity),
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
@@ -99,7 +100,7 @@ def memory_bounds() -> dict[str, MemoBound]:
     }
     live = list(plans.LIVE_PLANS)
     probe_sets = shared = shared_bound = 0
-    suit_memo = states = keys = 0
+    suit_memo = states = keys = described = 0
     for p in live:
         for sp in p.shapes.values():
             probe_sets += len(sp._by_context) + len(sp._by_features) + len(sp.every_by_features)
@@ -110,6 +111,7 @@ def memory_bounds() -> dict[str, MemoBound]:
             suit_memo += len(wp.suit_memo)
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
+            described += len(wp.described)
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -122,6 +124,7 @@ def memory_bounds() -> dict[str, MemoBound]:
     out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
+    out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
     return out
 
 
@@ -134,6 +137,7 @@ def forget_everything() -> None:
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
                decompose.part_ranks, wildcards._suit_options, wildcards._near,
+               wildcards._cuts_near,
                shanten.part_front, shanten.combine, shanten.regular_need_of,
                shanten._need_beside):
         clear: Callable[[], None] = fn.cache_clear

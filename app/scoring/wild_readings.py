@@ -68,12 +68,16 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
             return found
 
         # Per group: its weight (by its key, and for a declared meld how it was declared),
-        # and per place of the winning tile: (the tile it is read as, its key there).
-        seen_groups: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+        # and per place of the winning tile: (the tile it is read as, its key there). Kept
+        # in the plan for every hand with this winning tile (the key and numbers of a group
+        # depend on nothing else).
+        seen_groups = wp.described
 
         def described(g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
-            found = seen_groups.get(g)
+            found = seen_groups.get((g, win_tile, win_wild))
             if found is None:
+                if len(seen_groups) >= KEYS_LIMIT:
+                    seen_groups.clear()  # a plain bound: an entry is worked out again alike
                 key = wp.group_key(g.kind, g.tile, tileset)
                 weight = 1 << (4 * number(("weight", key, g.declared, g.concealed)))
                 at = tuple(
@@ -82,7 +86,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 bits = 0
                 for _, win_key in at:
                     bits |= 1 << number(("held", key, win_key))
-                found = seen_groups[g] = (weight, bits, key, at)
+                found = seen_groups[(g, win_tile, win_wild)] = (weight, bits, key, at)
             return found
 
         def group_info(g: Group) -> GroupInfo:
