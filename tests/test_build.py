@@ -4,8 +4,9 @@
   (a compiled module older than its source would run code that is no longer there); and a
   build that had a C compiler did not fall back to plain Python.
 - The compiled build scores exactly as the plain Python one: the same hands (random MCR hands,
-  every case file, tianjin cases with tiles turned wild, every waits case) are scored here and
-  in a subprocess that imports the engine from its sources only; the results must be equal.
+  every case file, tianjin cases with tiles turned wild, every waits case, and the discard
+  analysis of every waits case's hand and of its hand with a tile more) are scored here and in
+  a subprocess that imports the engine from its sources only; the results must be equal.
 """
 
 from __future__ import annotations
@@ -121,12 +122,19 @@ def _hands() -> list[tuple[str, str, Any, Any]]:
         for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
             standing, melds, ctx = build_waiting(case["hand"], case["context"], rs)
             out.append((rs.id, "waits", (standing, melds), ctx))
+            out.append((rs.id, "analysis", (standing, melds), ctx))
+            # With one tile more: a tile of the hand again where a copy is left.
+            more = next((t for t in standing if standing.count(t) + sum(
+                m.tiles.count(t) for m in melds) < rs.tileset.kinds[t].copies), None)
+            if more is not None:
+                out.append((rs.id, "analysis", ((*standing, more), melds), ctx))
     return out
 
 
 def scored() -> list[str]:
     """Every hand of `_hands` scored, as text."""
     from app.rules.loader import load_rulesets
+    from app.scoring.analysis import analyse
     from app.scoring.evaluate import score
     from app.scoring.waits import waits
 
@@ -136,8 +144,10 @@ def scored() -> list[str]:
         rs = rulesets[ruleset]
         if asked == "score":
             out.append(repr(score(hand, ctx, rs)))
-        else:
+        elif asked == "waits":
             out.append(repr(waits(hand[0], hand[1], ctx, rs)))
+        else:
+            out.append(repr(analyse(hand[0], hand[1], ctx, rs)))
     return out
 
 
