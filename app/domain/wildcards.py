@@ -535,10 +535,15 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
 
-    def combine(k: int, used: int, pair: bool) -> Iterator[tuple[Group, ...]]:
-        if k == len(parts):
-            yield from _with_free(chosen, starts, used, pair, wilds, sets_needed, naturals,
-                                  caps, free)
+    # The groupings gathered into one list, in the order of the parts' options (a chain of
+    # nested generators would hand each grouping up through every part).
+    found: list[tuple[Group, ...]] = []
+    n_parts = len(parts)
+
+    def combine(k: int, used: int, pair: bool) -> None:
+        if k == n_parts:
+            found.extend(_with_free(chosen, starts, used, pair, wilds, sets_needed, naturals,
+                                    caps, free))
             return
         for bucket in parts[k][1]:
             option = bucket.first
@@ -547,10 +552,11 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             if used + option[1] > wilds:
                 continue
             chosen.append(bucket)
-            yield from combine(k + 1, used + option[1], pair or option[2])
+            combine(k + 1, used + option[1], pair or option[2])
             chosen.pop()
 
-    yield from combine(0, 0, False)
+    combine(0, 0, False)
+    yield from found
 
 
 def _room(members: Sequence[_SuitOption], starts: list[int], naturals: Sequence[int],

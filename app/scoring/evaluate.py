@@ -187,6 +187,7 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
     requirements = rs.requirements
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
     best_meets = False
+    worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
     for view, of_hand in candidates:
         meets = True
         if requirements:
@@ -202,8 +203,16 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
         t = tally(view, ctx, plan, shape,
                   of_hand.hits(shape, view, ctx) if of_hand is not None else None,
                   disabled, win_tile)
-        worth = (scheme.value(t.total, fans=_ids(plan, t.counted), **params)[0] if priced
-                 else 0)
+        worth = 0
+        if priced:
+            # Within one hand the scheme and its parameters are fixed: readings counting the
+            # same fans the same times are worth the same, priced once.
+            wkey = (t.total, tuple(t.counted))
+            known = worths.get(wkey)
+            if known is None:
+                known = worths[wkey] = scheme.value(t.total, fans=_ids(plan, t.counted),
+                                                    **params)[0]
+            worth = known
         if trace is not None:
             trace.readings.append((view, t, meets))
         if best is None or worth > best[0] or (worth == best[0] and (

@@ -120,11 +120,14 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         return
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
                                         facts.shapes, tileset, free, reducer):
+        # Each group described once per grouping (a lookup keyed by the group, which hashes
+        # its tiles): its weight for the grouping's sum, then its places.
+        infos = [described(g) for g in groups]
         plain = 0
-        for g in groups:
-            plain += described(g)[0]
-        for i, g in enumerate(groups):
-            _, _, key, at = described(g)
+        for info in infos:
+            plain += info[0]
+        for i, info in enumerate(infos):
+            key, at = info[2], info[3]
             for as_tile, win_key in at:
                 signature = (shape, plain, key, win_key)
                 if signature not in seen:
