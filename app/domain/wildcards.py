@@ -14,8 +14,9 @@ the wilds left over make groups of their own ("free" groups).
   shares every state it reaches (`_profiled_options`) finds one stand-in per profile without
   listing the others.
 - A free group is made of wilds only, so any identity would do. The rule set says which
-  identities its fans can tell apart (`FreeClasses`); one member of each class is tried, the
-  first with room left (never a fifth copy). Without declarations every identity is a class.
+  identities its fans can tell apart (`FreeClasses`, `app.domain.free_groups`); one member of
+  each class is tried, the first with room left (never a fifth copy). Without declarations
+  every identity is a class.
   When a stand-in leaves no room for the free groups, an equivalent option may: the search is
   run again with that room kept back (`_Bucket.fits`), so the answer stays exact.
 - Each reading names where the winning tile sits (`Reading.win`, `Reading.win_as`): a natural
@@ -34,38 +35,19 @@ from functools import lru_cache, partial
 from itertools import combinations_with_replacement, product
 from typing import Any, NamedTuple
 
+from app.domain.free_groups import (
+    FreeClasses,
+    Identity,
+    assign,
+    assign_pairs,
+    assignments,
+    every_identity,
+    group_tiles,
+)
 from app.domain.hand import CHOW, PUNG
 from app.domain.readings import PAIR, Group, Reading
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.tiles import TileSet
-
-# A candidate identity for a free group: (kind, first tile).
-Identity = tuple[str, int]
-
-
-class FreeClasses(NamedTuple):
-    """Identities a free group may take, grouped into classes the fans cannot tell apart;
-    each class lists its members in the order they are tried."""
-
-    sets: tuple[tuple[Identity, ...], ...]
-    pairs: tuple[tuple[Identity, ...], ...]
-
-
-@lru_cache(maxsize=8)  # one per tile set
-def every_identity(tileset: TileSet) -> FreeClasses:
-    """No reduction: every possible set and pair is a class of its own."""
-    playing = tileset.playing
-    sets = [((PUNG, t),) for t in playing]
-    sets += [((CHOW, t),) for t in sorted(tileset.chow_starts)]
-    return FreeClasses(tuple(sets), tuple(((PAIR, t),) for t in playing))
-
-
-def group_tiles(kind: str, tile: int) -> tuple[int, ...]:
-    """The tiles of a standing group (chow, pung or pair)."""
-    if kind == CHOW:
-        return (tile, tile + 1, tile + 2)
-    return (tile,) * (2 if kind == PAIR else 3)
-
 
 # One suit's option: its groups, the wilds they use, whether one is the pair, and the wilds
 # per rank (to keep the caps when free groups are added).
@@ -588,7 +570,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
         classes = [free.sets[c] for c in combo]
         for pair_class in pair_choices:
             wanted = classes if pair_class is None else [*classes, pair_class]
-            picked = _assign(wanted, room)
+            picked = assign(wanted, room)
             if picked is not None:
                 yield (*(g for option in reps for g in option[0]), *picked)
                 continue
@@ -598,27 +580,11 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
                 most_room = _room([(o[0], o[1], o[2], b.least_used)
                                    for o, b in zip(reps, chosen, strict=True)],
                                   starts, naturals, caps)
-            for trial in _assignments(wanted, most_room):
+            for trial in assignments(wanted, most_room):
                 members = _fitting(trial, chosen, starts)
                 if members is not None:
                     yield (*(g for option in members for g in option[0]), *trial)
                     break
-
-
-def _assignments(classes: list[tuple[Identity, ...]], room: list[int]) -> Iterator[list[Group]]:
-    """Every choice of one member per class that fits in `room` together."""
-    if not classes:
-        yield []
-        return
-    for kind, t in classes[0]:
-        tiles = group_tiles(kind, t)
-        if all(room[x] >= tiles.count(x) for x in tiles):
-            for x in tiles:
-                room[x] -= 1
-            for rest in _assignments(classes[1:], room):
-                yield [Group(kind, t, subs=tiles), *rest]
-            for x in tiles:
-                room[x] += 1
 
 
 def _fitting(groups: list[Group], chosen: list[_Bucket],
@@ -640,23 +606,6 @@ def _fitting(groups: list[Group], chosen: list[_Bucket],
             return None
         members.append(option)
     return members
-
-
-def _assign(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
-    """One member of each class, in order, with room for all of them (backtracking)."""
-    if not classes:
-        return []
-    for kind, t in classes[0]:
-        tiles = group_tiles(kind, t)
-        if all(room[x] >= tiles.count(x) for x in tiles):
-            for x in tiles:
-                room[x] -= 1
-            rest = _assign(classes[1:], room)
-            for x in tiles:
-                room[x] += 1
-            if rest is not None:
-                return [Group(kind, t, subs=tiles), *rest]
-    return None
 
 
 def _seven_pairs(naturals: Sequence[int], wilds: int, caps: Sequence[int],
@@ -681,22 +630,9 @@ def _seven_pairs(naturals: Sequence[int], wilds: int, caps: Sequence[int],
     if len(groups) * 2 + left != 14 or left % 2:
         return
     for combo in combinations_with_replacement(range(len(free.pairs)), left // 2):
-        picked = _assign_pairs([free.pairs[c] for c in combo], room)
+        picked = assign_pairs([free.pairs[c] for c in combo], room)
         if picked is not None:
             yield tuple(sorted((*groups, *picked)))
-
-
-def _assign_pairs(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
-    if not classes:
-        return []
-    for _, t in classes[0]:
-        if room[t] >= 2:
-            room[t] -= 2
-            rest = _assign_pairs(classes[1:], room)
-            room[t] += 2
-            if rest is not None:
-                return [Group(PAIR, t, subs=(t, t)), *rest]
-    return None
 
 
 def _placed(shape: str, groups: tuple[Group, ...], win_tile: int,

@@ -47,7 +47,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from app.domain import decompose, notation, readings, shanten, shapes, standing, wildcards
+from app.domain import (
+    decompose,
+    free_groups,
+    notation,
+    readings,
+    shanten,
+    shapes,
+    standing,
+    wildcards,
+)
 from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.view import FEATURES
@@ -87,7 +96,7 @@ def memory_bounds() -> dict[str, MemoBound]:
         "wildcards.suit_options": _lru(wildcards._suit_options),
         "wildcards.near": _lru(wildcards._near),
         "wildcards.cuts_near": _lru(wildcards._cuts_near),
-        "wildcards.every_identity": _lru(wildcards.every_identity),
+        "free_groups.every_identity": _lru(free_groups.every_identity),
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
         "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
