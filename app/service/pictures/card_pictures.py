@@ -16,7 +16,13 @@ from typing import Any
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
 from app.rules.cards import CardRuleSet
-from app.service.pictures.common import fan_lines, payment_lines, write_lines
+from app.service.pictures.common import (
+    fan_lines,
+    heading,
+    payment_lines,
+    waits_state,
+    write_lines,
+)
 from app.service.pictures.faces import CARD_H, CARD_W, Face, card_face
 from app.service.pictures.layout import Canvas, FaceStyle, Group, Section
 
@@ -94,9 +100,7 @@ def card_score_picture(request: tuple[CardHand, CardWin], answer: Json,
         rest.remove(hand.win_card)
         held = [Group(_faces(sorted(rest), rs))]
     canvas = Canvas(STYLE)
-    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
-    canvas.line(f"{_context_text(ctx, rs)} · {_verdict(answer)}", size=12, color="#555555")
-    canvas.gap(4)
+    heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx, rs)} · {_verdict(answer)}")
     sections = []
     if table:
         sections.append(Section("桌面 table", table))
@@ -131,11 +135,8 @@ def card_waits_picture(request: tuple[tuple[int, ...], tuple[Piece, ...], CardWi
     card that completes it with what the completed hand scores (the best marked)."""
     cards, table, ctx = request
     canvas = Canvas(STYLE)
-    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
-    state = ("听 ready" if answer["ready"] else "not ready") + (
-        ", can win" if answer["can_win"] else "")
-    canvas.line(f"{_context_text(ctx, rs)} · {state}", size=12, color="#555555")
-    canvas.gap(4)
+    heading(canvas, f"{rs.name} · {rs.name_en}",
+            f"{_context_text(ctx, rs)} · {waits_state(answer)}")
     sections = []
     if table:
         sections.append(Section("桌面 table", [Group(_faces(p.cards, rs), _kind_name(p.kind, rs))
@@ -158,4 +159,4 @@ def card_waits_picture(request: tuple[tuple[int, ...], tuple[Piece, ...], CardWi
                            for w in answer["waits"]) or "none"
     return canvas.svg(f"{rs.name}: waits of {hand_text}",
                       f"{rs.name} ({rs.id}). Hand {hand_text}; {_context_text(ctx, rs)}; "
-                      f"{state}. Waits: {waits_text}.")
+                      f"{waits_state(answer)}. Waits: {waits_text}.")

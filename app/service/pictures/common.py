@@ -44,3 +44,16 @@ def write_lines(canvas: Canvas, heading: str, lines: Sequence[str]) -> None:
     canvas.line(heading, size=12, color="#555555")
     for ln in lines:
         canvas.line(ln)
+
+
+def heading(canvas: Canvas, title: str, subtitle: str) -> None:
+    """The picture's first two lines: the rule set's names, then what the answer is about."""
+    canvas.line(title, size=15, bold=True)
+    canvas.line(subtitle, size=12, color="#555555")
+    canvas.gap(4)
+
+
+def waits_state(answer: Json) -> str:
+    """Whether a waits answer's hand is ready, and whether some wait can win."""
+    return ("听 ready" if answer["ready"] else "not ready") + (
+        ", can win" if answer["can_win"] else "")

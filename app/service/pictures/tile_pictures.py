@@ -23,7 +23,13 @@ from typing import Any
 from app.domain.hand import Hand, Meld, WinContext
 from app.domain.notation import format_meld, format_tiles, parse_tiles
 from app.rules.model import RuleSet
-from app.service.pictures.common import fan_lines, payment_lines, write_lines
+from app.service.pictures.common import (
+    fan_lines,
+    heading,
+    payment_lines,
+    waits_state,
+    write_lines,
+)
 from app.service.pictures.faces import (
     SMALL,
     TILE_H,
@@ -162,9 +168,7 @@ def tile_score_picture(request: tuple[Hand, WinContext], answer: Json, rs: RuleS
     hand, ctx = request
     groups, declared, winning = _laid_out(hand, answer, rs)
     canvas = Canvas(STYLE)
-    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
-    canvas.line(f"{_context_text(ctx)} · {_verdict(answer)}", size=12, color="#555555")
-    canvas.gap(4)
+    heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {_verdict(answer)}")
     sections = [Section("手牌 hand", [Group(g) for g in groups])]
     if declared:
         sections.append(Section("副露 declared", [Group(f) for f, _ in declared]))
@@ -196,23 +200,24 @@ def _wait_lines(wait: Json) -> str:
     return f"{head}{' — ' + fans if fans else ''}"
 
 
+def _short_hand(standing: Sequence[int], melds: Sequence[Meld], rs: RuleSet) -> list[Section]:
+    """A hand not yet won (waits, analysis): its standing tiles in order, its melds aside."""
+    ordered = sorted(standing, key=rs.tileset.display_rank.__getitem__)
+    sections = [Section("手牌 hand", [Group(_faces(ordered, rs))])]
+    if melds:
+        sections.append(Section("副露 declared", [
+            Group(_meld_faces(m.tiles, m.concealed and m.kind == "kong", rs)) for m in melds]))
+    return sections
+
+
 def tile_waits_picture(request: tuple[tuple[int, ...], tuple[Meld, ...], WinContext],
                        answer: Json, rs: RuleSet) -> bytes:
     """The picture of a tile game's waits answer: the hand one tile short, then each tile
     that completes it with what the completed hand scores (the best marked)."""
     standing, melds, ctx = request
     canvas = Canvas(STYLE)
-    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
-    state = ("听 ready" if answer["ready"] else "not ready") + (
-        ", can win" if answer["can_win"] else "")
-    canvas.line(f"{_context_text(ctx)} · {state}", size=12, color="#555555")
-    canvas.gap(4)
-    ordered = sorted(standing, key=rs.tileset.display_rank.__getitem__)
-    sections = [Section("手牌 hand", [Group(_faces(ordered, rs))])]
-    if melds:
-        sections.append(Section("副露 declared", [
-            Group(_meld_faces(m.tiles, m.concealed and m.kind == "kong", rs)) for m in melds]))
-    canvas.row(sections)
+    heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {waits_state(answer)}")
+    canvas.row(_short_hand(standing, melds, rs))
     best = answer.get("best")
     for wait in answer["waits"]:
         mark = " ★ best" if best is not None and wait["tile"] == best["tile"] else ""
@@ -224,8 +229,8 @@ def tile_waits_picture(request: tuple[tuple[int, ...], tuple[Meld, ...], WinCont
     hand_text = format_tiles(standing, rs.tileset) + "".join(_meld_text(m, rs) for m in melds)
     waits_text = ", ".join(f"{w['tile']}: {_wait_lines(w)}" for w in answer["waits"]) or "none"
     return canvas.svg(f"{rs.name}: waits of {hand_text}",
-                      f"{rs.name} ({rs.id}). Hand {hand_text}; {_context_text(ctx)}; {state}. "
-                      f"Waits: {waits_text}.")
+                      f"{rs.name} ({rs.id}). Hand {hand_text}; {_context_text(ctx)}; "
+                      f"{waits_state(answer)}. Waits: {waits_text}.")
 
 
 # --- the discard analysis -------------------------------------------------------------------
@@ -314,17 +319,11 @@ def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet) -
     its useful tiles and waits, for 14 one row per discard (the module's docstring)."""
     standing, melds, ctx, visible, _ = request
     canvas = Canvas(STYLE)
-    canvas.line(f"{rs.name} · {rs.name_en}", size=15, bold=True)
     seen = f" · {len(visible)} tiles seen elsewhere" if visible else ""
-    canvas.line(f"{answer['tiles']} tiles · {_shanten_text(answer['shanten'])}{seen} · waits "
-                f"scored as: {_context_text(ctx)}", size=12, color="#555555")
-    canvas.gap(4)
-    ordered = sorted(standing, key=rs.tileset.display_rank.__getitem__)
-    sections = [Section("手牌 hand", [Group(_faces(ordered, rs))])]
-    if melds:
-        sections.append(Section("副露 declared", [
-            Group(_meld_faces(m.tiles, m.concealed and m.kind == "kong", rs)) for m in melds]))
-    canvas.row(sections)
+    heading(canvas, f"{rs.name} · {rs.name_en}",
+            f"{answer['tiles']} tiles · {_shanten_text(answer['shanten'])}{seen} · waits "
+            f"scored as: {_context_text(ctx)}")
+    canvas.row(_short_hand(standing, melds, rs))
     canvas.line(f"shanten by shape: {_shapes_text(answer)}", size=12, color="#555555")
     rows_text: list[str] = []
     if answer["tiles"] == 13:
@@ -350,6 +349,7 @@ def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet) -
             canvas.row([head, *_useful_sections(row, rs), *_waits_section(row, rs)],
                        style=SMALL_STYLE)
             rows_text.append(_row_text(row))
+    ordered = sorted(standing, key=rs.tileset.display_rank.__getitem__)
     hand_text = format_tiles(ordered, rs.tileset) + "".join(_meld_text(m, rs) for m in melds)
     return canvas.svg(
         f"{rs.name}: analysis of {hand_text}",
