@@ -11,7 +11,7 @@ the wilds left over make groups of their own ("free" groups).
   (`_suit_options`). With one, the rule set's checks have said what they tell apart (see
   `check(tells_apart=)`), and options of a suit that look alike to every check (the same
   profile: group keys, places for the winning tile, wilds used, pair) are one: a search that
-  shares every state it reaches (`_profiled_options`) finds one stand-in per profile without
+  shares every state it reaches (`profiled_options`) finds one stand-in per profile without
   listing the others.
 - A free group is made of wilds only, so any identity would do. The rule set says which
   identities its fans can tell apart (`FreeClasses`, `app.domain.free_groups`); one member of
@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache, partial
-from itertools import combinations_with_replacement, product
+from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
 from app.domain.free_groups import (
@@ -44,15 +44,18 @@ from app.domain.free_groups import (
     every_identity,
     group_tiles,
 )
-from app.domain.hand import CHOW, PUNG
+from app.domain.hand import PUNG
 from app.domain.readings import PAIR, Group, Reading
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
+from app.domain.suit_search import (
+    GroupInfo,
+    Profile,
+    SuitOption,
+    clear_cuts,
+    cuts,
+    profiled_options,
+)
 from app.domain.tiles import TileSet
-
-# One suit's option: its groups, the wilds they use, whether one is the pair, and the wilds
-# per rank (to keep the caps when free groups are added).
-_SuitOption = tuple[tuple[Group, ...], int, bool, tuple[int, ...]]
-
 
 # Bounded: an entry for many naturals and wilds holds thousands of options (the full
 # reading only: `wild.read: full`).
@@ -61,11 +64,11 @@ SUIT_OPTIONS_LIMIT = 256
 
 @lru_cache(maxsize=SUIT_OPTIONS_LIMIT)
 def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
-                  budget: int) -> tuple[_SuitOption, ...]:
+                  budget: int) -> tuple[SuitOption, ...]:
     """Every way to cut one suit's natural tiles into groups that each hold at least one of
-    them, filling with at most `budget` wilds; at most one pair (the cuts of `_cuts`, every
+    them, filling with at most `budget` wilds; at most one pair (the cuts of `cuts`, every
     option listed: the full reading, and the measure the reduced searches are tested by)."""
-    found: dict[tuple[Group, ...], _SuitOption] = {}
+    found: dict[tuple[Group, ...], SuitOption] = {}
     left = list(counts)
     used = [0] * 9  # wilds standing for each rank
     groups: list[Group] = []
@@ -79,7 +82,7 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
             if key not in found:
                 found[key] = (key, wilds, pair, tuple(used))
             return
-        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
+        for group, take, put, is_pair in cuts(start, i, left, used, counts, caps, pair,
                                                 budget - wilds):
             for r in take:
                 left[r] -= 1
@@ -100,26 +103,16 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
 def clear_cache() -> None:
     """Empty the module-wide caches of suit options and of cuts."""
     _suit_options.cache_clear()
-    _cuts_near.cache_clear()
+    clear_cuts()
 
 
-def _honour_options(t: int, n: int, cap: int) -> tuple[_SuitOption, ...]:
-    out: list[_SuitOption] = []
+def _honour_options(t: int, n: int, cap: int) -> tuple[SuitOption, ...]:
+    out: list[SuitOption] = []
     if n <= 2 and cap >= 2:
         out.append(((Group(PAIR, t, subs=(t,) * (2 - n)),), 2 - n, True, (2 - n,)))
     if n <= 3 and cap >= 3:
         out.append(((Group(PUNG, t, subs=(t,) * (3 - n)),), 3 - n, False, (3 - n,)))
     return tuple(out)
-
-
-# What the rule set's checks can tell apart in a group, given the winning tile, as numbers the
-# caller assigns: the group's weight (groups look alike to every check when their weights are
-# equal; the weights of a part's groups add up, so equal sums mean equal multisets) and a
-# bit for each way it can hold the winning tile (its key and its key holding it).
-GroupInfo = tuple[int, int]
-# A part's profile: its groups' weights added, their bits for the winning tile or-ed, the
-# wilds it uses and whether it holds the pair. Options of a part with one profile score alike.
-_Profile = tuple[int, int, int, bool]
 
 
 # Bounds of the wild searches' memos (`Reducer`), emptied when full. On random tianjin hands
@@ -143,7 +136,7 @@ class Reducer(NamedTuple):
     info: Callable[[Group], GroupInfo]
     # Per part (suit, counts, caps, budget, winning tile as `_reduced` keys it): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
-    # The search's states (see `_profiled_options`), shared by every search of a suit with
+    # The search's states (see `profiled_options`), shared by every search of a suit with
     # this winning tile (or one that cannot sit in what is left): a state is described by
     # what is left and the room, never by the caps or the counts it came from, so searches
     # with room kept back reuse most of them.
@@ -182,20 +175,20 @@ def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, .
 # of them places at each rank) says whether one could, and `fits(need)` finds one leaving at
 # least `need` tiles of room at each rank of the part (None if none does).
 class _Bucket(NamedTuple):
-    first: _SuitOption
-    fits: Callable[[tuple[int, ...]], _SuitOption | None]
+    first: SuitOption
+    fits: Callable[[tuple[int, ...]], SuitOption | None]
     least_used: tuple[int, ...]
 
 
-def _fixed(option: _SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
-           need: tuple[int, ...]) -> _SuitOption | None:
+def _fixed(option: SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
+           need: tuple[int, ...]) -> SuitOption | None:
     """A part with a single option: it fits if it leaves the room."""
     ok = all(n + u + d <= c for c, n, u, d in zip(caps, counts, option[3], need, strict=True))
     return option if ok else None
 
 
-def _profile(option: _SuitOption, info: Callable[[Group], GroupInfo]) -> _Profile:
-    """The profile of one listed option (what `_profiled_options` groups them by)."""
+def _profile(option: SuitOption, info: Callable[[Group], GroupInfo]) -> Profile:
+    """The profile of one listed option (what `profiled_options` groups them by)."""
     weight = held = 0
     for g in option[0]:
         w, bits = info(g)
@@ -230,9 +223,9 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         # tile outside the suit, and shares those states.
         rank = win[0] - start if win[0] >= 0 else -1
         after = reducer.states.setdefault((start, (-1, False)), {}) if rank >= 0 else states
-        found: dict[tuple[_Profile, tuple[int, ...]], _SuitOption | None] = {}
+        found: dict[tuple[Profile, tuple[int, ...]], SuitOption | None] = {}
 
-        def fits(profile: _Profile, need: tuple[int, ...]) -> _SuitOption | None:
+        def fits(profile: Profile, need: tuple[int, ...]) -> SuitOption | None:
             # An option of this profile that leaves `need` at each rank, if there is one:
             # the caps lowered by `need`, a search for that profile alone.
             if (profile, need) not in found:
@@ -244,16 +237,16 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
 
         kept = reducer.memo[key] = tuple(
             _Bucket(option, partial(fits, p), least)
-            for p, (option, least) in _profiled_options(start, seg, caps, budget, info,
+            for p, (option, least) in profiled_options(start, seg, caps, budget, info,
                                                         states, rank, after).items())
     return kept
 
 
 def _find_option(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                 info: Callable[[Group], GroupInfo], target: _Profile) -> _SuitOption | None:
+                 info: Callable[[Group], GroupInfo], target: Profile) -> SuitOption | None:
     """One option of a suit with exactly the profile `target`, within `caps`, or None.
 
-    The same cuts as `_profiled_options`, depth first, dropping a branch as soon as its
+    The same cuts as `profiled_options`, depth first, dropping a branch as soon as its
     groups cannot add up to the target: their weights exceed it in some key (weights are
     counts in 4-bit digits, at most five groups, so a digit never carries), their bits are
     not the target's, or they use more wilds. Dead states are remembered.
@@ -280,7 +273,7 @@ def _find_option(start: int, counts: tuple[int, ...], caps: tuple[int, ...], bud
         state = (tuple(left[i:]), tuple(used[max(0, i - 2):]), weight, bits, wilds, pair)
         if state in dead:
             return False
-        for group, take, put, is_pair in _cuts(start, i, left, used, counts, caps, pair,
+        for group, take, put, is_pair in cuts(start, i, left, used, counts, caps, pair,
                                                 min(budget, t_wilds) - wilds):
             w, b = info(group)
             if (not within(weight + w) or (bits | b) & ~t_bits or (is_pair and not t_pair)):
@@ -305,195 +298,6 @@ def _find_option(start: int, counts: tuple[int, ...], caps: tuple[int, ...], bud
     return tuple(sorted(groups)), t_wilds, t_pair, tuple(used)
 
 
-def _cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
-          caps: Sequence[int], pair: bool, budget: int
-          ) -> Iterator[tuple[Group, tuple[int, ...], tuple[int, ...], bool]]:
-    """The groups that can hold the lowest natural left (rank i): (group, ranks of the
-    naturals it takes, ranks of the wilds it places, whether it is the pair)."""
-    for kind, size in ((PUNG, 3), (PAIR, 2)):
-        if kind == PAIR and pair:
-            continue
-        for naturals in range(1, min(left[i], size) + 1):
-            need = size - naturals
-            if need > budget or counts[i] + used[i] + need > caps[i]:
-                continue
-            yield (Group(kind, start + i, subs=(start + i,) * need), (i,) * naturals,
-                   (i,) * need, kind == PAIR)
-    for first in (i - 2, i - 1, i):
-        if first < 0 or first > 6:
-            continue
-        # Each rank of the chow: the natural (required at i, none left below it) or a wild.
-        choices = []
-        for r in range(first, first + 3):
-            ways = []
-            if r >= i and left[r]:
-                ways.append(False)
-            if r != i and counts[r] + used[r] < caps[r]:
-                ways.append(True)
-            choices.append(ways)
-        for pick in product(*choices):
-            wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
-            if len(wild_ranks) > budget:
-                continue
-            yield (Group(CHOW, start + first, subs=tuple(start + r for r in wild_ranks)),
-                   tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
-
-
-def _profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                      info: Callable[[Group], GroupInfo], memo: dict[tuple[object, ...], Any],
-                      rank: int = -1, after: dict[tuple[object, ...], Any] | None = None
-                      ) -> dict[_Profile, tuple[_SuitOption, tuple[int, ...]]]:
-    """One option of a suit per profile (as `_suit_options` would list them all, then keep
-    one per profile), the one crowding the fewest ranks (most room for free groups), with the
-    fewest wilds any option of the profile places at each rank.
-
-    What is left after a group depends only on the naturals left, the wilds placed near
-    them, the wilds still free and whether the pair is taken, so each such state is worked out
-    once, as the profiles its rest can take; no other option is listed.
-
-    `rank`: the rank of a natural winning tile in this suit (-1: none). `info` tells groups
-    holding it apart from the others, so its states are kept in `memo` while naturals of that
-    rank are left, in `after` (the states of searches whose winning tile is outside the
-    suit) once none is: no group of the rest can hold it.
-    """
-    later = memo if after is None else after
-    free = [c - n for c, n in zip(caps, counts, strict=True)]
-    # profile -> (groups of one option, its wilds per rank, its crowding, the fewest wilds
-    # per rank of any option of the profile)
-    Entry = tuple[tuple[Group, ...], tuple[int, ...], tuple[int, int] | None, list[int]]
-    zero = (0,) * 9
-    done: dict[_Profile, Entry] = {(0, 0, 0, False): ((), zero, None, [0] * 9)}
-
-    def rest(left: tuple[int, ...], used: tuple[int, ...], budget: int,
-             pair: bool) -> dict[_Profile, Entry]:
-        i = 0
-        while i < 9 and not left[i]:
-            i += 1
-        if i == 9:
-            return done
-        # Room each rank has before this state's next group (`free` less the wilds placed).
-        # Later groups hold rank i or above and reach down two ranks at most. Of the room left
-        # at a rank only as much matters as they could still fill: no more than the budget,
-        # and no more than one wild per natural two ranks around (a chow through the rank)
-        # and two per natural of the rank (its pung).
-        reach = _near(left)
-        low = max(0, i - 2)
-        seen = tuple([min(free[r] - used[r], budget, reach[r]) for r in range(low, 9)])
-        state = (left[i:], seen, budget, pair)
-        states = memo if rank < 0 or left[rank] else later
-        found: dict[_Profile, Entry] | None = states.get(state)
-        if found is not None:
-            return found
-        out: dict[_Profile, Entry] = {}
-
-        def then(group: Group, take: tuple[int, ...], put: tuple[int, ...],
-                 is_pair: bool) -> None:
-            rest_left = list(left)
-            for r in take:
-                rest_left[r] -= 1
-            rest_used = list(used)
-            for r in put:
-                rest_used[r] += 1
-            spent = len(put)
-            weight, bits = info(group)
-            for (weights, held_rest, wilds, took_pair), (groups, added, _, least) in rest(
-                    tuple(rest_left), tuple(rest_used), budget - spent,
-                    pair or is_pair).items():
-                profile = (weights + weight, held_rest | bits, wilds + spent,
-                           is_pair or took_pair)
-                entry = out.get(profile)
-                if put:
-                    more = list(added)
-                    fewest = least[:]
-                    for r in put:
-                        more[r] += 1
-                        fewest[r] += 1
-                    total = tuple(more)
-                else:
-                    total, fewest = added, least
-                if entry is None:
-                    out[profile] = ((group, *groups), total, None, fewest[:])
-                    continue
-                kept = entry[3]
-                for r in range(9):
-                    if fewest[r] < kept[r]:
-                        kept[r] = fewest[r]
-                # Keep as the stand-in the option that fills the fewest ranks to their cap
-                # (a full rank keeps out every free chow through it), then the one placing
-                # its wilds most evenly (worked out only when two options meet). The room
-                # is the state's own (`seen`; below `low` no option places a wild), so the
-                # stand-in of a state is the same whichever search first met it: a hand's
-                # reading never depends on the hands scored before it.
-                crowding = _crowding(total[low:], seen)
-                standing = (entry[2] if entry[2] is not None
-                            else _crowding(entry[1][low:], seen))
-                if crowding < standing:
-                    out[profile] = ((group, *groups), total, crowding, kept)
-                elif entry[2] is None:
-                    out[profile] = (entry[0], entry[1], standing, kept)
-
-        # The cuts depend only on the naturals from rank i, the room two ranks around it
-        # (whether there is any; at rank i, up to two) and at most two wilds of the budget.
-        hi = min(i + 3, 9)
-        room_near = tuple([min(free[r] - used[r], 2 if r == i else 1)
-                           for r in range(low, hi)])
-        for group, take, put, is_pair in _cuts_near(start, i, left[i:hi], room_near, pair,
-                                                    min(budget, 2)):
-            then(group, take, put, is_pair)
-        states[state] = out
-        return out
-
-    return {p: ((tuple(sorted(groups)), p[2], p[3], added), tuple(least))
-            for p, (groups, added, _, least) in rest(counts, zero, budget, False).items()}
-
-
-# Entries of `_cuts_near`: one per neighbourhood of a rank (the naturals there and the room
-# around it), a few hundred per suit position.
-CUTS_LIMIT = 4096
-
-
-@lru_cache(maxsize=CUTS_LIMIT)
-def _cuts_near(start: int, i: int, left: tuple[int, ...], room: tuple[int, ...], pair: bool,
-               budget: int) -> tuple[tuple[Group, tuple[int, ...], tuple[int, ...], bool], ...]:
-    """`_cuts` at rank i, from what it reads there: `left` the naturals from rank i (up to
-    three ranks), `room` per rank from two below i (capped at two at rank i, at one
-    elsewhere: all a cut asks of it), `budget` at most two (no cut places more)."""
-    low = max(0, i - 2)
-    full = [0] * 9
-    full[i:i + len(left)] = left
-    caps = [0] * 9
-    for r, n in enumerate(room, low):
-        caps[r] = n
-    zero = [0] * 9
-    return tuple(_cuts(start, i, full, zero, zero, caps, pair, budget))
-
-
-# 3,207 patterns seen on 5,000 tianjin hands with 0..7 wilds; a hit rate of 98.6% at 4,096
-# entries, 97.6% at 1,024 (4,000 requests of bench/memory.py's mix): 3,300 more misses of
-# ~8 us (a few ms a worker's 4,000 requests), 0.5 MB less.
-NEAR_LIMIT = 1024
-
-
-@lru_cache(maxsize=NEAR_LIMIT)
-def _near(left: tuple[int, ...]) -> tuple[int, ...]:
-    """Per rank, the most wilds groups of the naturals `left` could place there: the
-    naturals within two ranks of it (itself included), and those of the rank once more."""
-    return tuple(left[r] + sum(left[max(0, r - 2):r + 3]) for r in range(9))
-
-
-def _crowding(added: Sequence[int], room: Sequence[int]) -> tuple[int, int]:
-    """How many ranks `added` wilds fill to the cap, and how unevenly they are spread."""
-    full = spread = 0
-    for a, r in zip(added, room, strict=True):
-        if a:
-            spread += a * a
-            if a >= r:
-                full += 1
-        elif r <= 0:
-            full += 1
-    return full, spread
-
-
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
              tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
              win: tuple[int, bool]) -> Iterator[tuple[Group, ...]]:
@@ -506,8 +310,9 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             if not buckets:
                 return
             parts.append((start, buckets))
+    kinds = tileset.kinds
     for t in tileset.playing:
-        if tileset.kinds[t].is_honor and naturals[t]:
+        if naturals[t] and kinds[t].is_honor:
             options = _honour_options(t, naturals[t], caps[t])
             if not options:
                 return
@@ -541,7 +346,7 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     yield from found
 
 
-def _room(members: Sequence[_SuitOption], starts: list[int], naturals: Sequence[int],
+def _room(members: Sequence[SuitOption], starts: list[int], naturals: Sequence[int],
           caps: Sequence[int]) -> list[int]:
     room = [c - n for c, n in zip(caps, naturals, strict=True)]
     for start, option in zip(starts, members, strict=True):
@@ -588,7 +393,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
 
 
 def _fitting(groups: list[Group], chosen: list[_Bucket],
-             starts: list[int]) -> list[_SuitOption] | None:
+             starts: list[int]) -> list[SuitOption] | None:
     """An option of each part's bucket leaving room for the free `groups`, or None."""
     need: dict[int, int] = {}
     for g in groups:

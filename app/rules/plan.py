@@ -250,8 +250,11 @@ class WildPlan:
     key_ids: dict[tuple[object, ...], int] = field(default_factory=dict)
     suit_memo: dict[tuple[object, ...], Any] = field(default_factory=dict)
     search_states: dict[tuple[object, ...], Any] = field(default_factory=dict)
-    # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards).
-    numbers: dict[object, int] = field(default_factory=dict)
+    # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards),
+    # each family ("weight", "held": the first item of what is numbered) counted on its own,
+    # so that the weights and bits the searches add up stay small ints.
+    numbers: dict[tuple[object, ...], int] = field(default_factory=dict)
+    number_counts: dict[object, int] = field(default_factory=dict)
     # What the searches are told of a group, per (group, winning tile, whether it is wild):
     # numbers from the above (app.scoring.wild_readings).
     described: dict[tuple[Any, int, bool], tuple[int, int, int, tuple[tuple[int, int], ...]]] = (
@@ -276,7 +279,8 @@ class WildPlan:
         searches' memos hold numbers made from them, so they go too)."""
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
-            memos += [self.key_cache, self.key_ids, self.numbers, self.described]
+            memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
+                      self.described]
         for memo in memos:
             memo.clear()
 

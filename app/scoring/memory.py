@@ -55,6 +55,7 @@ from app.domain import (
     shanten,
     shapes,
     standing,
+    suit_search,
     wildcards,
 )
 from app.rules import model, view
@@ -94,8 +95,7 @@ def memory_bounds() -> dict[str, MemoBound]:
         "shapes.readers": MemoBound(shapes._READERS_LIMIT, len(shapes._READERS)),
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
-        "wildcards.near": _lru(wildcards._near),
-        "wildcards.cuts_near": _lru(wildcards._cuts_near),
+        "suit_search.cuts_near": MemoBound(suit_search.CUTS_LIMIT, suit_search.cuts_held()),
         "free_groups.every_identity": _lru(free_groups.every_identity),
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
@@ -145,12 +145,12 @@ def forget_everything() -> None:
     for table in (readings._GROUPS, readings._WRITTEN, standing._SEGMENTS):
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
-               decompose.part_ranks, wildcards._suit_options, wildcards._near,
-               wildcards._cuts_near,
+               decompose.part_ranks, wildcards._suit_options,
                shanten.part_front, shanten.combine, shanten.regular_need_of,
                shanten._need_beside):
         clear: Callable[[], None] = fn.cache_clear
         clear()
+    suit_search.clear_cuts()
     describe._WRITTEN.clear()
     for paid in list(model.PAID_MEMOS):
         paid.clear()

@@ -54,17 +54,20 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     for t in wild_set:
         wilds += naturals[t]
         naturals[t] = 0
-    caps = [tileset.kinds[t].copies - n for t, n in enumerate(facts.meld_counts)]
+    copies = tileset.copies
+    caps = [copies[t] - n for t, n in enumerate(facts.meld_counts)]
     declared = declared_groups(hand)
     win_tile, win_wild = hand.win_tile, facts.win_wild
     reducer = None
     if wp.group_keys is not None:
-        numbers = wp.numbers
+        numbers, counts = wp.numbers, wp.number_counts
 
-        def number(thing: object) -> int:
+        def number(thing: tuple[object, ...]) -> int:
+            # Numbered within its family (`thing[0]`): a weight's digit, a bit of places.
             found = numbers.get(thing)
             if found is None:
-                found = numbers[thing] = len(numbers)
+                found = numbers[thing] = counts.get(thing[0], 0)
+                counts[thing[0]] = found + 1
             return found
 
         # Per group: its weight (by its key, and for a declared meld how it was declared),

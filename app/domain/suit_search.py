@@ -1,0 +1,316 @@
+"""One suit of a hand with wild tiles (混), read one option per profile: the search behind
+`app.domain.wildcards`'s reduced readings.
+
+A suit's option cuts its natural tiles into groups that each hold at least one of them, wilds
+filling the rest (`cuts`). Options whose groups the rule set's checks cannot tell apart (the
+same profile: their groups' weights added, their bits for the winning tile or-ed, the wilds
+they use, whether one is the pair) score alike, so the search finds one option per profile
+without listing the others: what is left after a group depends only on the naturals left,
+the wilds placed near them, the wilds still free and whether the pair is taken, and each
+such state is worked out once, as the profiles its rest can take.
+
+The states are many and small, so they are kept as ints: a suit's counts per rank packed
+three bits a rank (no rank holds more than four tiles, naturals and wilds together), a cut as
+the packed ranks it takes and places. The search is a class so that the compiled build calls
+its steps directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from itertools import product
+from typing import Any, Final
+
+from app.domain.hand import CHOW, PUNG
+from app.domain.readings import PAIR, Group
+
+# One suit's option: its groups, the wilds they use, whether one is the pair, and the wilds
+# per rank (to keep the caps when free groups are added).
+SuitOption = tuple[tuple[Group, ...], int, bool, tuple[int, ...]]
+
+# What the rule set's checks can tell apart in a group, given the winning tile, as numbers the
+# caller assigns: the group's weight (groups look alike to every check when their weights are
+# equal; the weights of a part's groups add up, so equal sums mean equal multisets) and a
+# bit for each way it can hold the winning tile (its key and its key holding it).
+GroupInfo = tuple[int, int]
+# A part's profile: its groups' weights added, their bits for the winning tile or-ed, the
+# wilds it uses and whether it holds the pair. Options of a part with one profile score alike.
+Profile = tuple[int, int, int, bool]
+
+# Three bits per rank: a count of 0..4 (naturals left, wilds placed, room at a rank).
+_BITS: Final = 3
+_MASK: Final = 7  # (1 << _BITS) - 1
+_SUIT: Final = 9
+
+
+def packed(counts: Sequence[int]) -> int:
+    """Counts per rank (each 0..4) as one int, rank 0 in the lowest bits."""
+    code = 0
+    for r in range(len(counts) - 1, -1, -1):
+        code = (code << _BITS) | counts[r]
+    return code
+
+
+def unpacked(code: int) -> tuple[int, ...]:
+    """The nine counts of `packed`."""
+    return tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
+
+
+# Groups are built with `tuple.__new__`: a NamedTuple's own constructor runs a Python-level
+# __new__ that costs several times more.
+_new: Final = tuple.__new__
+
+
+def _group(kind: str, tile: int, subs: tuple[int, ...]) -> Group:
+    """A standing group (concealed, not declared) whose wilds stand for `subs`."""
+    return _new(Group, (kind, tile, False, True, subs))
+
+
+def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
+         caps: Sequence[int], pair: bool, budget: int
+         ) -> Iterator[tuple[Group, tuple[int, ...], tuple[int, ...], bool]]:
+    """The groups that can hold the lowest natural left (rank i): (group, ranks of the
+    naturals it takes, ranks of the wilds it places, whether it is the pair)."""
+    for kind, size in ((PUNG, 3), (PAIR, 2)):
+        if kind == PAIR and pair:
+            continue
+        for naturals in range(1, min(left[i], size) + 1):
+            need = size - naturals
+            if need > budget or counts[i] + used[i] + need > caps[i]:
+                continue
+            yield (_group(kind, start + i, (start + i,) * need), (i,) * naturals,
+                   (i,) * need, kind == PAIR)
+    for first in (i - 2, i - 1, i):
+        if first < 0 or first > 6:
+            continue
+        # Each rank of the chow: the natural (required at i, none left below it) or a wild.
+        choices = []
+        for r in range(first, first + 3):
+            ways = []
+            if r >= i and left[r]:
+                ways.append(False)
+            if r != i and counts[r] + used[r] < caps[r]:
+                ways.append(True)
+            choices.append(ways)
+        for pick in product(*choices):
+            wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
+            if len(wild_ranks) > budget:
+                continue
+            yield (_group(CHOW, start + first, tuple([start + r for r in wild_ranks])),
+                   tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
+
+
+# A cut as the search applies it: the group, the naturals it takes and the wilds it places
+# (packed), how many wilds, and whether it is the pair.
+_Cut = tuple[Group, int, int, int, bool]
+
+# `_cuts_near`'s entries: one per neighbourhood of a rank (the naturals there and the room
+# around it), a few hundred per suit position.
+CUTS_LIMIT: Final = 4096
+_CUTS: dict[int, tuple[_Cut, ...]] = {}
+
+
+def _cuts_near(start: int, i: int, left: int, room: int) -> tuple[_Cut, ...]:
+    """`cuts` at rank i, from what it reads there: `left` the naturals (packed) of the three
+    ranks from i, `room` (packed) the room of each rank from two below i to two above (capped
+    at two at rank i, at one elsewhere: all a cut asks of it); the pair not yet taken and two
+    wilds to spend (no cut places more: the caller drops what its state cannot take).
+    Remembered by all of these (the groups' tiles start at `start`)."""
+    key = ((start * _SUIT + i) << 16 | room) << 9 | left
+    found = _CUTS.get(key)
+    if found is None:
+        low = i - 2 if i >= 2 else 0
+        full = [0] * _SUIT
+        caps = [0] * _SUIT
+        for r in range(i, min(i + 3, _SUIT)):
+            full[r] = (left >> (_BITS * (r - i))) & _MASK
+        for r in range(low, min(i + 3, _SUIT)):
+            caps[r] = (room >> (_BITS * (r - low))) & _MASK
+        zero = [0] * _SUIT
+        found = tuple((group, packed_ranks(take), packed_ranks(put), len(put), is_pair)
+                      for group, take, put, is_pair
+                      in cuts(start, i, full, zero, zero, caps, False, 2))
+        if len(_CUTS) >= CUTS_LIMIT:
+            _CUTS.clear()  # a plain bound: an entry is worked out again alike
+        _CUTS[key] = found
+    return found
+
+
+def packed_ranks(ranks: Sequence[int]) -> int:
+    """One tile at each of `ranks` (a rank may repeat), packed."""
+    code = 0
+    for r in ranks:
+        code += 1 << (_BITS * r)
+    return code
+
+
+def clear_cuts() -> None:
+    _CUTS.clear()
+
+
+def cuts_held() -> int:
+    return len(_CUTS)
+
+
+# The groups of an option as a chain, its first group and the chain of the others (None:
+# no group): a state's stand-in adds its group to its rest's without copying the others.
+_Chain = tuple[Group, Any] | None
+# A state's answer, per profile: the groups of one option, the wilds it places (packed), its
+# crowding (`_crowding`; -1 until two options of the profile meet) and the fewest wilds any
+# option of the profile places at each rank (packed).
+_Entry = tuple[_Chain, int, int, int]
+
+
+def _chained(chain: _Chain) -> list[Group]:
+    out: list[Group] = []
+    while chain is not None:
+        out.append(chain[0])
+        chain = chain[1]
+    return out
+
+
+def _crowding(added: int, seen: int, low: int) -> int:
+    """How many ranks from `low` the wilds `added` fill to the room `seen` (the state's room,
+    packed from `low`), then how unevenly they are spread (the sum of their squares, under 256):
+    fewer full ranks first, then the more even."""
+    full = spread = 0
+    for r in range(low, _SUIT):
+        a = (added >> (_BITS * r)) & _MASK
+        room = (seen >> (_BITS * (r - low))) & _MASK
+        if a:
+            spread += a * a
+            if a >= room:
+                full += 1
+        elif room <= 0:
+            full += 1
+    return full << 8 | spread
+
+
+def _fewest(a: int, b: int, low: int) -> int:
+    """Rank by rank the smaller of two packed counts (ranks below `low` are 0 in both)."""
+    out = 0
+    for r in range(low, _SUIT):
+        shift = _BITS * r
+        x = (a >> shift) & _MASK
+        y = (b >> shift) & _MASK
+        out |= (x if x < y else y) << shift
+    return out
+
+
+class _Search:
+    """The states of one suit's search (see `profiled_options`)."""
+
+    def __init__(self, start: int, free: list[int], info: Callable[[Group], GroupInfo],
+                 memo: dict[Any, Any], rank: int, later: dict[Any, Any]) -> None:
+        self.start = start
+        self.free = free  # per rank: the caps less the naturals (the room for wilds)
+        self.info = info
+        self.memo = memo
+        self.rank = rank
+        self.later = later
+        self.done: dict[Profile, _Entry] = {(0, 0, 0, False): (None, 0, -1, 0)}
+
+    def rest(self, left: int, used: int, budget: int, pair: bool) -> dict[Profile, _Entry]:
+        """The profiles the naturals `left` (packed) can still take, with the wilds `used`
+        (packed) placed so far, `budget` wilds free and the pair taken or not."""
+        if not left:
+            return self.done
+        i = 0
+        while not (left >> (_BITS * i)) & _MASK:
+            i += 1
+        low = i - 2 if i >= 2 else 0
+        free = self.free
+        # Room each rank has before this state's next group (`free` less the wilds placed).
+        # Later groups hold rank i or above and reach down two ranks at most. Of the room left
+        # at a rank only as much matters as they could still fill: no more than the budget,
+        # and no more than one wild per natural two ranks around (a chow through the rank)
+        # and two per natural of the rank (its pung).
+        seen = 0  # packed, from rank `low`
+        window = 0  # the naturals of ranks r - 2 .. r + 2 (none below i)
+        for q in range(i, low + 3 if low + 3 < _SUIT else _SUIT):
+            window += (left >> (_BITS * q)) & _MASK
+        for r in range(low, _SUIT):
+            reach = ((left >> (_BITS * r)) & _MASK) + window
+            room = free[r] - ((used >> (_BITS * r)) & _MASK)
+            if room < 0:
+                room = 0
+            if budget < room:
+                room = budget
+            if reach < room:
+                room = reach
+            seen |= room << (_BITS * (r - low))
+            if r >= 2:
+                window -= (left >> (_BITS * (r - 2))) & _MASK
+            if r + 3 < _SUIT:
+                window += (left >> (_BITS * (r + 3))) & _MASK
+        # The state: the naturals left (from rank i: none below), the room seen, the budget
+        # and the pair, in one int (the budget highest, so it may take any number of bits).
+        state = ((budget << 1 | pair) << (_BITS * _SUIT) | seen) << (_BITS * _SUIT) | left
+        rank = self.rank
+        states = self.memo if rank < 0 or (left >> (_BITS * rank)) & _MASK else self.later
+        found: dict[Profile, _Entry] | None = states.get(state)
+        if found is not None:
+            return found
+        out: dict[Profile, _Entry] = {}
+        # The cuts depend only on the naturals from rank i, the room two ranks around it
+        # (whether there is any; at rank i, up to two) and at most two wilds of the budget.
+        hi = i + 3 if i < _SUIT - 3 else _SUIT
+        room_near = 0
+        for r in range(low, hi):
+            near = free[r] - ((used >> (_BITS * r)) & _MASK)
+            cap = 2 if r == i else 1
+            if near < 0:
+                near = 0
+            room_near |= (near if near < cap else cap) << (_BITS * (r - low))
+        left_near = (left >> (_BITS * i)) & ((1 << (_BITS * (hi - i))) - 1)
+        info = self.info
+        for group, take, put, spent, is_pair in _cuts_near(self.start, i, left_near, room_near):
+            if spent > budget or (is_pair and pair):
+                continue
+            weight, bits = info(group)
+            after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
+            for (weights, held, wilds, took_pair), (groups, added, _, least) in after.items():
+                profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
+                total = added + put
+                fewest = least + put
+                entry = out.get(profile)
+                if entry is None:
+                    out[profile] = ((group, groups), total, -1, fewest)
+                    continue
+                kept = _fewest(entry[3], fewest, low)
+                # Keep as the stand-in the option that fills the fewest ranks to their cap
+                # (a full rank keeps out every free chow through it), then the one placing
+                # its wilds most evenly (worked out only when two options meet). The room
+                # is the state's own (`seen`; below `low` no option places a wild), so the
+                # stand-in of a state is the same whichever search first met it: a hand's
+                # reading never depends on the hands scored before it.
+                crowding = _crowding(total, seen, low)
+                standing = entry[2] if entry[2] >= 0 else _crowding(entry[1], seen, low)
+                if crowding < standing:
+                    out[profile] = ((group, groups), total, crowding, kept)
+                else:
+                    out[profile] = (entry[0], entry[1], standing, kept)
+        states[state] = out
+        return out
+
+
+def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                     info: Callable[[Group], GroupInfo], memo: dict[Any, Any],
+                     rank: int = -1, after: dict[Any, Any] | None = None
+                     ) -> dict[Profile, tuple[SuitOption, tuple[int, ...]]]:
+    """One option of a suit per profile (as listing every option would, then keeping one per
+    profile), the one crowding the fewest ranks (most room for free groups), with the
+    fewest wilds any option of the profile places at each rank.
+
+    `rank`: the rank of a natural winning tile in this suit (-1: none). `info` tells groups
+    holding it apart from the others, so its states are kept in `memo` while naturals of that
+    rank are left, in `after` (the states of searches whose winning tile is outside the
+    suit) once none is: no group of the rest can hold it.
+    """
+    if max(caps, default=0) > _MASK:
+        raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
+    free = [c - n for c, n in zip(caps, counts, strict=True)]
+    search = _Search(start, free, info, memo, rank, memo if after is None else after)
+    return {p: ((tuple(sorted(_chained(groups))), p[2], p[3], unpacked(added)), unpacked(least))
+            for p, (groups, added, _, least) in search.rest(packed(counts), 0, budget,
+                                                             False).items()}
