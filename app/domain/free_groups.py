@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from app.domain.hand import CHOW, PUNG
-from app.domain.readings import PAIR, Group
+from app.domain.readings import PAIR, Group, wild_group
 from app.domain.tiles import TileSet
 
 __all__ = ["FreeClasses", "Identity", "assign", "assign_pairs", "assignments", "every_identity",
@@ -56,7 +56,7 @@ def assignments(classes: list[tuple[Identity, ...]], room: list[int]) -> Iterato
             for x in tiles:
                 room[x] -= 1
             for rest in assignments(classes[1:], room):
-                yield [Group(kind, t, subs=tiles), *rest]
+                yield [wild_group(kind, t, tiles), *rest]
             for x in tiles:
                 room[x] += 1
 
@@ -74,7 +74,7 @@ def assign(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] 
             for x in tiles:
                 room[x] += 1
             if rest is not None:
-                return [Group(kind, t, subs=tiles), *rest]
+                return [wild_group(kind, t, tiles), *rest]
     return None
 
 
@@ -88,5 +88,5 @@ def assign_pairs(classes: list[tuple[Identity, ...]], room: list[int]) -> list[G
             rest = assign_pairs(classes[1:], room)
             room[t] += 2
             if rest is not None:
-                return [Group(PAIR, t, subs=(t, t)), *rest]
+                return [wild_group(PAIR, t, (t, t)), *rest]
     return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG
 from app.domain.notation import format_tiles
@@ -35,6 +35,16 @@ class Group(NamedTuple):
     concealed: bool = True
     # The tiles this group's wild tiles (混) stand for, sorted; () when it holds none.
     subs: tuple[int, ...] = ()
+
+
+_new: Final = tuple.__new__
+
+
+def wild_group(kind: str, tile: int, subs: tuple[int, ...]) -> Group:
+    """A standing group (concealed, not declared) whose wilds stand for `subs`, built with
+    `tuple.__new__`: the NamedTuple's own constructor runs a Python-level __new__ that costs
+    several times more (the wild readings build many)."""
+    return _new(Group, (kind, tile, False, True, subs))
 
 
 # Where a cut may hold the winning tile (the bits of `Piece.places`): in a chow, in the

@@ -22,7 +22,7 @@ from itertools import product
 from typing import Any, Final
 
 from app.domain.hand import CHOW, PUNG
-from app.domain.readings import PAIR, Group
+from app.domain.readings import PAIR, Group, wild_group
 
 # One suit's option: its groups, the wilds they use, whether one is the pair, and the wilds
 # per rank (to keep the caps when free groups are added).
@@ -56,16 +56,6 @@ def unpacked(code: int) -> tuple[int, ...]:
     return tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
 
 
-# Groups are built with `tuple.__new__`: a NamedTuple's own constructor runs a Python-level
-# __new__ that costs several times more.
-_new: Final = tuple.__new__
-
-
-def _group(kind: str, tile: int, subs: tuple[int, ...]) -> Group:
-    """A standing group (concealed, not declared) whose wilds stand for `subs`."""
-    return _new(Group, (kind, tile, False, True, subs))
-
-
 def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
          caps: Sequence[int], pair: bool, budget: int
          ) -> Iterator[tuple[Group, tuple[int, ...], tuple[int, ...], bool]]:
@@ -78,7 +68,7 @@ def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: S
             need = size - naturals
             if need > budget or counts[i] + used[i] + need > caps[i]:
                 continue
-            yield (_group(kind, start + i, (start + i,) * need), (i,) * naturals,
+            yield (wild_group(kind, start + i, (start + i,) * need), (i,) * naturals,
                    (i,) * need, kind == PAIR)
     for first in (i - 2, i - 1, i):
         if first < 0 or first > 6:
@@ -96,7 +86,7 @@ def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: S
             wild_ranks = tuple(first + k for k, w in enumerate(pick) if w)
             if len(wild_ranks) > budget:
                 continue
-            yield (_group(CHOW, start + first, tuple([start + r for r in wild_ranks])),
+            yield (wild_group(CHOW, start + first, tuple([start + r for r in wild_ranks])),
                    tuple(first + k for k, w in enumerate(pick) if not w), wild_ranks, False)
 
 

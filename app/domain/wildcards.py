@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache, partial
 from itertools import combinations_with_replacement
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.domain.free_groups import (
     FreeClasses,
@@ -45,7 +45,7 @@ from app.domain.free_groups import (
     group_tiles,
 )
 from app.domain.hand import PUNG
-from app.domain.readings import PAIR, Group, Reading
+from app.domain.readings import PAIR, Group, Reading, wild_group
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.suit_search import (
     GroupInfo,
@@ -56,6 +56,10 @@ from app.domain.suit_search import (
     profiled_options,
 )
 from app.domain.tiles import TileSet
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs several times more.
+_new: Final = tuple.__new__
 
 # Bounded: an entry for many naturals and wilds holds thousands of options (the full
 # reading only: `wild.read: full`).
@@ -101,17 +105,37 @@ def _suit_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
 
 
 def clear_cache() -> None:
-    """Empty the module-wide caches of suit options and of cuts."""
+    """Empty the module-wide caches of suit options, honours' buckets and cuts."""
     _suit_options.cache_clear()
+    _HONOURS.clear()
     clear_cuts()
+
+
+# An honour's buckets (`_honour_buckets`), by (tile, naturals, cap): 7 honours x 4 x 5 in a
+# standard set; bounded all the same.
+HONOURS_LIMIT = 512
+_HONOURS: dict[tuple[int, int, int], tuple[_Bucket, ...]] = {}
+
+
+def _honour_buckets(t: int, n: int, cap: int) -> tuple[_Bucket, ...]:
+    """The options of `n` naturals of honour `t` (a pair or a pung, wilds filling it), each
+    its own bucket; remembered (they depend on nothing else)."""
+    found = _HONOURS.get((t, n, cap))
+    if found is None:
+        if len(_HONOURS) >= HONOURS_LIMIT:
+            _HONOURS.clear()
+        found = _HONOURS[(t, n, cap)] = tuple(
+            _new(_Bucket, (o, partial(_fixed, o, (cap,), (n,)), o[3]))
+            for o in _honour_options(t, n, cap))
+    return found
 
 
 def _honour_options(t: int, n: int, cap: int) -> tuple[SuitOption, ...]:
     out: list[SuitOption] = []
     if n <= 2 and cap >= 2:
-        out.append(((Group(PAIR, t, subs=(t,) * (2 - n)),), 2 - n, True, (2 - n,)))
+        out.append(((wild_group(PAIR, t, (t,) * (2 - n)),), 2 - n, True, (2 - n,)))
     if n <= 3 and cap >= 3:
-        out.append(((Group(PUNG, t, subs=(t,) * (3 - n)),), 3 - n, False, (3 - n,)))
+        out.append(((wild_group(PUNG, t, (t,) * (3 - n)),), 3 - n, False, (3 - n,)))
     return tuple(out)
 
 
@@ -313,11 +337,10 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     kinds = tileset.kinds
     for t in tileset.playing:
         if naturals[t] and kinds[t].is_honor:
-            options = _honour_options(t, naturals[t], caps[t])
-            if not options:
+            honour = _honour_buckets(t, naturals[t], caps[t])
+            if not honour:
                 return
-            parts.append((t, tuple(_Bucket(o, partial(_fixed, o, (caps[t],), (naturals[t],)),
-                                           o[3]) for o in options)))
+            parts.append((t, honour))
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
@@ -448,7 +471,7 @@ def _placed(shape: str, groups: tuple[Group, ...], win_tile: int,
         for as_tile in places(g, win_tile, win_wild):
             if (g, as_tile) not in seen:
                 seen.add((g, as_tile))
-                yield Reading(shape, groups, i, as_tile)
+                yield _new(Reading, (shape, groups, i, as_tile, ()))
 
 
 def places(g: Group, win_tile: int, win_wild: bool) -> tuple[int, ...]:

@@ -137,8 +137,8 @@ class ShapePlan:
     # The probes of the hand fans by the context's features, and of the reading fans by a
     # reading's features: one entry per set of features met, so never more than
     # 2 ** len(FEATURES) (1024) each; a rule set meets a few dozen.
-    _by_context: dict[int, Probes] = field(default_factory=dict)
-    _by_features: dict[int, Probes] = field(default_factory=dict)
+    by_context: dict[int, Probes] = field(default_factory=dict)
+    by_features: dict[int, Probes] = field(default_factory=dict)
     every_by_features: dict[int, Probes] = field(default_factory=dict)
     # The memos of shared fans, by the positions of the fans (shared by sets of features).
     _memos: dict[tuple[int, ...], dict[Hashable, list[Hit]]] = field(default_factory=dict)
@@ -146,16 +146,16 @@ class ShapePlan:
     def hand_probes(self, context: int) -> Probes:
         """The hand fans whose checks can find something under a context with these
         features (`CONTEXT_FEATURES` of a view)."""
-        found = self._by_context.get(context)
+        found = self.by_context.get(context)
         if found is None:
-            found = self._by_context[context] = self._probes(self.hand, context)
+            found = self.by_context[context] = self._probes(self.hand, context)
         return found
 
     def reading_fans(self, features: int) -> Probes:
         """The reading fans whose checks can find something in a reading with `features`."""
-        found = self._by_features.get(features)
+        found = self.by_features.get(features)
         if found is None:
-            found = self._by_features[features] = self._probes(self.reading, features)
+            found = self.by_features[features] = self._probes(self.reading, features)
         return found
 
     def every_fan(self, features: int) -> Probes:

@@ -37,7 +37,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.domain.hand import Hand, Meld, WinContext
 from app.domain.shanten import IMPOSSIBLE, SHAPE_BOUNDS, SHAPE_NEEDS, probe, shanten_of
@@ -47,6 +47,10 @@ from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult, WaitEntry
 from app.scoring.waits import copies_gone
 from app.scoring.waits import waits as find_waits
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
+# constructor runs a Python-level __new__ that costs several times more.
+_new: Final = tuple.__new__
 
 # The requirement that limits the numbered suits of a win (定缺), by its check's name.
 SUITS_AT_MOST = "suits_at_most"
@@ -193,7 +197,7 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
                     lowers = True
                     break
         if lowers:
-            useful.append(UsefulTile(kinds[t].code, left[t]))
+            useful.append(_new(UsefulTile, (kinds[t].code, left[t])))
     waits: tuple[WaitEntry, ...] | None = None
     best = None
     if shanten == 0 and score_waits:

@@ -83,7 +83,7 @@ def _wild_uses(reading: Reading, hand: Hand, tileset: TileSet,
     if not held:
         return ()
     read = [s for g in reading.groups for s in g.subs]
-    code = tileset.code
+    kinds = tileset.kinds
     pairs: list[tuple[int, int]] = []
     if hand.win_tile in wild_set and reading.win >= 0:
         held.remove(hand.win_tile)
@@ -100,4 +100,4 @@ def _wild_uses(reading: Reading, hand: Hand, tileset: TileSet,
     rest.sort(key=rank.__getitem__)
     read.sort(key=rank.__getitem__)
     pairs.extend(zip(rest, read, strict=True))
-    return tuple((code(a), code(b)) for a, b in pairs)
+    return tuple([(kinds[a].code, kinds[b].code) for a, b in pairs])

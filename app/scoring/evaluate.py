@@ -76,16 +76,20 @@ class Trace:
         self.stood_for: tuple[tuple[str, str], ...] = ()
 
 
-def score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None) -> ScoreResult:
+def score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
+          transfers: bool = True) -> ScoreResult:
     """The hand scored under the rule set; with `trace`, what the scoring compared is
-    recorded in it (the hand the stand-in winning tile was read as, for 摸宝)."""
+    recorded in it (the hand the stand-in winning tile was read as, for 摸宝). Without
+    `transfers`, who pays whom is not worked out (`payments` None; the value and multiplier
+    are): the waits of a hand list no payments."""
     stand_in = rs.stand_in
     if stand_in is not None and stand_in.holds(ctx.options):
-        return _stood_in(hand, ctx, rs, trace)
-    return _score(hand, ctx, rs, trace)
+        return _stood_in(hand, ctx, rs, trace, transfers)
+    return _score(hand, ctx, rs, trace, transfers)
 
 
-def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> ScoreResult:
+def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None,
+              transfers: bool) -> ScoreResult:
     """宝 (摸宝): the winning tile stands for the completing tile of the rest of the hand
     that scores best (a win first, then the highest value, then the highest fan total; the
     first in tile order among equals), never a copy beyond the tile set's. The result's
@@ -110,7 +114,7 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> 
     for t in tileset.display_order:
         if t not in candidates or held[t] >= kinds[t].copies:
             continue
-        result = _score(Hand((*standing, t), hand.melds, t), ctx, rs)
+        result = _score(Hand((*standing, t), hand.melds, t), ctx, rs, None, transfers)
         if result.decomposition is None:
             continue
         key = (result.winning, result.value if result.value is not None else -1,
@@ -118,7 +122,7 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> 
         if best is None or key > best_key:
             best, best_key, read_as = result, key, t
     if best is None or best.decomposition is None:
-        return _score(hand, ctx, rs, trace)
+        return _score(hand, ctx, rs, trace, transfers)
     stood_for = ((tileset.code(win), tileset.code(read_as)),)
     if trace is not None:  # the hand read as it scored best, scored again to be traced
         _score(Hand((*standing, read_as), hand.melds, read_as), ctx, rs, trace)
@@ -127,7 +131,8 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None) -> 
     return best._replace(decomposition=shown)
 
 
-def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None) -> ScoreResult:
+def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
+           transfers: bool = True) -> ScoreResult:
     # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
     # checked here.
     deadline.check()
@@ -287,8 +292,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None)
         if paid is None:
             paid = bound.paid(fan_total, ctx, rs.players)
         return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition,
-                                  paid[0], paid[1], paid[2]))
-    payments = scheme.pay(fan_total, ctx, rs.players, None, **params)
+                                  paid[0] if transfers else None, paid[1], paid[2]))
+    payments = scheme.pay(fan_total, ctx, rs.players, None, **params) if transfers else None
     worth, multiplier = scheme.value(fan_total, **params)
     return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
                               worth, multiplier))

@@ -51,8 +51,11 @@ class HandFans:
         """The hand fans of `shape` found in this hand (`view`: any reading of it)."""
         hits = self._hits.get(shape.name)
         if hits is None:
+            context = view.features & CONTEXT_FEATURES
+            # The plan's table first (a method call is a Python-level call when compiled).
+            probes = shape.by_context.get(context)
             hits = self._hits[shape.name] = found(
-                shape.hand_probes(view.features & CONTEXT_FEATURES), view, ctx, [])
+                probes if probes is not None else shape.hand_probes(context), view, ctx, [])
         return hits
 
 
@@ -113,7 +116,10 @@ def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
         hits = found(probes if probes is not None else shape.every_fan(features), view, ctx,
                      [])
     else:
-        hits = found(shape.reading_fans(view.features), view, ctx, hand_hits[:])
+        features = view.features
+        probes = shape.by_features.get(features)  # the plan's table first, as above
+        hits = found(probes if probes is not None else shape.reading_fans(features), view, ctx,
+                     hand_hits[:])
     hits.sort()
     values, excludes = plan.values, plan.excludes
     excluded = disabled

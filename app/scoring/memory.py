@@ -96,6 +96,7 @@ def memory_bounds() -> dict[str, MemoBound]:
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
         "suit_search.cuts_near": MemoBound(suit_search.CUTS_LIMIT, suit_search.cuts_held()),
+        "wildcards.honour_buckets": MemoBound(wildcards.HONOURS_LIMIT, len(wildcards._HONOURS)),
         "free_groups.every_identity": _lru(free_groups.every_identity),
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
@@ -112,7 +113,7 @@ def memory_bounds() -> dict[str, MemoBound]:
     suit_memo = states = keys = described = 0
     for p in live:
         for sp in p.shapes.values():
-            probe_sets += len(sp._by_context) + len(sp._by_features) + len(sp.every_by_features)
+            probe_sets += len(sp.by_context) + len(sp.by_features) + len(sp.every_by_features)
             shared += sum(len(m) for m in sp._memos.values())
             shared_bound += plans.SHARED_LIMIT * len(sp._memos)
         wp = p.wild
@@ -150,7 +151,7 @@ def forget_everything() -> None:
                shanten._need_beside):
         clear: Callable[[], None] = fn.cache_clear
         clear()
-    suit_search.clear_cuts()
+    wildcards.clear_cache()
     describe._WRITTEN.clear()
     for paid in list(model.PAID_MEMOS):
         paid.clear()

@@ -73,7 +73,7 @@ def waits(standing: tuple[int, ...], melds: tuple[Meld, ...], ctx: WinContext,
         if explain:
             result, why = explained(completed, ctx, rs)
         else:
-            result = score(completed, ctx, rs)
+            result = score(completed, ctx, rs, transfers=False)  # an entry lists no payments
         if result.decomposition is None:
             continue
         entry = WaitEntry.of(kinds[t].code, result, why)
