@@ -260,7 +260,7 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
             return found[(profile, need)]
 
         kept = reducer.memo[key] = tuple(
-            _Bucket(option, partial(fits, p), least)
+            _new(_Bucket, (option, partial(fits, p), least))
             for p, (option, least) in profiled_options(start, seg, caps, budget, info,
                                                         states, rank, after).items())
     return kept

@@ -246,6 +246,9 @@ class WildPlan:
 
     group_keys: GroupKeys | None
     free: FreeClasses
+    # Every hand fan's check looks at the physical tiles and the context only (`tells_apart:
+    # nothing`): the hand fans are the same for every substitution, decided once per hand.
+    physical_hand_fans: bool = False
     key_cache: dict[tuple[str, int, tuple[int, int] | None], int] = field(default_factory=dict)
     key_ids: dict[tuple[object, ...], int] = field(default_factory=dict)
     suit_memo: dict[tuple[object, ...], Any] = field(default_factory=dict)
@@ -439,6 +442,8 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
         return WildPlan(None, every)
     keys = tuple((spec.tells_apart, params) for spec, params in used
                  if callable(spec.tells_apart))
+    physical = all(CHECKS[f.check].tells_apart == "nothing" for f in fans
+                   if CHECKS[f.check].scope == "hand")
 
     def classes(identities: list[tuple[str, int]]) -> tuple[tuple[tuple[str, int], ...], ...]:
         by_key: dict[object, list[tuple[str, int]]] = {}
@@ -448,4 +453,5 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
         return tuple(tuple(members) for members in by_key.values())
 
     return WildPlan(keys, FreeClasses(classes([m for cls in every.sets for m in cls]),
-                                      classes([m for cls in every.pairs for m in cls])))
+                                      classes([m for cls in every.pairs for m in cls])),
+                    physical)

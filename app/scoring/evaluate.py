@@ -43,7 +43,7 @@ from app.domain.shapes import completing_tiles, decompose
 from app.rules.model import RuleSet
 from app.rules.payments import resolve_params
 from app.rules.plan import Plan
-from app.rules.view import HandFacts, View
+from app.rules.view import HandFacts, SubstitutedFacts, View
 from app.scoring.describe import describe
 from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
@@ -142,18 +142,25 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     tileset = rs.tileset
     # 1. Facts. A shape an option switches off reads nothing (a house rule's 七对).
     shape_names = plan.shapes_for(ctx.options) if plan.shape_gates else plan.shape_names
-    facts = HandFacts(hand, ctx, tileset, shape_names)
     wild_set = _NO_WILDS
+    wild_count = 0
+    win_wild = False
     if ctx.wilds and rs.wild is not None:
         wild_set = frozenset(ctx.wilds)
-        facts.wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
+        wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
-        facts.win_wild = hand.win_tile in wild_set
+        win_wild = hand.win_tile in wild_set
     # 2. Readings.
     candidates: Iterable[tuple[View, HandFans | None]]
     if wild_set and not wild_set.isdisjoint(hand.concealed):
-        candidates = wild_views(hand, facts, wild_set, rs)
+        # Read through its substitutions, each with facts of its own: the hand's own facts
+        # are filled in only if something asks for them.
+        candidates = wild_views(hand, SubstitutedFacts(hand, ctx, tileset, shape_names, hand,
+                                                       wild_count, win_wild), wild_set, rs)
     else:
+        facts = HandFacts(hand, ctx, tileset, shape_names)
+        facts.wild_count = wild_count
+        facts.win_wild = win_wild
         readings = decompose(hand, shape_names, tileset, facts.standing,
                              facts.declared().groups)
         finals = plan.finals

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Final
 
-from app.domain.hand import Hand
+from app.domain.hand import Hand, Meld
 from app.domain.readings import Group, Reading
 from app.domain.shapes import declared_groups
 from app.domain.wildcards import (
@@ -31,6 +31,18 @@ from app.scoring.fans import HandFans
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs several times more.
 _new: Final = tuple.__new__
+_new_object: Final = object.__new__
+_set: Final = object.__setattr__
+
+
+def _hand(concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int) -> Hand:
+    """A `Hand` set field by field: its dataclass's own __init__ is Python-level code that
+    costs several times more (a wild hand builds one per substitution)."""
+    hand: Hand = _new_object(Hand)
+    _set(hand, "concealed", concealed)
+    _set(hand, "melds", melds)
+    _set(hand, "win_tile", win_tile)
+    return hand
 
 
 def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
@@ -54,13 +66,21 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     if len(wp.key_cache) > KEYS_LIMIT or len(wp.numbers) > KEYS_LIMIT:
         wp.forget(keys=True)
     tileset = rs.tileset
-    naturals = facts.standing_counts[:]
+    # The counts from the hand itself: `facts` may be filled in lazily (`SubstitutedFacts`),
+    # and a hand read only through its substitutions never needs the rest of them.
+    naturals = [0] * tileset.size
+    for t in hand.concealed:
+        naturals[t] += 1
+    held = [0] * tileset.size
+    for m in hand.melds:
+        for t in m.tiles:
+            held[t] += 1
     wilds = 0
     for t in wild_set:
         wilds += naturals[t]
         naturals[t] = 0
     copies = tileset.copies
-    caps = [copies[t] - n for t, n in enumerate(facts.meld_counts)]
+    caps = [copies[t] - n for t, n in enumerate(held)]
     declared = declared_groups(hand)
     win_tile, win_wild = hand.win_tile, facts.win_wild
     reducer = None
@@ -80,8 +100,14 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         # in the plan for every hand with this winning tile (the key and numbers of a group
         # depend on nothing else).
         seen_groups = wp.described
+        # This hand's (one winning tile's) descriptions by group: a lookup that hashes the
+        # group alone.
+        mine: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
 
         def described(g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+            known = mine.get(g)
+            if known is not None:
+                return known
             found = seen_groups.get((g, win_tile, win_wild))
             if found is None:
                 if len(seen_groups) >= KEYS_LIMIT:
@@ -95,6 +121,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 for _, win_key in at:
                     bits |= 1 << number(("held", key, win_key))
                 found = seen_groups[(g, win_tile, win_wild)] = (weight, bits, key, at)
+            mine[g] = found
             return found
 
         def group_info(g: Group) -> GroupInfo:
@@ -107,14 +134,19 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     seen: set[object] = set()
     natural_tiles = [t for t in hand.concealed if t not in wild_set]
 
+    # One substitution's hand fans are every substitution's when the hand checks look only at
+    # the physical tiles.
+    shared = HandFans() if wp.physical_hand_fans else None
+
     def view_of(reading: Reading) -> tuple[View, HandFans]:
         subs = tuple(sorted(s for g in reading.groups for s in g.subs))
         entry = by_subs.get((subs, reading.win_as))
         if entry is None:
-            as_read = Hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
+            as_read = _hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
             sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, facts.shapes, hand,
                                          facts.wild_count, win_wild)
-            entry = by_subs[(subs, reading.win_as)] = (sub_facts, HandFans())
+            entry = by_subs[(subs, reading.win_as)] = (
+                sub_facts, shared if shared is not None else HandFans())
         return View(reading, entry[0], plan.policy), entry[1]
 
     if reducer is None:

@@ -74,7 +74,12 @@ def _straight_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] |
     return None
 
 
-@check(needs=("chows",), tells_apart=_straight_key)
+def _chows_and_wilds(v: View, ctx: WinContext) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    # What 龙 reads: the chows; and 本混龙 the suit of the wild tiles.
+    return v.chows, ctx.wilds
+
+
+@check(needs=("chows",), tells_apart=_straight_key, depends_on=_chows_and_wilds)
 def straight(v: View, ctx: WinContext, *, suit: Literal["any", "wild"] = "any") -> int:
     """龙 (一条龙) / 本混龙: 123, 456 and 789 of one suit as three chows (wilds may fill them);
     with `suit: wild`, only in the suit of the wild tiles (本混龙)."""
