@@ -37,6 +37,25 @@ GroupInfo = tuple[int, int]
 # wilds it uses and whether it holds the pair. Options of a part with one profile score alike.
 Profile = tuple[int, int, int, bool]
 
+class GroupDescriber:
+    """What the rule set's checks tell apart in a group, given the winning tile: its weight
+    and bits (`GroupInfo`). The engine's describer is `app.scoring.wild_readings`'s; a class
+    rather than a function so that the compiled build calls it directly."""
+
+    def info(self, g: Group) -> GroupInfo:
+        raise NotImplementedError
+
+
+class FunctionDescriber(GroupDescriber):
+    """A describer that calls a function (group) -> `GroupInfo`."""
+
+    def __init__(self, fn: Callable[[Group], GroupInfo]) -> None:
+        self.fn = fn
+
+    def info(self, g: Group) -> GroupInfo:
+        return self.fn(g)
+
+
 # Three bits per rank: a count of 0..4 (naturals left, wilds placed, room at a rank).
 _BITS: Final = 3
 _MASK: Final = 7  # (1 << _BITS) - 1
@@ -190,7 +209,7 @@ def _fewest(a: int, b: int, low: int) -> int:
 class _Search:
     """The states of one suit's search (see `profiled_options`)."""
 
-    def __init__(self, start: int, free: list[int], info: Callable[[Group], GroupInfo],
+    def __init__(self, start: int, free: list[int], info: GroupDescriber,
                  memo: dict[Any, Any], rank: int, later: dict[Any, Any]) -> None:
         self.start = start
         self.free = free  # per rank: the caps less the naturals (the room for wilds)
@@ -257,7 +276,7 @@ class _Search:
         for group, take, put, spent, is_pair in _cuts_near(self.start, i, left_near, room_near):
             if spent > budget or (is_pair and pair):
                 continue
-            weight, bits = info(group)
+            weight, bits = info.info(group)
             after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
             for (weights, held, wilds, took_pair), (groups, added, _, least) in after.items():
                 profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
@@ -285,7 +304,7 @@ class _Search:
 
 
 def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
-                     info: Callable[[Group], GroupInfo], memo: dict[Any, Any],
+                     info: GroupDescriber, memo: dict[Any, Any],
                      rank: int = -1, after: dict[Any, Any] | None = None
                      ) -> dict[Profile, tuple[SuitOption, tuple[int, ...]]]:
     """One option of a suit per profile (as listing every option would, then keeping one per

@@ -48,6 +48,7 @@ from app.domain.hand import PUNG
 from app.domain.readings import PAIR, Group, Reading, wild_group
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.suit_search import (
+    GroupDescriber,
     GroupInfo,
     Profile,
     SuitOption,
@@ -157,7 +158,7 @@ STATES_LIMIT = 4000
 class Reducer(NamedTuple):
     # A group's weight and bits (`GroupInfo`): the bits may depend on the winning tile only
     # through `places` of the group (the searches' memos are shared on that ground).
-    info: Callable[[Group], GroupInfo]
+    info: GroupDescriber
     # Per part (suit, counts, caps, budget, winning tile as `_reduced` keys it): its buckets.
     memo: dict[tuple[object, ...], tuple[_Bucket, ...]]
     # The search's states (see `profiled_options`), shared by every search of a suit with
@@ -255,7 +256,7 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
             if (profile, need) not in found:
                 less = tuple(c - d for c, d in zip(caps, need, strict=True))
                 found[(profile, need)] = (
-                    _find_option(start, seg, less, budget, info, profile)
+                    _find_option(start, seg, less, budget, info.info, profile)
                     if all(n <= c for n, c in zip(seg, less, strict=True)) else None)
             return found[(profile, need)]
 

@@ -15,6 +15,8 @@ from typing import Final
 from app.domain.hand import Hand, Meld
 from app.domain.readings import Group, Reading
 from app.domain.shapes import declared_groups
+from app.domain.suit_search import GroupDescriber
+from app.domain.tiles import TileSet
 from app.domain.wildcards import (
     GroupInfo,
     Reducer,
@@ -24,7 +26,7 @@ from app.domain.wildcards import (
 )
 from app.domain.wildcards import clear_cache as _suit_options_cache_clear
 from app.rules.model import RuleSet
-from app.rules.plan import KEYS_LIMIT
+from app.rules.plan import KEYS_LIMIT, WildPlan
 from app.rules.view import HandFacts, SubstitutedFacts, View
 from app.scoring.fans import HandFans
 
@@ -53,6 +55,61 @@ def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
     _suit_options_cache_clear()
     if rs.plan.wild is not None:
         rs.plan.wild.forget(keys)
+
+
+class _Describer(GroupDescriber):
+    """What the searches and the signatures of readings are told of a group, for one hand
+    (its winning tile): per group, its weight (by its key, and for a declared meld how it
+    was declared), and per place of the winning tile (the tile it is read as, its key
+    there). Kept in the plan for every hand with this winning tile (the key and numbers of
+    a group depend on nothing else), and for this hand by group (a lookup that hashes the
+    group alone)."""
+
+    def __init__(self, wp: WildPlan, tileset: TileSet, win_tile: int, win_wild: bool) -> None:
+        self.wp = wp
+        self.tileset = tileset
+        self.win_tile = win_tile
+        self.win_wild = win_wild
+        self.numbers = wp.numbers
+        self.counts = wp.number_counts
+        self.seen = wp.described
+        self.mine: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+
+    def number(self, thing: tuple[object, ...]) -> int:
+        """A small number for what the checks tell apart, within its family (`thing[0]`): a
+        weight's digit, a bit of places."""
+        found = self.numbers.get(thing)
+        if found is None:
+            found = self.numbers[thing] = self.counts.get(thing[0], 0)
+            self.counts[thing[0]] = found + 1
+        return found
+
+    def described(self, g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
+        """(weight, bits of its places, key, ((tile read as, key there) per place))."""
+        known = self.mine.get(g)
+        if known is not None:
+            return known
+        win_tile, win_wild, seen = self.win_tile, self.win_wild, self.seen
+        found = seen.get((g, win_tile, win_wild))
+        if found is None:
+            if len(seen) >= KEYS_LIMIT:
+                seen.clear()  # a plain bound: an entry is worked out again alike
+            wp, tileset = self.wp, self.tileset
+            key = wp.group_key(g.kind, g.tile, tileset)
+            weight = 1 << (4 * self.number(("weight", key, g.declared, g.concealed)))
+            at = tuple(
+                (w, wp.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
+                for w in places(g, win_tile, win_wild))
+            bits = 0
+            for _, win_key in at:
+                bits |= 1 << self.number(("held", key, win_key))
+            found = seen[(g, win_tile, win_wild)] = (weight, bits, key, at)
+        self.mine[g] = found
+        return found
+
+    def info(self, g: Group) -> GroupInfo:
+        found = self.described(g)
+        return found[0], found[1]
 
 
 def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
@@ -84,51 +141,10 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     declared = declared_groups(hand)
     win_tile, win_wild = hand.win_tile, facts.win_wild
     reducer = None
+    describer: _Describer | None = None
     if wp.group_keys is not None:
-        numbers, counts = wp.numbers, wp.number_counts
-
-        def number(thing: tuple[object, ...]) -> int:
-            # Numbered within its family (`thing[0]`): a weight's digit, a bit of places.
-            found = numbers.get(thing)
-            if found is None:
-                found = numbers[thing] = counts.get(thing[0], 0)
-                counts[thing[0]] = found + 1
-            return found
-
-        # Per group: its weight (by its key, and for a declared meld how it was declared),
-        # and per place of the winning tile: (the tile it is read as, its key there). Kept
-        # in the plan for every hand with this winning tile (the key and numbers of a group
-        # depend on nothing else).
-        seen_groups = wp.described
-        # This hand's (one winning tile's) descriptions by group: a lookup that hashes the
-        # group alone.
-        mine: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
-
-        def described(g: Group) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
-            known = mine.get(g)
-            if known is not None:
-                return known
-            found = seen_groups.get((g, win_tile, win_wild))
-            if found is None:
-                if len(seen_groups) >= KEYS_LIMIT:
-                    seen_groups.clear()  # a plain bound: an entry is worked out again alike
-                key = wp.group_key(g.kind, g.tile, tileset)
-                weight = 1 << (4 * number(("weight", key, g.declared, g.concealed)))
-                at = tuple(
-                    (w, wp.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
-                    for w in places(g, win_tile, win_wild))
-                bits = 0
-                for _, win_key in at:
-                    bits |= 1 << number(("held", key, win_key))
-                found = seen_groups[(g, win_tile, win_wild)] = (weight, bits, key, at)
-            mine[g] = found
-            return found
-
-        def group_info(g: Group) -> GroupInfo:
-            found = described(g)
-            return found[0], found[1]
-
-        reducer = _new(Reducer, (group_info, wp.suit_memo, wp.search_states))
+        describer = _Describer(wp, tileset, win_tile, win_wild)
+        reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
     by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, HandFans]] = {}
     seen: set[object] = set()
@@ -149,7 +165,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 sub_facts, shared if shared is not None else HandFans())
         return View(reading, entry[0], plan.policy), entry[1]
 
-    if reducer is None:
+    if describer is None:
         for reading in wild_readings(naturals, wilds, declared, caps, win_tile, win_wild,
                                      facts.shapes, tileset, free):
             exact: object = (reading.shape, tuple(sorted(reading.groups)),
@@ -162,7 +178,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                                         facts.shapes, tileset, free, reducer):
         # Each group described once per grouping (a lookup keyed by the group, which hashes
         # its tiles): its weight for the grouping's sum, then its places.
-        infos = [described(g) for g in groups]
+        infos = [describer.described(g) for g in groups]
         plain = 0
         for info in infos:
             plain += info[0]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from app.domain.hand import CHOW, PUNG
 from app.domain.readings import PAIR, Group
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
-from app.domain.suit_search import profiled_options
+from app.domain.suit_search import FunctionDescriber, profiled_options
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import (
     _find_option,
@@ -75,7 +75,7 @@ def test_one_option_per_profile_is_found_without_listing_them_all(
     by_profile: dict[object, list[tuple[int, ...]]] = {}
     for o in every:
         by_profile.setdefault(_profile(o, identity_info), []).append(o[3])
-    found = profiled_options(0, tuple(seg), caps, budget, identity_info, {})
+    found = profiled_options(0, tuple(seg), caps, budget, FunctionDescriber(identity_info), {})
     assert set(found) == set(by_profile)
     for profile, (option, least) in found.items():
         assert option in every and _profile(option, identity_info) == profile
