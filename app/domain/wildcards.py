@@ -351,10 +351,13 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     found: list[tuple[Group, ...]] = []
     n_parts = len(parts)
 
-    def combine(k: int, used: int, pair: bool) -> None:
+    def combine(k: int, used: int, pair: bool, sets: int) -> None:
         if k == n_parts:
-            found.extend(_with_free(chosen, starts, used, pair, wilds, sets_needed, naturals,
-                                    caps, free))
+            # The wilds left must make the missing sets (and the pair) on their own.
+            free_sets = sets_needed - sets
+            if _left_fits(wilds - used, free_sets, pair):
+                found.extend(_with_free(chosen, starts, used, pair, wilds, free_sets,
+                                        naturals, caps, free))
             return
         for bucket in parts[k][1]:
             option = bucket.first
@@ -362,11 +365,14 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                 continue
             if used + option[1] > wilds:
                 continue
+            more = sets + len(option[0]) - option[2]  # its groups, the pair aside
+            if more > sets_needed:
+                continue
             chosen.append(bucket)
-            combine(k + 1, used + option[1], pair or option[2])
+            combine(k + 1, used + option[1], pair or option[2], more)
             chosen.pop()
 
-    combine(0, 0, False)
+    combine(0, 0, False, 0)
     yield from found
 
 
@@ -379,16 +385,19 @@ def _room(members: Sequence[SuitOption], starts: list[int], naturals: Sequence[i
     return room
 
 
+def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
+    """Whether `left` wilds make exactly `free_sets` sets, and the pair unless one is held."""
+    return free_sets >= 0 and left == 3 * free_sets + (0 if pair else 2)
+
+
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
-               sets_needed: int, naturals: Sequence[int], caps: Sequence[int],
+               free_sets: int, naturals: Sequence[int], caps: Sequence[int],
                free: FreeClasses) -> Iterator[tuple[Group, ...]]:
+    """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
+    unless `pair`) made of the wilds left (`_left_fits` holds)."""
     reps = [bucket.first for bucket in chosen]
-    sets = sum(1 for option in reps for g in option[0] if g.kind != PAIR)
     left = wilds - used
-    free_sets = sets_needed - sets
     free_pair = 0 if pair else 1
-    if free_sets < 0 or left != 3 * free_sets + 2 * free_pair:
-        return
     if not left:
         yield tuple(g for option in reps for g in option[0])
         return

@@ -9,7 +9,7 @@ the searches keep their memos in the rule set's plan.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from app.domain.hand import Hand, Meld
@@ -112,6 +112,38 @@ class _Describer(GroupDescriber):
         return found[0], found[1]
 
 
+class _Substitutions:
+    """The views of one hand with wilds, with the facts of each substitution (the hand as
+    read, the wilds replaced by what they stand for): made once per substitution, with its
+    hand fans (`shared`: one set of hand fans for every substitution, when the hand checks
+    look only at the physical tiles)."""
+
+    def __init__(self, hand: Hand, facts: HandFacts, wild_set: frozenset[int],
+                 tileset: TileSet, policy: Callable[[View], dict[str, int]] | None,
+                 shared: HandFans | None) -> None:
+        self.hand = hand
+        self.facts = facts
+        self.tileset = tileset
+        self.policy = policy
+        self.shared = shared
+        self.natural_tiles = [t for t in hand.concealed if t not in wild_set]
+        self.by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, HandFans]] = {}
+
+    def view_of(self, reading: Reading) -> tuple[View, HandFans]:
+        subs = tuple(sorted([s for g in reading.groups for s in g.subs]))
+        entry = self.by_subs.get((subs, reading.win_as))
+        if entry is None:
+            hand, facts = self.hand, self.facts
+            as_read = _hand(tuple(sorted((*self.natural_tiles, *subs))), hand.melds,
+                            reading.win_as)
+            sub_facts = SubstitutedFacts(as_read, facts.ctx, self.tileset, facts.shapes, hand,
+                                         facts.wild_count, facts.win_wild)
+            shared = self.shared
+            entry = self.by_subs[(subs, reading.win_as)] = (
+                sub_facts, shared if shared is not None else HandFans())
+        return View(reading, entry[0], self.policy), entry[1]
+
+
 def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
     """The readings of a hand holding wild tiles, as views, each with the hand fans of its
@@ -146,24 +178,9 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         describer = _Describer(wp, tileset, win_tile, win_wild)
         reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
-    by_subs: dict[tuple[tuple[int, ...], int], tuple[HandFacts, HandFans]] = {}
     seen: set[object] = set()
-    natural_tiles = [t for t in hand.concealed if t not in wild_set]
-
-    # One substitution's hand fans are every substitution's when the hand checks look only at
-    # the physical tiles.
-    shared = HandFans() if wp.physical_hand_fans else None
-
-    def view_of(reading: Reading) -> tuple[View, HandFans]:
-        subs = tuple(sorted(s for g in reading.groups for s in g.subs))
-        entry = by_subs.get((subs, reading.win_as))
-        if entry is None:
-            as_read = _hand(tuple(sorted((*natural_tiles, *subs))), hand.melds, reading.win_as)
-            sub_facts = SubstitutedFacts(as_read, facts.ctx, tileset, facts.shapes, hand,
-                                         facts.wild_count, win_wild)
-            entry = by_subs[(subs, reading.win_as)] = (
-                sub_facts, shared if shared is not None else HandFans())
-        return View(reading, entry[0], plan.policy), entry[1]
+    views = _Substitutions(hand, facts, wild_set, tileset, plan.policy,
+                           HandFans() if wp.physical_hand_fans else None)
 
     if describer is None:
         for reading in wild_readings(naturals, wilds, declared, caps, win_tile, win_wild,
@@ -172,7 +189,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                              reading.groups[reading.win], reading.win_as)
             if exact not in seen:
                 seen.add(exact)
-                yield view_of(reading)
+                yield views.view_of(reading)
         return
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
                                         facts.shapes, tileset, free, reducer):
@@ -188,4 +205,4 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 signature = (shape, plain, key, win_key)
                 if signature not in seen:
                     seen.add(signature)
-                    yield view_of(_new(Reading, (shape, groups, i, as_tile, ())))
+                    yield views.view_of(_new(Reading, (shape, groups, i, as_tile, ())))
