@@ -187,9 +187,8 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
     drawable = setup.drawable
     wilds = setup.wilds
     left = setup.left
+    lowering: set[int] = set()  # every kind that lowers the need, drawable or not
     for t in _playing_in_order(tileset):
-        if not drawable[t]:
-            continue
         lowers = t in wilds
         if not lowers:
             for excluded, p in probes:
@@ -197,17 +196,19 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
                     lowers = True
                     break
         if lowers:
-            useful.append(_new(UsefulTile, (kinds[t].code, left[t])))
+            lowering.add(t)
+            if drawable[t]:
+                useful.append(_new(UsefulTile, (kinds[t].code, left[t])))
     waits: tuple[WaitEntry, ...] | None = None
     best = None
     if shanten == 0 and score_waits:
         within = None
         if setup.excluded == (frozenset(),):
             # Only a tile that brings the need to the wilds' can complete the hand (the
-            # counts never miss a reading the scoring finds); with 定缺 every tile is tried,
-            # as `waits` lists a completion of a void suit too (not winning).
-            within = frozenset(t for t in _playing_in_order(tileset)
-                               if t in wilds or any(p.need_with(t) <= w for _, p in probes))
+            # counts never miss a reading the scoring finds): ready, the need is one more
+            # than the wilds, so exactly the tiles that lower it. With 定缺 every tile is
+            # tried, as `waits` lists a completion of a void suit too (not winning).
+            within = frozenset(lowering)
         found = find_waits(tuple(standing), melds, ctx, rs, within=within)
         waits, best = found.waits, found.best
         # A ready hand's useful tiles are the tiles that complete it: the scored waits say
