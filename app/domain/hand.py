@@ -10,20 +10,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
-CHOW = "chow"
-PUNG = "pung"
-KONG = "kong"
+CHOW: Final = "chow"
+PUNG: Final = "pung"
+KONG: Final = "kong"
 MELD_KINDS = (CHOW, PUNG, KONG)
 
-SELF_DRAW = "self_draw"
-DISCARD = "discard"
+SELF_DRAW: Final = "self_draw"
+DISCARD: Final = "discard"
 WIN_TYPES = (SELF_DRAW, DISCARD)
 
-KONG_REPLACEMENT = "replacement"  # 杠上开花: won on the replacement tile after one's own kong
-KONG_ROBBED = "robbed"  # 抢杠和: won on the tile another player added to a pung
-KONG_AFTER_DISCARD = "after_kong_discard"  # 杠上炮: won on the discard made after a kong
+# 杠上开花: won on the replacement tile after one's own kong
+KONG_REPLACEMENT: Final = "replacement"
+KONG_ROBBED: Final = "robbed"  # 抢杠和: won on the tile another player added to a pung
+KONG_AFTER_DISCARD: Final = "after_kong_discard"  # 杠上炮: won on the discard made after a kong
 KONG_FLAGS = (KONG_REPLACEMENT, KONG_ROBBED, KONG_AFTER_DISCARD)
 
 WINDS = ("E", "S", "W", "N")

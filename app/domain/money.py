@@ -7,11 +7,11 @@ is what it received less what it paid, so the nets of any set of transfers sum t
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple, Protocol
+from typing import Final, NamedTuple, Protocol
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Transfer(NamedTuple):

@@ -19,8 +19,8 @@ from app.domain.hand import CHOW, KONG, PUNG
 from app.domain.notation import format_tiles
 from app.domain.tiles import TileSet
 
-PAIR = "pair"
-KNIT = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
+PAIR: Final = "pair"
+KNIT: Final = "knit"  # three tiles of one suit three apart (147, 258, 369) in a knitted straight
 
 
 class Group(NamedTuple):

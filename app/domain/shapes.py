@@ -31,6 +31,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import permutations, product
+from typing import Final
 
 from app.domain.decompose import is_regular_complete, regular_splits, regular_waits
 from app.domain.hand import KONG, Hand
@@ -45,16 +46,16 @@ from app.domain.standing import (
 )
 from app.domain.tiles import TileSet
 
-REGULAR = "regular"
-SEVEN_PAIRS = "seven_pairs"
-THIRTEEN_ORPHANS = "thirteen_orphans"
-HONORS_AND_KNITTED = "honors_and_knitted"
-KNITTED_STRAIGHT = "knitted_straight"
-NINE_GATES = "nine_gates"
+REGULAR: Final = "regular"
+SEVEN_PAIRS: Final = "seven_pairs"
+THIRTEEN_ORPHANS: Final = "thirteen_orphans"
+HONORS_AND_KNITTED: Final = "honors_and_knitted"
+KNITTED_STRAIGHT: Final = "knitted_straight"
+NINE_GATES: Final = "nine_gates"
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 ReadFn = Callable[[Standing, tuple[Group, ...], int, TileSet], list[Reading]]
 CompletesFn = Callable[[Standing, int, TileSet], set[int] | frozenset[int]]

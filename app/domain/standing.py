@@ -13,7 +13,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.domain.decompose import RANK_SETS, counts_of, part_ranks, suit_splits
 from app.domain.hand import CHOW, PUNG
@@ -31,7 +31,7 @@ from app.domain.tiles import STANDARD, TileSet
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 @dataclass(frozen=True, slots=True)

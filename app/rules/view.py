@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
 from app.domain.readings import EDGE as EDGE_PLACE
@@ -32,22 +32,30 @@ from app.domain.tiles import TileSet
 # (边, 嵌, 单钓), two pungs or kongs of numbered tiles or more, four chows (a knitted
 # straight's knits counted as chows), four pungs or kongs. `last_tile` and `kong_win` come
 # from the win context: the request said last_tile, or named a kong win.
-PUNGS, KONGS, CHOWS, CHOW_PAIRS, WAIT, LAST_TILE, KONG_WIN = 1, 2, 4, 8, 16, 32, 64
-NUMBERED_PUNGS, FOUR_CHOWS, FOUR_PUNGS = 128, 256, 512
+PUNGS: Final = 1
+KONGS: Final = 2
+CHOWS: Final = 4
+CHOW_PAIRS: Final = 8
+WAIT: Final = 16
+LAST_TILE: Final = 32
+KONG_WIN: Final = 64
+NUMBERED_PUNGS: Final = 128
+FOUR_CHOWS: Final = 256
+FOUR_PUNGS: Final = 512
 FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
             "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
             "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
             "four_pungs": FOUR_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
-CONTEXT_FEATURES = LAST_TILE | KONG_WIN
+CONTEXT_FEATURES: Final = LAST_TILE | KONG_WIN
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
-EDGE = "edge"
-CLOSED = "closed"
-SINGLE = "single"
+EDGE: Final = "edge"
+CLOSED: Final = "closed"
+SINGLE: Final = "single"
 
 
 # The numbered suits present, by the bits of their categories (0, 1, 2).

@@ -4,6 +4,7 @@ each wild tile stood for (the `decomposition` of a response)."""
 from __future__ import annotations
 
 from operator import attrgetter, itemgetter
+from typing import Final
 
 from app.domain.hand import Hand
 from app.domain.notation import format_tiles
@@ -21,7 +22,7 @@ WRITTEN_LIMIT = 2048
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 _first = itemgetter(0)
 _at = attrgetter("at")
 _second = itemgetter(1)

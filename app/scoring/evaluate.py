@@ -35,7 +35,7 @@ tile completing the rest of it, and answers the best, saying what the tile stood
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Final
 
 from app.domain import deadline
 from app.domain.hand import Hand, WinContext
@@ -55,7 +55,7 @@ _NO_WILDS: frozenset[int] = frozenset()
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Trace:

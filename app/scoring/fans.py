@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from functools import reduce
 from operator import and_
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from app.domain.hand import WinContext
 from app.rules.plan import SHARED_LIMIT, Hit, Plan, Probes, ShapePlan
@@ -26,7 +26,7 @@ __all__ = ["HandFans", "Hit", "Tally", "found", "tally"]
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 class Tally(NamedTuple):
