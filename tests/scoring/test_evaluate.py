@@ -378,3 +378,20 @@ def test_describe_writes_every_group_in_the_written_order() -> None:
             want = [text for _, text in sorted((written(g, ts) for g in r.groups),
                                                key=lambda keyed: keyed[0])]
             assert list(describe(r, case.hand, ts).melds) == want, (case.notation, r)
+
+
+@pytest.mark.parametrize(("ruleset", "tiles", "context"), [
+    ("mcr", "123m456m789m123p55s", {"win_type": "discard", "discarder": 2}),
+    ("sichuan", "111m234m567m888m22m", {"win_type": "self_draw", "void_suit": "p"}),
+    ("tianjin", "1p1p1p5p6p7p7p8p9p9p9pCF2p", {"win_type": "self_draw",
+                                               "wild_indicator": "C"}),
+])
+def test_without_transfers_only_the_payments_are_left_out(ruleset: str, tiles: str,
+                                                          context: dict[str, Any]) -> None:
+    """`transfers=False` (what a wait's entry uses) leaves `payments` out and nothing else."""
+    rs = repo_rulesets()[ruleset]
+    hand, ctx = build(tiles, context, rs)
+    full = score(hand, ctx, rs)
+    bare = score(hand, ctx, rs, transfers=False)
+    assert full.winning and full.payments is not None
+    assert bare == full._replace(payments=None)

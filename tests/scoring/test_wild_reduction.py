@@ -94,3 +94,23 @@ def test_reduced_reading_equals_the_full_one(tianjin: RuleSet, exact: RuleSet) -
         wins += a.winning
     print(f"{checked} hands, {wins} winning: reduced == full")
     assert wins > checked // 2
+
+
+def test_hand_fans_are_shared_by_the_substitutions_only_when_every_hand_check_sees_no_group(
+        tianjin: RuleSet) -> None:
+    """Tianjin's hand fans (素, 杠开) look at the physical tiles and the context only: one set
+    of hand fans serves every substitution. A hand fan that reads the tiles as substituted
+    (清一色 tells suits apart) makes each substitution decide its own."""
+    assert tianjin.plan.wild is not None and tianjin.plan.wild.physical_hand_fans
+    raw: dict[str, Any] = copy.deepcopy(
+        yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
+    raw["id"] = "tianjin_one_suit"
+    raw["fans"].append({"id": "one_suit", "name": "清一色", "name_en": "Full Flush",
+                        "value": 1, "check": "one_suit", "params": {"honors": False},
+                        "description": "one numbered suit only"})
+    rs = build_ruleset(raw, "tianjin_one_suit (test variant)")
+    assert rs.plan.wild is not None and not rs.plan.wild.physical_hand_fans
+    # 中 and 发 wild (the indicator 中), standing for 3p-4p: 清一色 only as substituted.
+    h, ctx = build("1p1p1p5p6p7p7p8p9p9p9pCF2p", {"win_type": "self_draw",
+                                                 "wild_indicator": "C"}, rs)
+    assert any(f.id == "one_suit" for f in score(h, ctx, rs).fans)
