@@ -121,9 +121,9 @@ class AppLog:
 
 def wild_waits_requests(count: int, seed: int = 7) -> list[dict[str, Any]]:
     """`count` different tianjin waits requests holding six wild tiles (indicator 3s: 3s and
-    4s are wild) and seven natural ones, one tile short: about 12 ms of search each on
-    the compiled engine, several times that in plain Python (the served head-of-line test,
-    bench/busy.py)."""
+    4s are wild) and seven natural ones, one tile short: a few ms of search each on the
+    compiled engine (about 12 before its searches kept packed states), several times that in
+    plain Python (the served head-of-line test, bench/busy.py)."""
     import random
 
     rng = random.Random(seed)
