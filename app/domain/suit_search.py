@@ -37,6 +37,7 @@ GroupInfo = tuple[int, int]
 # wilds it uses and whether it holds the pair. Options of a part with one profile score alike.
 Profile = tuple[int, int, int, bool]
 
+
 class GroupDescriber:
     """What the rule set's checks tell apart in a group, given the winning tile: its weight
     and bits (`GroupInfo`). The engine's describer is `app.scoring.wild_readings`'s; a class
@@ -154,10 +155,12 @@ def packed_ranks(ranks: Sequence[int]) -> int:
 
 
 def clear_cuts() -> None:
+    """Forget the remembered cuts (`_cuts_near`)."""
     _CUTS.clear()
 
 
 def cuts_held() -> int:
+    """How many neighbourhoods' cuts are remembered (`app.scoring.memory`)."""
     return len(_CUTS)
 
 
@@ -261,8 +264,9 @@ class _Search:
         if found is not None:
             return found
         out: dict[Profile, _Entry] = {}
-        # The cuts depend only on the naturals from rank i, the room two ranks around it
-        # (whether there is any; at rank i, up to two) and at most two wilds of the budget.
+        # The cuts depend only on the naturals from rank i and the room two ranks around it
+        # (whether there is any; at rank i, up to two): remembered with two wilds to spend
+        # and the pair free, the cuts this state cannot take are dropped here.
         hi = i + 3 if i < _SUIT - 3 else _SUIT
         room_near = 0
         for r in range(low, hi):
