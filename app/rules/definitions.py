@@ -75,6 +75,10 @@ class Requirement:
     reason: str
     message: str
     bound: BoundCheck | None = field(default=None, compare=False, repr=False)
+    # Its check looks at the whole hand and the context only, never at a reading's groups
+    # (`scope="hand"`, `tells_apart="nothing"`): it holds or fails alike for every reading of
+    # a hand, wild or not.
+    per_hand: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,8 @@ def read_requirement(r: Any, i: int, tileset: TileSet, err: Any,
     params = bind_params(spec.signature, params_raw, tileset, r["check"], err, options)
     return Requirement(check=r["check"], params=MappingProxyType(dict(params_raw)),
                        reason=r["reason"], message=r["message"],
-                       bound=bind_check(spec.func, params))
+                       bound=bind_check(spec.func, params),
+                       per_hand=spec.scope == "hand" and spec.tells_apart == "nothing")
 
 
 def read_fan_requirement(r: Any, i: int, fan_ids: set[str], options: tuple[OptionDef, ...],

@@ -200,13 +200,21 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
     best_meets = False
     worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
+    # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
+    # first reading only: their answer holds for every reading.
+    hand_meets: bool | None = None
     for view, of_hand in candidates:
         meets = True
         if requirements:
-            for req in requirements:
-                if not req.bound(view, ctx):  # type: ignore[misc]
-                    meets = False
-                    break
+            if hand_meets is None:
+                hand_meets = all(req.bound(view, ctx)  # type: ignore[misc]
+                                 for req in requirements if req.per_hand)
+            meets = hand_meets
+            if meets:
+                for req in requirements:
+                    if not req.per_hand and not req.bound(view, ctx):  # type: ignore[misc]
+                        meets = False
+                        break
             if best is not None and meets != best_meets:
                 if not meets:
                     continue
