@@ -48,7 +48,8 @@ class GroupDescriber:
 
 
 class FunctionDescriber(GroupDescriber):
-    """A describer that calls a function (group) -> `GroupInfo`."""
+    """A describer that calls a function (group) -> `GroupInfo`: code that is not compiled
+    (the tests) cannot subclass the compiled `GroupDescriber`, so it passes a function."""
 
     def __init__(self, fn: Callable[[Group], GroupInfo]) -> None:
         self.fn = fn
