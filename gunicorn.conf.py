@@ -105,10 +105,19 @@ def post_fork(server: Any, worker: Any) -> None:
 
 def worker_exit(server: Any, worker: Any) -> None:
     """Write the access-log lines the worker still holds (they wait up to a quarter second to
-    be written together, app/api/observe.py) before it goes."""
+    be written together, app/api/observe.py) before it goes, and let it exit cleanly."""
     from app.api.observe import flush_access_log
 
     flush_access_log()
+    # Hand what `when_ready` froze back to the collector, so that the interpreter's shutdown
+    # frees it while every module still stands. Left frozen, what only the collector can free
+    # (reference cycles, the loaded modules and logging's handlers among them) is freed last,
+    # as the interpreter clears the modules one by one: a handler freed then runs its weak
+    # reference's callback, which takes logging's lock, which gevent's monkey-patching made
+    # call `gevent.thread.get_ident`, whose module is cleared by then ("Exception ignored in
+    # _removeHandlerRef ... TypeError: 'NoneType' object is not callable" on standard error,
+    # at each worker's exit).
+    gc.unfreeze()
 
 
 class WorkerTimeout(Exception):
