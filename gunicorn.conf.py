@@ -4,6 +4,7 @@ import atexit
 import gc
 import os
 import shutil
+import sys
 from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
@@ -15,7 +16,14 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 # as they do sync workers (and gthread's threads, with no time limit at all). Scoring never
 # waits on I/O, so a request still runs to its end without yielding; `post_request` below
 # makes a worker take turns between its connections. (bench/README.md has the measurements.)
-worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+# Each is gunicorn's worker of that name, answering the requests gunicorn itself refuses (a
+# request line or headers over their limits or not HTTP, headers that do not arrive in time)
+# with problem documents rather than its HTML pages (app/api/server_faults.py). Any other
+# value is given to gunicorn as it is.
+_WORKERS = {name: f"app.api.server_faults.{cls}" for name, cls in
+            (("gevent", "GeventWorker"), ("sync", "SyncWorker"), ("gthread", "ThreadWorker"))}
+_worker = os.environ.get("GUNICORN_WORKER_CLASS", "gevent")
+worker_class = _WORKERS.get(_worker, _worker)
 # Connections one worker holds at once, idle ones included; past it, new ones wait in the
 # listen queue for a worker with room.
 worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
@@ -65,6 +73,11 @@ def when_ready(server: Any) -> None:
     gc.freeze()
 
 
+def _under_gevent(worker: Any) -> bool:
+    ggevent = sys.modules.get("gunicorn.workers.ggevent")  # imported for a gevent worker
+    return ggevent is not None and isinstance(worker, ggevent.GeventWorker)
+
+
 def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
     """Under gevent, once a response is sent, wait for the worker's event loop to have nothing
     else to do before reading this connection's next request. Scoring never waits on I/O, so
@@ -73,7 +86,7 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
     connections); with `gevent.sleep(0)` the connections take turns but a new connection's
     first request still waits hundreds of ms to be read. `idle` serves every connection,
     new ones included, in turn."""
-    if type(worker).__module__ == "gunicorn.workers.ggevent":
+    if _under_gevent(worker):
         import gevent
 
         gevent.idle()
@@ -92,7 +105,7 @@ def post_fork(server: Any, worker: Any) -> None:
     Under gevent too, a read of a request body still waiting at the body's deadline is cut
     short there (`gevent.Timeout`); without a timer it would be refused only once the read
     returns, when the rest of the body has come (app/api/body_deadline.py)."""
-    if type(worker).__module__ == "gunicorn.workers.ggevent":
+    if _under_gevent(worker):
         import gevent
 
         from app.api import body_deadline

@@ -36,6 +36,16 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "analysis_not_supported": (422, "Discard analysis not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),
     "not_ready": (503, "Not ready"),
+    # Refused by the HTTP server before the app reads the request (app/api/server_faults.py).
+    "invalid_request_line": (400, "Invalid request line"),
+    "request_line_too_long": (414, "Request line too long"),
+    "http_version_not_supported": (505, "HTTP version not supported"),
+    "invalid_header": (400, "Invalid header"),
+    "too_many_headers": (431, "Too many header fields"),
+    "header_too_large": (431, "Header fields too large"),
+    "duplicate_content_length": (400, "Repeated Content-Length"),
+    "content_length_with_transfer_encoding": (400, "Content-Length with Transfer-Encoding"),
+    "unsupported_transfer_coding": (501, "Unsupported transfer coding"),
     "http_error": (400, "HTTP error"),
     "internal_error": (500, "Internal server error"),
 }
