@@ -33,8 +33,9 @@ worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "1000"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 10
 # Idle keep-alive connections are closed after this many seconds; under gevent it is also how
-# long a client may take to send a request's headers before the connection is dropped. (The
-# body has a deadline of its own in the app, MAHJONG_BODY_TIMEOUT: app/api/body_deadline.py.)
+# long a client may take to send a request's headers before the connection is closed (with
+# a 408 problem document when part of a request came: app/api/server_faults.py). (The body
+# has a deadline of its own in the app, MAHJONG_BODY_TIMEOUT: app/api/body_deadline.py.)
 keepalive = 5
 # Recycle each worker after this many requests (plus up to the jitter, so that workers do not
 # restart together). bench/memory.py (mixed requests on every endpoint, 2 workers): a worker
