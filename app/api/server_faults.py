@@ -185,7 +185,7 @@ class ProblemAnswers:
             if fault is None:
                 self.log.exception("Error handling request %s", getattr(req, "uri", ""))
                 fault = Fault("internal_error",
-                              "The server failed before the request reached the service.")
+                              "The server failed while handling the request.")
             else:  # gunicorn's own line for a refused request
                 self.log.warning("Invalid request from ip=%s: %s", ip, exc)
         try:
