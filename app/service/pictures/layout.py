@@ -30,6 +30,7 @@ GREY = "#555555"
 class Group:
     faces: Sequence[Face]
     caption: str | None = None
+    gap: float = FACE_GAP  # between its faces (wider for small wild tiles: their labels)
 
 
 @dataclass(frozen=True)
@@ -72,8 +73,8 @@ class Canvas:
 
     def _section_width(self, section: Section, style: FaceStyle) -> float:
         faces = sum(len(g.faces) for g in section.groups)
-        gaps = sum(len(g.faces) - 1 for g in section.groups if g.faces)
-        width = faces * style.width + gaps * FACE_GAP
+        gaps = sum((len(g.faces) - 1) * g.gap for g in section.groups if g.faces)
+        width = faces * style.width + gaps
         width += GROUP_GAP * max(len(section.groups) - 1, 0)
         widths = [width, text_width(section.label, LABEL_SIZE)]
         widths += [text_width(g.caption, CAPTION_SIZE) for g in section.groups if g.caption]
@@ -96,6 +97,20 @@ class Canvas:
         if pending:
             self._draw_row(pending, style)
 
+    def grid(self, sections: Sequence[Section], x0: float = MARGIN,
+             style: FaceStyle | None = None) -> None:
+        """Sections in a grid, under what was drawn: as many columns of the widest
+        section's width as fit in `MAX_ROW`, row after row (a list of many short entries,
+        such as 30 waits, stays compact)."""
+        if not sections:
+            return
+        style = style or self.style
+        cell = max(self._section_width(s, style) for s in sections) + SECTION_GAP
+        columns = max(1, int((MAX_ROW - x0 + SECTION_GAP) // cell))
+        for start in range(0, len(sections), columns):
+            self._draw_row([(x0 + i * cell, s)
+                            for i, s in enumerate(sections[start:start + columns])], style)
+
     def _draw_row(self, placed: list[tuple[float, Section]], style: FaceStyle) -> None:
         has_label = any(s.label for _, s in placed)
         top = self.y + (LABEL_H if has_label else 0.0)
@@ -113,7 +128,7 @@ class Canvas:
                 start = gx
                 for i, face in enumerate(group.faces):
                     if i:
-                        gx += FACE_GAP
+                        gx += group.gap
                     self.parts.append(style.draw(face, gx, top))
                     gx += style.width
                 if group.caption:
