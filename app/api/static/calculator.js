@@ -11,6 +11,9 @@
 "use strict";
 
 const WINDS = ["E", "S", "W", "N"];
+// The rule set the page opens on when the address names none (the first listed if the
+// service does not serve it): the most widely played rules of competition.
+const DEFAULT_RULESET = "mcr";
 const $ = (id) => document.getElementById(id);
 const state = { doc: null, family: "tiles", pending: [], history: [] };
 
@@ -50,7 +53,9 @@ async function loadRulesets() {
   const select = $("ruleset");
   for (const rs of rulesets) select.append(el("option", { value: rs.id, text: `${rs.name} · ${rs.name_en} (${rs.id})` }));
   const wanted = new URLSearchParams(location.search).get("ruleset");
-  if (wanted && rulesets.some((r) => r.id === wanted)) select.value = wanted;
+  const served = (id) => Boolean(id) && rulesets.some((r) => r.id === id);
+  if (served(wanted)) select.value = wanted;
+  else if (served(DEFAULT_RULESET)) select.value = DEFAULT_RULESET;
   select.addEventListener("change", () => chooseRuleset(select.value));
   await chooseRuleset(select.value);
 }
@@ -416,6 +421,8 @@ async function ask(answer) {
       figure.append(document.importNode(svg, true));
     }
     $("result").hidden = false;
+    // One column (a phone): the result is under the form, brought into view.
+    if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
     setState("done");
   } catch (err) {
     $("form-problem").textContent = `The service could not be reached: ${err.message}`;
