@@ -21,8 +21,8 @@ const state = { doc: null, family: "tiles", pending: [], history: [] };
  * kind (such as a discard analysis) is one more entry, offered when its rule set takes it. */
 const ANSWERS = [
   { kind: "score", label: "Score", primary: true, offered: () => true, render: renderScore },
-  { kind: "waits", label: "Waits (a hand one short)", offered: () => true, render: renderWaits },
-  { kind: "analysis", label: "Analysis (13 or 14 tiles)", offered: (doc) => Boolean(doc.tile_kinds),
+  { kind: "waits", label: "Waits (one short)", offered: () => true, render: renderWaits },
+  { kind: "analysis", label: "Analysis (13 or 14)", offered: (doc) => Boolean(doc.tile_kinds),
     extend: analysisBody, render: renderAnalysis },
 ];
 
@@ -421,6 +421,8 @@ async function ask(answer) {
       figure.append(document.importNode(svg, true));
     }
     $("result").hidden = false;
+    // kept at its own size to be read (calculator.css): wider than its frame, it scrolls
+    figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
     // One column (a phone): the result is under the form, brought into view.
     if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
     setState("done");

@@ -18,7 +18,10 @@ MARGIN = 14.0
 FACE_GAP = 1.5  # between the faces of a group
 GROUP_GAP = 9.0  # between groups of a section
 SECTION_GAP = 26.0  # between sections
-MAX_ROW = 980.0  # a row of sections wraps past this width
+GRID_GAP = 12.0  # between the columns of a grid of sections
+# A row of sections wraps past this width: a picture shown at its own size fits beside the
+# calculator's form on a common desktop screen (1280 px), its text at its own size.
+MAX_ROW = 760.0
 LABEL_SIZE = 11.0
 LABEL_H = 17.0
 CAPTION_SIZE = 11.0
@@ -105,8 +108,8 @@ class Canvas:
         if not sections:
             return
         style = style or self.style
-        cell = max(self._section_width(s, style) for s in sections) + SECTION_GAP
-        columns = max(1, int((MAX_ROW - x0 + SECTION_GAP) // cell))
+        cell = max(self._section_width(s, style) for s in sections) + GRID_GAP
+        columns = max(1, int((MAX_ROW - x0 + GRID_GAP) // cell))
         for start in range(0, len(sections), columns):
             self._draw_row([(x0 + i * cell, s)
                             for i, s in enumerate(sections[start:start + columns])], style)

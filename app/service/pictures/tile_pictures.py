@@ -54,7 +54,7 @@ Json = Mapping[str, Any]
 STYLE = FaceStyle(TILE_W, TILE_H, tile_face)
 SMALL_STYLE = FaceStyle(TILE_W * SMALL, TILE_H * SMALL, small_tile_face)
 PER_SECTION = 12  # small tiles side by side before the row may wrap
-WILD_GAP = 6.0  # between small wild tiles, so that the tiles they stood for read apart
+WILD_GAP = 3.0  # between small wild tiles, so that the tiles they stood for read apart
 
 
 def _faces(tiles: Sequence[int], rs: RuleSet) -> list[Face]:
