@@ -34,6 +34,9 @@ class Group:
     faces: Sequence[Face]
     caption: str | None = None
     gap: float = FACE_GAP  # between its faces (wider for small wild tiles: their labels)
+    # The next group starts after the caption, not under it (a caption wider than its faces
+    # that must be read apart from the next group's).
+    caption_apart: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,10 +77,16 @@ class Canvas:
     def gap(self, height: float) -> None:
         self.y += height
 
+    @staticmethod
+    def _group_width(group: Group, style: FaceStyle) -> float:
+        """How far the group reaches before the next one starts."""
+        width = len(group.faces) * style.width + max(len(group.faces) - 1, 0) * group.gap
+        if group.caption_apart and group.caption:
+            width = max(width, text_width(group.caption, CAPTION_SIZE))
+        return width
+
     def _section_width(self, section: Section, style: FaceStyle) -> float:
-        faces = sum(len(g.faces) for g in section.groups)
-        gaps = sum((len(g.faces) - 1) * g.gap for g in section.groups if g.faces)
-        width = faces * style.width + gaps
+        width = sum(self._group_width(g, style) for g in section.groups)
         width += GROUP_GAP * max(len(section.groups) - 1, 0)
         widths = [width, text_width(section.label, LABEL_SIZE)]
         widths += [text_width(g.caption, CAPTION_SIZE) for g in section.groups if g.caption]
@@ -141,7 +150,7 @@ class Canvas:
                         "fill": GREY, "font-family": CJK_FONTS}))
                     self._extend(start + text_width(group.caption, CAPTION_SIZE))
                 self._extend(gx)
-                gx += GROUP_GAP
+                gx = start + self._group_width(group, style) + GROUP_GAP
         self.y = caption_y + (CAPTION_H if captioned else 0.0) + 8.0
 
     def svg(self, title: str, desc: str) -> bytes:

@@ -121,7 +121,8 @@ def _laid_out(hand: Hand, ctx: WinContext, answer: Json, rs: RuleSet
         wilds = [(w["tile"], w["as"]) for w in decomposition["wilds"]]
         placed = wild_groups(hand, ctx, answer, rs)
         if placed is not None:
-            return [Group(f, caption) for f, caption in placed[0]], declared, placed[1]
+            return ([Group(f, caption, caption_apart=True) for f, caption in placed[0]],
+                    declared, placed[1])
     else:
         standing = list(hand.concealed)
         standing.remove(hand.win_tile)
