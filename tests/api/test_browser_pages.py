@@ -351,8 +351,8 @@ SMALLEST_TEXT = """(() => {
 })()"""
 
 
-def test_the_answer_is_readable_on_a_phone(browser: Browser, served: str,
-                                           tmp_path: Path) -> None:
+def test_the_answer_is_readable_on_a_phone(browser: Browser, served: str, tmp_path: Path,
+                                           record_property: Any) -> None:
     """At 390 px the picture's text is drawn at 11 px at least (the picture keeps its size
     and scrolls sideways within its frame; the page does not), and so is the result's."""
     phone = browser.page(390, 844, mobile=True)
@@ -373,12 +373,14 @@ def test_the_answer_is_readable_on_a_phone(browser: Browser, served: str,
     # the picture's frame scrolls sideways to its right edge, and says so
     assert phone.eval("(() => { const f = document.getElementById('picture');"
                       " return f.scrollWidth > f.clientWidth && f.hasAttribute('data-wide'); })()")
-    print(f"screenshot of an mcr score at 390 px: "
-          f"{phone.screenshot(tmp_path / 'calculator-mcr-phone.png')}")
+    shot = phone.screenshot(tmp_path / "calculator-mcr-phone.png")
+    record_property("screenshot_mcr_phone", str(shot))
+    print(f"screenshot of an mcr score at 390 px: {shot}")
 
 
 def test_the_calculator_marks_the_wild_tiles_of_waits_and_analysis(
-        browser: Browser, served: str, client: FlaskClient) -> None:
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path,
+        record_property: Any) -> None:
     """tianjin, E flipped (E and S wild), a hand one short with 34 waits: the waits picture
     and the analysis picture mark each wild tile of each wait's reading with what it stood
     for, as the JSON answer says."""
@@ -402,6 +404,9 @@ def test_the_calculator_marks_the_wild_tiles_of_waits_and_analysis(
         expected = [[w["tile"], w["as"]] for wait in answer["waits"]
                     for w in wait["decomposition"]["wilds"]]
         assert page.eval(marked) == expected, kind
+        shot = page.screenshot(tmp_path / f"calculator-tianjin-{kind}.png")
+        record_property(f"screenshot_tianjin_{kind}", str(shot))
+        print(f"screenshot of tianjin {kind} at 1280 px: {shot}")
         # each mark is drawn: its frame and the tile it stood for, within the picture
         assert page.eval("""(() => {
           const svg = document.querySelector('#picture svg').getBoundingClientRect();

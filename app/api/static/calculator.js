@@ -478,7 +478,17 @@ function renderWaits(data, out) {
   if (data.best) out.append(el("p", { text: `Best: ${data.best[key]}, value ${data.best.value}` }));
 }
 
+/* Many waits (a hand of wild tiles waits on every tile): the table is folded away, the
+ * picture's grid shows them at a glance. */
+const FOLDED_WAITS = 12;
+
 function waitsTable(waits, key) {
+  const t = waitsRows(waits, key);
+  if (waits.length <= FOLDED_WAITS) return t;
+  return el("details", { className: "waits-all" }, el("summary", { text: `All ${waits.length} waits as a table` }), t);
+}
+
+function waitsRows(waits, key) {
   return table([[key], ["win"], ["total", true], ["value", true], ["fans"]], waits.map((w) => [
     w[key] + (w.win_type ? ` (${w.win_type})` : ""), w.winning ? "yes" : (w.reason ? w.reason.code : "no"),
     String(w.fan_total), w.value === null || w.value === undefined ? "—" : String(w.value),
