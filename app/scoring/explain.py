@@ -27,6 +27,7 @@ Nothing here changes what is counted: an explained result is the result without 
 from __future__ import annotations
 
 from app.domain.hand import Hand, WinContext
+from app.domain.readings import Reading
 from app.rules.checks import CHECKS
 from app.rules.model import RuleSet
 from app.rules.plan import Plan, ShapePlan, needs_mask
@@ -65,6 +66,15 @@ def explained(hand: Hand, ctx: WinContext, rs: RuleSet) -> tuple[ScoreResult, Ex
         # No winning shape: nothing was compared.
         return result, NO_EXPLANATION
     return result, _explanation(trace, ctx, rs, result)
+
+
+def chosen_reading(hand: Hand, ctx: WinContext, rs: RuleSet) -> Reading | None:
+    """The reading `score` chose for the hand (None when no shape is made): its groups say
+    which tiles its wild tiles stood for group by group, and where the winning tile sits.
+    A picture lays a hand with wilds out by it, as it was scored."""
+    trace = Trace()
+    score(hand, ctx, rs, trace)
+    return None if trace.best is None else trace.best[0].reading
 
 
 def _explanation(trace: Trace, ctx: WinContext, rs: RuleSet,

@@ -191,6 +191,8 @@ def test_the_calculator_scores_a_hand_entered_by_clicking(
     assert _rows(page, "#result-body table.net") == [
         [f"seat {i}", str(n)] for i, n in enumerate(answer["payments"]["net"])]
     assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 16
+    # the picture beside the form is drawn at its own size: its text as legible as on a phone
+    assert page.eval(SMALLEST_TEXT)["picture"] >= 11 - 0.01
     desktop = page.screenshot(tmp_path / "calculator-desktop.png")
     record_property("screenshot_desktop", str(desktop))
     print(f"screenshot of /calculator at 1280 px: {desktop}")
@@ -252,8 +254,10 @@ def test_the_calculator_lists_the_waits_of_a_hand_one_short(
     rows = _rows(page, "#result-body table.waits")
     assert [r[0] for r in rows] == [w["tile"] for w in answer["waits"]] == ["3m", "6m"]
     assert [r[3] for r in rows] == [str(w["value"]) for w in answer["waits"]]
-    # the hand's 13 tiles and each wait
-    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 13 + 2
+    # the hand's 13 tiles, and each wait drawn small
+    assert page.eval("document.querySelectorAll('#picture svg .tile').length") == 13
+    assert page.eval("[...document.querySelectorAll('#picture svg .tile-small')]"
+                     ".map((e) => e.dataset.tile)") == ["3m", "6m"]
 
 
 def test_the_calculator_shows_the_discard_analysis(
@@ -301,3 +305,114 @@ def test_the_calculator_shows_the_discard_analysis(
     _ready(page)
     assert page.eval("document.getElementById('ask-analysis') === null")
     assert page.eval("document.getElementById('visible-field').hidden") is True
+
+
+def test_the_calculator_opens_on_mcr_with_its_buttons_in_view(browser: Browser,
+                                                              served: str) -> None:
+    """At 1280×900, unscrolled, the rule set is mcr and the Score button is on the screen
+    (not covered), below the palette's top; scrolled to the palette, it still is."""
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator")
+    _ready(page)
+    assert page.eval("document.getElementById('ruleset').value") == "mcr"
+    assert page.eval("location.search") == ""
+    in_view = """(() => {
+      const b = document.getElementById('ask-score').getBoundingClientRect();
+      const hit = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+      return b.top >= 0 && b.bottom <= window.innerHeight && b.left >= 0
+        && b.right <= window.innerWidth && hit === document.getElementById('ask-score');
+    })()"""
+    assert page.eval("window.scrollY") == 0
+    assert page.eval("document.getElementById('palette').getBoundingClientRect().top"
+                     " < window.innerHeight")
+    assert page.eval(in_view)
+    # the form is taller than the screen: the button stays in view wherever it is scrolled
+    assert page.eval("document.getElementById('calc').getBoundingClientRect().bottom"
+                     " > window.innerHeight")
+    page.eval("document.getElementById('palette').scrollIntoView({block: 'center'})")
+    assert page.eval("window.scrollY") > 0
+    assert page.eval(in_view)
+    page.eval("document.getElementById('options-section').scrollIntoView({block: 'start'})")
+    assert page.eval(in_view)
+
+
+# The smallest text of the answer, as rendered: the picture's text at its font size times the
+# picture's scale on the screen, and the result's own text.
+SMALLEST_TEXT = """(() => {
+  const svg = document.querySelector('#picture svg');
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  const sizes = [...svg.querySelectorAll('text')]
+    .filter((t) => t.getBoundingClientRect().width > 0)
+    .map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+  const html = [...document.querySelectorAll('#result-body *')]
+    .filter((e) => e.childNodes.length && [...e.childNodes].some((n) => n.nodeType === 3))
+    .map((e) => parseFloat(getComputedStyle(e).fontSize));
+  return {picture: Math.min(...sizes), texts: sizes.length, result: Math.min(...html)};
+})()"""
+
+
+def test_the_answer_is_readable_on_a_phone(browser: Browser, served: str, tmp_path: Path,
+                                           record_property: Any) -> None:
+    """At 390 px the picture's text is drawn at 11 px at least (the picture keeps its size
+    and scrolls sideways within its frame; the page does not), and so is the result's."""
+    phone = browser.page(390, 844, mobile=True)
+    phone.goto(f"{served}/calculator")
+    _ready(phone)
+    phone.eval("document.getElementById('hand').value = '[5555s]{EEEE}[123p]789m1m1m'")
+    phone.click("#ask-score")
+    phone.wait("document.body.dataset.state === 'done'")
+    got = phone.eval(SMALLEST_TEXT)
+    assert got["texts"] > 10
+    # (the picture's size is written to a tenth of a pixel: its scale is 1 within that)
+    assert got["picture"] >= 11 - 0.01 and got["result"] >= 11, got
+    assert phone.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    # the result is brought into view, its verdict on the screen
+    assert phone.eval("(() => { const r = document.getElementById('verdict')"
+                      ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= "
+                      "window.innerHeight; })()")
+    # the picture's frame scrolls sideways to its right edge, and says so
+    assert phone.eval("(() => { const f = document.getElementById('picture');"
+                      " return f.scrollWidth > f.clientWidth && f.hasAttribute('data-wide'); })()")
+    shot = phone.screenshot(tmp_path / "calculator-mcr-phone.png")
+    record_property("screenshot_mcr_phone", str(shot))
+    print(f"screenshot of an mcr score at 390 px: {shot}")
+
+
+def test_the_calculator_marks_the_wild_tiles_of_waits_and_analysis(
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path,
+        record_property: Any) -> None:
+    """tianjin, E flipped (E and S wild), a hand one short with 34 waits: the waits picture
+    and the analysis picture mark each wild tile of each wait's reading with what it stood
+    for, as the JSON answer says."""
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=tianjin")
+    _ready(page)
+    hand = "EES345m789p678s3m"
+    page.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    _set(page, "#ctx-wild_indicator", "E")
+    body = {"hand": hand, "context": {"win_type": "self_draw", "winner": 0, "dealer": 0,
+                                      "seat_wind": "E", "round_wind": "E",
+                                      "wild_indicator": "E"}}
+    marked = ("[...document.querySelectorAll('#picture svg [data-as]')]"
+              ".map((e) => [e.dataset.tile, e.dataset.as])")
+    for kind in ("waits", "analysis"):
+        page.click(f"#ask-{kind}")
+        page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+        assert page.eval("document.body.dataset.state") == "done", kind
+        answer = client.post(f"/v1/rulesets/tianjin/{kind}", json=body).get_json()
+        assert len(answer["waits"]) >= 30
+        expected = [[w["tile"], w["as"]] for wait in answer["waits"]
+                    for w in wait["decomposition"]["wilds"]]
+        assert page.eval(marked) == expected, kind
+        shot = page.screenshot(tmp_path / f"calculator-tianjin-{kind}.png")
+        record_property(f"screenshot_tianjin_{kind}", str(shot))
+        print(f"screenshot of tianjin {kind} at 1280 px: {shot}")
+        # each mark is drawn: its frame and the tile it stood for, within the picture
+        assert page.eval("""(() => {
+          const svg = document.querySelector('#picture svg').getBoundingClientRect();
+          return [...document.querySelectorAll('#picture svg [data-as]')].every((e) => {
+            const b = e.getBoundingClientRect();
+            return b.width > 0 && b.left >= svg.left && b.right <= svg.right + 0.5
+              && b.bottom <= svg.bottom + 0.5 && e.textContent.endsWith('=' + e.dataset.as); });
+        })()""")
+        page.eval("document.body.dataset.state = 'ready'")

@@ -91,10 +91,105 @@ def test_waits_are_drawn_each_with_its_score(client: FlaskClient, ruleset: str,
     key = "tile" if "tile" in answer["waits"][0] else "card"
     if waits is not None:
         assert [w[key] for w in answer["waits"]] == waits
-    drawn = svg_tiles(svg)
+    drawn = svg_tiles(svg) + _small_tiles(svg)  # a tile game's waits are drawn small
     for wait in answer["waits"]:
         assert drawn[wait[key]] >= 1
     assert "★ best" in svg_text(svg)
+
+def _small_tiles(svg: bytes) -> Counter[str]:
+    return Counter(g.attrib["data-tile"] for g in ET.fromstring(svg).iter(f"{SVG_NS}g")
+                   if g.attrib.get("class") == "tile-small")
+
+
+def _cells(svg: bytes) -> list[tuple[float, float]]:
+    """Where each wait of a waits picture is drawn: its small tile's place, (x, y)."""
+    out = []
+    for g in ET.fromstring(svg).iter(f"{SVG_NS}g"):
+        if g.attrib.get("class") == "tile-small" and "data-as" not in g.attrib:
+            x, y = g.attrib["transform"].removeprefix("translate(").rstrip(")").split()
+            out.append((float(x), float(y)))
+    return out
+
+
+# 天津: E flipped, so E and S are wild; one tile short, any tile completes it (34 waits).
+TIANJIN_WILD_WAITS = {"hand": "EES345m789p678s3m", "context": {
+    "win_type": "self_draw", "wild_indicator": "E"}}
+
+
+def _wilds(svg: bytes) -> Counter[tuple[str, str]]:
+    return Counter((g.attrib["data-tile"], g.attrib["data-as"])
+                   for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if "data-as" in g.attrib)
+
+
+def test_many_waits_are_drawn_in_a_grid_each_with_its_wild_tiles(client: FlaskClient) -> None:
+    """34 waits: a grid of a few rows, not a row each; every wait's reading shows what each
+    wild tile of the hand stood for in it, as the answer says."""
+    path = "/v1/rulesets/tianjin/waits"
+    answer = client.post(path, json=TIANJIN_WILD_WAITS).get_json()
+    assert len(answer["waits"]) >= 30
+    svg = client.post(path, json=TIANJIN_WILD_WAITS, headers=SVG).get_data()
+    cells = _cells(svg)
+    assert len(cells) == len(answer["waits"])
+    rows = sorted({y for _, y in cells})
+    assert len(rows) <= len(cells) // 4  # at least four waits side by side
+    root = ET.fromstring(svg)
+    assert float(root.attrib["height"]) < 900
+    # the small tiles in order: each wait, then the wild tiles of its reading, as the answer
+    marked = [(g.attrib["data-tile"], g.attrib.get("data-as")) for g in root.iter(f"{SVG_NS}g")
+              if g.attrib.get("class") == "tile-small"]
+    expected: list[tuple[str, str | None]] = []
+    for wait in answer["waits"]:
+        expected.append((wait["tile"], None))
+        expected += [(w["tile"], w["as"]) for w in wait["decomposition"]["wilds"]]
+    assert marked == expected
+    text = svg_text(svg)
+    assert "=1m" in text and "=4m" in text
+
+
+def test_an_analysis_marks_the_wild_tiles_of_its_waits(client: FlaskClient) -> None:
+    path = "/v1/rulesets/tianjin/analysis"
+    # 13 tiles: every wait with its wilds
+    answer = client.post(path, json=TIANJIN_WILD_WAITS).get_json()
+    svg = client.post(path, json=TIANJIN_WILD_WAITS, headers=SVG).get_data()
+    assert _wilds(svg) == Counter((w["tile"], w["as"]) for wait in answer["waits"]
+                                  for w in wait["decomposition"]["wilds"])
+    # 14 tiles: each ready row's best wait with its wilds
+    body = {"hand": "[555m]456m789m12p5s9sE",
+            "context": {"win_type": "self_draw", "wild_indicator": "E"}}
+    answer = client.post(path, json=body).get_json()
+    svg = client.post(path, json=body, headers=SVG).get_data()
+    expected = Counter((w["tile"], w["as"]) for row in answer["discards"] if row["best"]
+                       for w in row["best"]["decomposition"]["wilds"])
+    assert expected and _wilds(svg) == expected
+
+
+def test_a_wild_hand_is_drawn_in_the_groups_it_was_scored_in(client: FlaskClient) -> None:
+    """EES345m789p678s3m3m, E and S wild: scored as 123m (E E and the winning 3m: 双混儿吊),
+    33m (S and a 3m), 345m, 789p, 678s. The picture draws those groups, the wilds where they
+    stood, each group captioned with what it reads as, the winning tile's group marked."""
+    body = {"hand": "EES345m789p678s3m3m",
+            "context": {"win_type": "self_draw", "wild_indicator": "E"}}
+    answer = client.post("/v1/rulesets/tianjin/score", json=body).get_json()
+    assert [f["id"] for f in answer["fans"]] == ["hun_diao"]
+    assert answer["decomposition"]["melds"] == ["123m", "33m", "345m", "789p", "678s"]
+    svg = client.post("/v1/rulesets/tianjin/score", json=body, headers=SVG).get_data()
+    tiles = [(g.attrib["data-tile"], g.attrib.get("data-as"),
+              float(g.attrib["transform"].removeprefix("translate(").split()[0]))
+             for g in ET.fromstring(svg).iter(f"{SVG_NS}g") if g.attrib.get("class") == "tile"]
+    # the groups: faces of one group lie a face's width and a small gap apart
+    groups: list[list[tuple[str, str | None]]] = []
+    last: float | None = None
+    for code, read, x in tiles:
+        if last is None or x - last > 45:
+            groups.append([])
+        groups[-1].append((code, read))
+        last = x
+    assert groups == [[("E", "1m"), ("E", "2m")], [("S", "3m"), ("3m", None)],
+                      [("3m", None), ("4m", None), ("5m", None)],
+                      [("7p", None), ("8p", None), ("9p", None)],
+                      [("6s", None), ("7s", None), ("8s", None)], [("3m", None)]]
+    text = svg_text(svg)
+    assert "123m ← 和 3m" in text and "混儿吊" in text
 
 
 @pytest.mark.parametrize("accept", [None, "application/json", "*/*",
@@ -178,6 +273,10 @@ def _analysed_tiles(body: dict[str, Any], app: Flask, ruleset: str) -> Counter[s
     return Counter(rs.tileset.code(t) for t in [*standing, *(t for m in melds for t in m.tiles)])
 
 
+def _wild_codes(wait: dict[str, Any]) -> list[str]:
+    return [w["tile"] for w in wait["decomposition"]["wilds"]] if wait["decomposition"] else []
+
+
 @pytest.mark.parametrize(("ruleset", "body"), ANALYSED)
 def test_an_analysis_is_drawn_with_the_hand_and_its_rows(
         client: FlaskClient, app: Flask, ruleset: str, body: dict[str, Any]) -> None:
@@ -197,15 +296,17 @@ def test_an_analysis_is_drawn_with_the_hand_and_its_rows(
              if g.attrib.get("class") == "tile-small"]
     text = svg_text(svg)
     if answer["tiles"] == 13:
-        expected = [u["tile"] for u in answer["useful"]] + [w["tile"]
-                                                            for w in answer["waits"] or ()]
+        expected = [u["tile"] for u in answer["useful"]]
+        for wait in answer["waits"] or ():  # each wait, then the wild tiles of its reading
+            expected += [wait["tile"], *_wild_codes(wait)]
         assert small == expected
     else:
         rows = answer["discards"]
         expected = []
         for row in rows:
             expected += [row["tile"], *(u["tile"] for u in row["useful"]),
-                         *(w["tile"] for w in row["waits"] or ())]
+                         *(w["tile"] for w in row["waits"] or ()),
+                         *(_wild_codes(row["best"]) if row["best"] else ())]
             assert f"打 {row['tile']}" in text
             for u in row["useful"]:
                 assert f"{u['tile']} ({u['left']} left)" in text  # the description

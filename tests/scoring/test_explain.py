@@ -30,6 +30,7 @@ from app.domain.hand import Hand, WinContext
 from app.rules.model import RuleSet
 from app.rules.policies import UNLIMITED
 from app.rules.view import View
+from app.scoring.describe import describe
 from app.scoring.evaluate import Trace, score
 from app.scoring.explain import (
     ACCOUNT_ONCE,
@@ -37,6 +38,7 @@ from app.scoring.explain import (
     BY_OPTION,
     BY_SHAPE,
     NEEDS_OTHER_FAN,
+    chosen_reading,
     explained,
 )
 from app.scoring.result import Explanation, ScoreResult
@@ -199,3 +201,32 @@ def test_explanations_of_every_case_of_every_rule_set() -> None:
             verify(rs, hand, ctx, seen)
             by_ruleset[rs.id] += 1
     assert set(by_ruleset) == set(RULESETS), set(RULESETS) - set(by_ruleset)
+
+
+def test_the_chosen_reading_is_the_one_the_answer_describes() -> None:
+    """`chosen_reading` (what a picture lays a wild hand out by) is the reading the score
+    describes: its groups written out are the decomposition's, and it places the winning
+    tile. EES345m789p678s3m3m (E, S wild): 123m of E E and the winning 3m (混儿吊), 33m of S
+    and a 3m."""
+    rs = RULESETS["tianjin"]
+    hand, ctx = build("EES345m789p678s3m3m", {"win_type": "self_draw", "wild_indicator": "E"},
+                      rs)
+    reading = chosen_reading(hand, ctx, rs)
+    assert reading is not None
+    ts = rs.tileset
+    win_group = reading.groups[reading.win]
+    assert (win_group.kind, ts.code(win_group.tile), ts.code(reading.win_as)) == (
+        "chow", "1m", "3m")
+    assert [ts.code(t) for t in win_group.subs] == ["1m", "2m"]
+    checked = 0
+    for case in random_cases(300, SEED, tianjin=True):
+        hand, ctx = build(*case.request(), rs)
+        result = score(hand, ctx, rs)
+        reading = chosen_reading(hand, ctx, rs)
+        if result.decomposition is None:
+            assert reading is None
+            continue
+        assert reading is not None
+        assert describe(reading, hand, ts, frozenset(ctx.wilds)) == result.decomposition
+        checked += 1
+    assert checked > 100

@@ -27,6 +27,8 @@ PICTURES: dict[str, tuple[str, str, dict[str, Any]]] = {
         "context": {"win_type": "self_draw", "winner": 0, "dealer": 0}}),
     "docs/pictures/mcr-waits.svg": ("mcr", "waits", {
         "hand": "[CCC][123m][789m]45m99m", "context": {"win_type": "discard", "discarder": 1}}),
+    "docs/pictures/tianjin-waits.svg": ("tianjin", "waits", {
+        "hand": "EES345m789p678s3m", "context": {"win_type": "self_draw", "wild_indicator": "E"}}),
     "docs/pictures/sichuan-analysis.svg": ("sichuan", "analysis", {
         "hand": "111m234m567m999s5s4p", "context": {"win_type": "self_draw"},
         "visible": "5s"}),

@@ -11,6 +11,9 @@
 "use strict";
 
 const WINDS = ["E", "S", "W", "N"];
+// The rule set the page opens on when the address names none (the first listed if the
+// service does not serve it): the most widely played rules of competition.
+const DEFAULT_RULESET = "mcr";
 const $ = (id) => document.getElementById(id);
 const state = { doc: null, family: "tiles", pending: [], history: [] };
 
@@ -18,8 +21,8 @@ const state = { doc: null, family: "tiles", pending: [], history: [] };
  * kind (such as a discard analysis) is one more entry, offered when its rule set takes it. */
 const ANSWERS = [
   { kind: "score", label: "Score", primary: true, offered: () => true, render: renderScore },
-  { kind: "waits", label: "Waits (a hand one short)", offered: () => true, render: renderWaits },
-  { kind: "analysis", label: "Analysis (13 or 14 tiles)", offered: (doc) => Boolean(doc.tile_kinds),
+  { kind: "waits", label: "Waits (one short)", offered: () => true, render: renderWaits },
+  { kind: "analysis", label: "Analysis (13 or 14)", offered: (doc) => Boolean(doc.tile_kinds),
     extend: analysisBody, render: renderAnalysis },
 ];
 
@@ -50,7 +53,9 @@ async function loadRulesets() {
   const select = $("ruleset");
   for (const rs of rulesets) select.append(el("option", { value: rs.id, text: `${rs.name} · ${rs.name_en} (${rs.id})` }));
   const wanted = new URLSearchParams(location.search).get("ruleset");
-  if (wanted && rulesets.some((r) => r.id === wanted)) select.value = wanted;
+  const served = (id) => Boolean(id) && rulesets.some((r) => r.id === id);
+  if (served(wanted)) select.value = wanted;
+  else if (served(DEFAULT_RULESET)) select.value = DEFAULT_RULESET;
   select.addEventListener("change", () => chooseRuleset(select.value));
   await chooseRuleset(select.value);
 }
@@ -416,6 +421,10 @@ async function ask(answer) {
       figure.append(document.importNode(svg, true));
     }
     $("result").hidden = false;
+    // kept at its own size to be read (calculator.css): wider than its frame, it scrolls
+    figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
+    // One column (a phone): the result is under the form, brought into view.
+    if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
     setState("done");
   } catch (err) {
     $("form-problem").textContent = `The service could not be reached: ${err.message}`;
@@ -469,7 +478,17 @@ function renderWaits(data, out) {
   if (data.best) out.append(el("p", { text: `Best: ${data.best[key]}, value ${data.best.value}` }));
 }
 
+/* Many waits (a hand of wild tiles waits on every tile): the table is folded away, the
+ * picture's grid shows them at a glance. */
+const FOLDED_WAITS = 12;
+
 function waitsTable(waits, key) {
+  const t = waitsRows(waits, key);
+  if (waits.length <= FOLDED_WAITS) return t;
+  return el("details", { className: "waits-all" }, el("summary", { text: `All ${waits.length} waits as a table` }), t);
+}
+
+function waitsRows(waits, key) {
   return table([[key], ["win"], ["total", true], ["value", true], ["fans"]], waits.map((w) => [
     w[key] + (w.win_type ? ` (${w.win_type})` : ""), w.winning ? "yes" : (w.reason ? w.reason.code : "no"),
     String(w.fan_total), w.value === null || w.value === undefined ? "—" : String(w.value),

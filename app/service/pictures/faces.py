@@ -159,8 +159,9 @@ def _group(face: Face, cls: str, x: float, y: float, label: str, body: list[str]
                     "transform": f"translate({fmt(x)} {fmt(y)})", "aria-label": label}, body)
 
 
-def _tile_body(face: Face) -> tuple[list[str], str]:
-    """A tile's drawing at (0, 0) and its label."""
+def _tile_body(face: Face, *, wild_label: bool = True) -> tuple[list[str], str]:
+    """A tile's drawing at (0, 0) and its label (without the wild tile's mark and the tile
+    it stood for when not `wild_label`)."""
     assert isinstance(face.kind, TileKind)
     back = face.face_down
     body = [el("rect", {"x": 0.5, "y": 0.5, "width": TILE_W - 1, "height": TILE_H - 1,
@@ -168,7 +169,8 @@ def _tile_body(face: Face) -> tuple[list[str], str]:
                         "stroke": "#6d6a5f", "stroke-width": 1})]
     if not back:
         body += _tile_marks(face.kind)
-    body += _wild_label(face, TILE_W, TILE_H)
+    if wild_label:
+        body += _wild_label(face, TILE_W, TILE_H)
     label = f"{face.kind.name_zh} (face down)" if back else face.kind.name_zh
     if face.wild_as is not None:
         label += f", wild, as {face.wild_as_name or face.wild_as}"
@@ -183,12 +185,15 @@ def tile_face(face: Face, x: float, y: float) -> str:
 
 def small_tile_face(face: Face, x: float, y: float) -> str:
     """A tile drawn at `SMALL` of its size, at (x, y): a tile the picture speaks of (a
-    discard, a useful tile, a wait), not one of the hand, so its class is `tile-small`
-    (`data-tile` names it as for a tile of the hand)."""
-    body, label = _tile_body(face)
-    return el("g", {"class": "tile-small", "data-tile": face.code,
-                    "transform": f"translate({fmt(x)} {fmt(y)}) scale({SMALL})",
-                    "aria-label": label}, body)
+    discard, a useful tile, a wait, the wild tiles of a wait's reading), not one of the hand,
+    so its class is `tile-small` (`data-tile` names it as for a tile of the hand, `data-as`
+    what a wild one stood for). A wild tile's mark is drawn at the small size, the tile it
+    stood for written under it at full size, to be read."""
+    body, label = _tile_body(face, wild_label=False)
+    return el("g", {"class": "tile-small", "data-tile": face.code, "data-as": face.wild_as,
+                    "transform": f"translate({fmt(x)} {fmt(y)})", "aria-label": label},
+              [el("g", {"transform": f"scale({SMALL})"}, body),
+               *_wild_label(face, TILE_W * SMALL, TILE_H * SMALL)])
 
 
 def card_face(face: Face, x: float, y: float) -> str:

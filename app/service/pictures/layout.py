@@ -18,7 +18,10 @@ MARGIN = 14.0
 FACE_GAP = 1.5  # between the faces of a group
 GROUP_GAP = 9.0  # between groups of a section
 SECTION_GAP = 26.0  # between sections
-MAX_ROW = 980.0  # a row of sections wraps past this width
+GRID_GAP = 12.0  # between the columns of a grid of sections
+# A row of sections wraps past this width: a picture shown at its own size fits beside the
+# calculator's form on a common desktop screen (1280 px), its text at its own size.
+MAX_ROW = 760.0
 LABEL_SIZE = 11.0
 LABEL_H = 17.0
 CAPTION_SIZE = 11.0
@@ -30,6 +33,10 @@ GREY = "#555555"
 class Group:
     faces: Sequence[Face]
     caption: str | None = None
+    gap: float = FACE_GAP  # between its faces (wider for small wild tiles: their labels)
+    # The next group starts after the caption, not under it (a caption wider than its faces
+    # that must be read apart from the next group's).
+    caption_apart: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,10 +77,16 @@ class Canvas:
     def gap(self, height: float) -> None:
         self.y += height
 
+    @staticmethod
+    def _group_width(group: Group, style: FaceStyle) -> float:
+        """How far the group reaches before the next one starts."""
+        width = len(group.faces) * style.width + max(len(group.faces) - 1, 0) * group.gap
+        if group.caption_apart and group.caption:
+            width = max(width, text_width(group.caption, CAPTION_SIZE))
+        return width
+
     def _section_width(self, section: Section, style: FaceStyle) -> float:
-        faces = sum(len(g.faces) for g in section.groups)
-        gaps = sum(len(g.faces) - 1 for g in section.groups if g.faces)
-        width = faces * style.width + gaps * FACE_GAP
+        width = sum(self._group_width(g, style) for g in section.groups)
         width += GROUP_GAP * max(len(section.groups) - 1, 0)
         widths = [width, text_width(section.label, LABEL_SIZE)]
         widths += [text_width(g.caption, CAPTION_SIZE) for g in section.groups if g.caption]
@@ -96,6 +109,20 @@ class Canvas:
         if pending:
             self._draw_row(pending, style)
 
+    def grid(self, sections: Sequence[Section], x0: float = MARGIN,
+             style: FaceStyle | None = None) -> None:
+        """Sections in a grid, under what was drawn: as many columns of the widest
+        section's width as fit in `MAX_ROW`, row after row (a list of many short entries,
+        such as 30 waits, stays compact)."""
+        if not sections:
+            return
+        style = style or self.style
+        cell = max(self._section_width(s, style) for s in sections) + GRID_GAP
+        columns = max(1, int((MAX_ROW - x0 + GRID_GAP) // cell))
+        for start in range(0, len(sections), columns):
+            self._draw_row([(x0 + i * cell, s)
+                            for i, s in enumerate(sections[start:start + columns])], style)
+
     def _draw_row(self, placed: list[tuple[float, Section]], style: FaceStyle) -> None:
         has_label = any(s.label for _, s in placed)
         top = self.y + (LABEL_H if has_label else 0.0)
@@ -113,7 +140,7 @@ class Canvas:
                 start = gx
                 for i, face in enumerate(group.faces):
                     if i:
-                        gx += FACE_GAP
+                        gx += group.gap
                     self.parts.append(style.draw(face, gx, top))
                     gx += style.width
                 if group.caption:
@@ -123,7 +150,7 @@ class Canvas:
                         "fill": GREY, "font-family": CJK_FONTS}))
                     self._extend(start + text_width(group.caption, CAPTION_SIZE))
                 self._extend(gx)
-                gx += GROUP_GAP
+                gx = start + self._group_width(group, style) + GROUP_GAP
         self.y = caption_y + (CAPTION_H if captioned else 0.0) + 8.0
 
     def svg(self, title: str, desc: str) -> bytes:

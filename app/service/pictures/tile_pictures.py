@@ -6,13 +6,20 @@ A scored hand is laid out as it was scored: the groups of the chosen reading (th
 face down, as players lay it), the winning tile apart, the flowers last; a wild tile is marked
 with what it stood for (`decomposition.wilds`). A hand with no reading (no winning shape) shows
 its standing tiles in order. Under the tiles: whether it wins (or why not), the fans with their
-values, the total, the value, and the payments.
+values, the total, the value, and the payments. A hand with wilds is laid out by the reading
+the scoring chose (`wild_layout`): each wild in the group where it stood, each group captioned
+with what it reads as, the winning tile's marked (a 混儿吊 is seen so).
+
+A waits picture shows the hand one tile short, then its waits drawn small in a grid (30 waits
+stay a few rows), each with its value and fans and the wild tiles of its reading, each marked
+with what it stood for there; the best is written out in full under them.
 
 An analysis shows the hand (declared melds set aside), its shanten overall and per shape; for
-13 tiles its useful tiles (drawn small, each with its copies left) and, when ready, each wait
-with what it scores; for 14 one row per discard, best first: the tile to discard drawn small
+13 tiles its useful tiles (drawn small, each with its copies left) and, when ready, its waits
+as in a waits picture; for 14 one row per discard, best first: the tile to discard drawn small
 with the shanten it leaves, the useful tiles then with their copies left, and for a row left
-ready its waits with their values, the best and whether any can win.
+ready its waits with their values, the best and whether any can win, and the wild tiles of the
+best wait's reading, marked.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from app.service.pictures.faces import (
     tile_face,
 )
 from app.service.pictures.layout import Canvas, FaceStyle, Group, Section
+from app.service.pictures.wild_layout import wild_groups
 
 __all__ = ["tile_analysis_picture", "tile_score_picture", "tile_waits_picture"]
 
@@ -46,6 +54,7 @@ Json = Mapping[str, Any]
 STYLE = FaceStyle(TILE_W, TILE_H, tile_face)
 SMALL_STYLE = FaceStyle(TILE_W * SMALL, TILE_H * SMALL, small_tile_face)
 PER_SECTION = 12  # small tiles side by side before the row may wrap
+WILD_GAP = 3.0  # between small wild tiles, so that the tiles they stood for read apart
 
 
 def _faces(tiles: Sequence[int], rs: RuleSet) -> list[Face]:
@@ -66,12 +75,17 @@ def _kind_name(code: str, rs: RuleSet) -> str:
     return rs.tileset.kind(found).name_zh if found is not None else code
 
 
+def _wild(held: str, read: str, rs: RuleSet) -> Face:
+    """The wild tile `held`, marked as standing for `read`."""
+    return Face(held, rs.tileset.kind(rs.tileset.by_code[held]), wild_as=read,
+                wild_as_name=_kind_name(read, rs))
+
+
 def _mark_wild(faces: list[Face], held: str, read: str, rs: RuleSet) -> bool:
     """Mark the first unmarked face reading `read` as the wild tile `held`."""
     for i, f in enumerate(faces):
         if f.code == read and f.wild_as is None and not f.face_down:
-            kind = rs.tileset.kind(rs.tileset.by_code[held])
-            faces[i] = Face(held, kind, wild_as=read, wild_as_name=_kind_name(read, rs))
+            faces[i] = _wild(held, read, rs)
             return True
     return False
 
@@ -85,10 +99,11 @@ def _take(groups: list[list[Face]], code: str) -> Face | None:
     return None
 
 
-def _laid_out(hand: Hand, answer: Json, rs: RuleSet
-              ) -> tuple[list[list[Face]], list[tuple[list[Face], str]], Face]:
+def _laid_out(hand: Hand, ctx: WinContext, answer: Json, rs: RuleSet
+              ) -> tuple[list[Group], list[tuple[list[Face], str]], Face]:
     """The hand's concealed groups, its declared melds (each with its notation) and its
-    winning tile, as the answer read them."""
+    winning tile, as the answer read them (a hand with wilds: as its reading placed them,
+    each group captioned with what it reads as, `wild_groups`)."""
     win_code = rs.tileset.code(hand.win_tile)
     decomposition = answer.get("decomposition")
     declared: list[tuple[list[Face], str]] = []
@@ -104,6 +119,10 @@ def _laid_out(hand: Hand, answer: Json, rs: RuleSet
             else:
                 groups.append(_faces(tiles, rs))
         wilds = [(w["tile"], w["as"]) for w in decomposition["wilds"]]
+        placed = wild_groups(hand, ctx, answer, rs)
+        if placed is not None:
+            return ([Group(f, caption, caption_apart=True) for f, caption in placed[0]],
+                    declared, placed[1])
     else:
         standing = list(hand.concealed)
         standing.remove(hand.win_tile)
@@ -126,7 +145,7 @@ def _laid_out(hand: Hand, answer: Json, rs: RuleSet
         for faces in groups:
             if _mark_wild(faces, held, read, rs):
                 break
-    return [g for g in groups if g], declared, winning
+    return [Group(g) for g in groups if g], declared, winning
 
 
 def _meld_text(meld: Meld, rs: RuleSet) -> str:
@@ -166,10 +185,10 @@ def tile_score_picture(request: tuple[Hand, WinContext], answer: Json, rs: RuleS
     """The picture of a tile game's score answer (`answer`, the JSON the service writes) for
     the request it answers."""
     hand, ctx = request
-    groups, declared, winning = _laid_out(hand, answer, rs)
+    groups, declared, winning = _laid_out(hand, ctx, answer, rs)
     canvas = Canvas(STYLE)
     heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {_verdict(answer)}")
-    sections = [Section("手牌 hand", [Group(g) for g in groups])]
+    sections = [Section("手牌 hand", groups)]
     if declared:
         sections.append(Section("副露 declared", [Group(f) for f, _ in declared]))
     sections.append(Section("和张 winning tile", [Group([winning])]))
@@ -181,9 +200,11 @@ def tile_score_picture(request: tuple[Hand, WinContext], answer: Json, rs: RuleS
     write_lines(canvas, "番 fans", fans)
     canvas.line(_totals(answer), bold=True)
     write_lines(canvas, "payments", payment_lines(answer.get("payments")))
-    hand_text = " ".join([*(format_meld([rs.tileset.by_code[f.code] for f in g], rs.tileset)
-                            for g in groups), *(w for _, w in declared)])
-    wild_text = "".join(f", {f.code} as {f.wild_as}" for g in [*groups, [winning]] for f in g
+    hand_text = " ".join([*(format_meld([rs.tileset.by_code[f.code] for f in g.faces],
+                                        rs.tileset) for g in groups),
+                          *(w for _, w in declared)])
+    wild_text = "".join(f", {f.code} as {f.wild_as}"
+                        for g in [*(g.faces for g in groups), [winning]] for f in g
                         if f.wild_as is not None)
     title = f"{rs.name}: {hand_text} + {winning.code}"
     desc = (f"{rs.name} ({rs.id}). Hand {hand_text}, winning tile {winning.code}"
@@ -198,6 +219,39 @@ def _wait_lines(wait: Json) -> str:
                      for f in wait["fans"])
     head = _totals(wait) if wait["winning"] else f"no win ({wait['reason']['code']})"
     return f"{head}{' — ' + fans if fans else ''}"
+
+
+def _wild_faces(wait: Json, rs: RuleSet) -> list[Face]:
+    """The wild tiles of a wait's reading, each marked with what it stood for there."""
+    decomposition = wait.get("decomposition")
+    if not decomposition:
+        return []
+    return [_wild(w["tile"], w["as"], rs) for w in decomposition["wilds"]]
+
+
+def _cell_caption(wait: Json) -> str:
+    """A wait in a few words: its value (or fan total) and its fans' names, or ✗ and why
+    it does not win."""
+    if not wait["winning"]:
+        return f"✗ {wait['reason']['code']}"
+    return " ".join([_short_value(wait), *(f["name"] for f in wait["fans"])])
+
+
+def _waits_grid(canvas: Canvas, left: Json, rs: RuleSet) -> None:
+    """Each wait small in a grid (30 waits stay a few rows), with what it scores and the
+    wild tiles of its reading, each marked with what it stood for; then the best in full."""
+    best = left.get("best")
+    cells = []
+    for wait in left.get("waits") or ():
+        mark = " ★ best" if best is not None and wait["tile"] == best["tile"] else ""
+        groups = [Group([_small(wait["tile"], rs)], _cell_caption(wait))]
+        wilds = _wild_faces(wait, rs)
+        if wilds:
+            groups.append(Group(wilds, gap=WILD_GAP))
+        cells.append(Section(f"听 {wait['tile']}{mark}", groups))
+    canvas.grid(cells, style=SMALL_STYLE)
+    if best is not None:
+        canvas.line(f"★ best {best['tile']}: {_wait_lines(best)}", size=12)
 
 
 def _short_hand(standing: Sequence[int], melds: Sequence[Meld], rs: RuleSet) -> list[Section]:
@@ -218,12 +272,7 @@ def tile_waits_picture(request: tuple[tuple[int, ...], tuple[Meld, ...], WinCont
     canvas = Canvas(STYLE)
     heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {waits_state(answer)}")
     canvas.row(_short_hand(standing, melds, rs))
-    best = answer.get("best")
-    for wait in answer["waits"]:
-        mark = " ★ best" if best is not None and wait["tile"] == best["tile"] else ""
-        kind = rs.tileset.kind(rs.tileset.by_code[wait["tile"]])
-        canvas.row([Section(f"听 {wait['tile']}{mark}",
-                            [Group([Face(wait["tile"], kind)], _wait_lines(wait))])])
+    _waits_grid(canvas, answer, rs)
     if not answer["waits"]:
         canvas.line("No tile completes this hand.")
     hand_text = format_tiles(standing, rs.tileset) + "".join(_meld_text(m, rs) for m in melds)
@@ -284,13 +333,19 @@ def _best_text(left: Json) -> str:
 
 
 def _waits_section(left: Json, rs: RuleSet) -> list[Section]:
-    """A ready row's waits, small, each captioned with its value (✗: no win)."""
+    """A ready row's waits, small, each captioned with its value (✗: no win); then the wild
+    tiles of the best wait's reading, each marked with what it stood for."""
     if not left.get("waits"):
         return []
     label = " · ".join(p for p in ("听 waits", _best_text(left),
                                    "can win" if left.get("can_win") else "cannot win") if p)
-    return _chunked(label, [Group([_small(w["tile"], rs)], _short_value(w))
-                            for w in left["waits"]])
+    sections = _chunked(label, [Group([_small(w["tile"], rs)], _short_value(w))
+                                for w in left["waits"]])
+    best = left.get("best")
+    wilds = _wild_faces(best, rs) if best is not None else []
+    if best is not None and wilds:
+        sections.append(Section(f"混 for {best['tile']}", [Group(wilds, gap=WILD_GAP)]))
+    return sections
 
 
 def _shapes_text(answer: Json) -> str:
@@ -328,12 +383,7 @@ def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet) -
     rows_text: list[str] = []
     if answer["tiles"] == 13:
         canvas.row(_useful_sections(answer, rs), style=SMALL_STYLE)
-        best = answer.get("best")
-        for wait in answer.get("waits") or ():
-            mark = " ★ best" if best is not None and wait["tile"] == best["tile"] else ""
-            canvas.row([Section(f"听 {wait['tile']}{mark}",
-                                [Group([_small(wait["tile"], rs)], _wait_lines(wait))])],
-                       style=SMALL_STYLE)
+        _waits_grid(canvas, answer, rs)
         if answer.get("can_win") is False:
             canvas.line("No wait wins under the rule set.", size=12)
         rows_text.append(_left_text(answer))
