@@ -66,6 +66,7 @@ class DrawHand:
     standing: tuple[int, ...]  # one tile short of a win
     melds: tuple[Meld, ...]
     passive_pig: bool = False
+    entry: int = 0  # its place in the request's list of hands (where a problem points)
 
 
 @dataclass(frozen=True, slots=True)

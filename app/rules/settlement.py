@@ -5,7 +5,10 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `kongs`: the money of each kind of kong (`direct` 点杠, `added` 加杠, `concealed` 暗杠):
   who pays (`discarder`: the player whose discard was konged; `each_active`: every other
   player not yet won) and how much, and for an added kong whether it pays only when the
-  added tile is the one just drawn (`only_if_fresh`, 及时雨). A kind left out earns nothing.
+  added tile is the one just drawn (`only_if_fresh`, 及时雨), or whether an added kong of a
+  tile held earlier cannot be made at all (`must_be_fresh`: a settle event for one is refused,
+  `forbidden_event`, where `only_if_fresh` makes it a legal kong that earns nothing). A kind
+  left out earns nothing.
   `golden` (金杠): a concealed kong of four wild tiles, paid its own amount, or as a concealed
   kong when that amount is `off` (only in rule sets with wild tiles).
 - `win_ends_round`: the first win ends the round (天津: one winner per hand, and nobody drops
@@ -15,9 +18,11 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `follow_dealer`: {amount}: when every other player follows the dealer's first discard (跟庄,
   天津 铲; a `follow_dealer` event), the dealer pays each other player `amount`, after the rest
   of the round is settled.
-- `reveal`: {option}: players may reveal a ready hand (亮倒, `reveal` events); every win of
-  the round reads who has revealed so far as that per-seat option (1: revealed), which the
-  request may then not set itself.
+- `reveal`: {option, ready_hand}: players may reveal a ready hand (亮倒, `reveal` events);
+  every win of the round reads who has revealed so far as that per-seat option (1: revealed),
+  which the request may then not set itself. `ready_hand` (default false): a revealed hand is
+  ready by definition, so at a drawn game a revealed seat whose hand is not ready is refused
+  (`forbidden_event`), never paid as revealed.
 - `kong_chain_doubling`: a kong that follows a kong (a kong event's `follows`: on the discard
   right after it, or by its maker straight after the replacement draw) is the next of a chain,
   and the n-th kong of a chain earns 2^(n-1) times its money (杠上杠).
@@ -45,7 +50,8 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 
 Amounts count in units of the payment's `base` and may be chosen by request options instead,
 as payment parameters may (`app.rules.choices`, read by `read_chosen`): `{option:
-direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `kongs_stand` and
+direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `must_be_fresh`,
+`kongs_stand` and
 `kong_tiles.enabled` may be chosen by a bool option the same way, `kong_discard_money` and
 `revealed_pay.payers` by an enum option.
 
@@ -112,6 +118,9 @@ class KongMoney:
     amount: Amount
     # 及时雨: an added kong pays only when the added tile is the one just drawn.
     only_if_fresh: Flag = False
+    # An added kong can only be made with the tile just drawn: one of a tile held earlier is
+    # no kong at all (refused), not a kong that earns nothing.
+    must_be_fresh: Flag = False
 
 
 @dataclass(frozen=True)
@@ -165,6 +174,8 @@ class SettlementDef:
     follow_dealer: FollowDealer | None = None
     # 亮倒: the per-seat option that each win reads who has revealed from (reveal events).
     reveal_option: str | None = None
+    # A revealed hand is ready: at a drawn game one that is not is refused.
+    reveal_ready_hand: bool = False
     kong_chain_doubling: bool = False  # 杠上杠
     kong_tiles: KongTiles | None = None  # kongs of these tiles earn more
 
@@ -220,6 +231,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
                                       by_name, err))
     reveal: str | None = None
+    ready_hand = False
     if raw.get("reveal") is not None:
         conf = raw["reveal"]
         if not isinstance(conf, dict):
@@ -233,6 +245,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
             raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
                       "option with minimum 0 and maximum 1 (1: the seat has revealed)")
         reveal = od.name
+        ready_hand = _bool(conf.get("ready_hand", False), "settlement.reveal.ready_hand", err)
     kong_tiles: KongTiles | None = None
     if raw.get("kong_tiles") is not None:
         kong_tiles = _kong_tiles(raw["kong_tiles"], by_name, err, tileset)
@@ -248,6 +261,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         seat_factors=factors,
         follow_dealer=follow,
         reveal_option=reveal,
+        reveal_ready_hand=ready_hand,
         kong_chain_doubling=_bool(raw.get("kong_chain_doubling", False),
                                   "settlement.kong_chain_doubling", err),
     )
@@ -305,12 +319,14 @@ def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
     if "amount" not in conf:
         raise err(f"{field}.amount", "missing")
     amount = _amount(conf["amount"], f"{field}.amount", options, err, off=kind == GOLDEN)
-    fresh: Flag = False
-    if "only_if_fresh" in conf:
-        if kind != "added":
-            raise err(f"{field}.only_if_fresh", "only an added kong (加杠) can be fresh")
-        fresh = _flag(conf["only_if_fresh"], f"{field}.only_if_fresh", options, err)
-    return KongMoney(payer=payer, amount=amount, only_if_fresh=fresh)
+    fresh: dict[str, Flag] = {}
+    for key in ("only_if_fresh", "must_be_fresh"):
+        if key in conf:
+            if kind != "added":
+                raise err(f"{field}.{key}", "only an added kong (加杠) can be fresh")
+            fresh[key] = _flag(conf[key], f"{field}.{key}", options, err)
+    return KongMoney(payer=payer, amount=amount, only_if_fresh=fresh.get("only_if_fresh", False),
+                     must_be_fresh=fresh.get("must_be_fresh", False))
 
 
 def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],

@@ -61,10 +61,14 @@ happen. The first problem found is raised as a `HandError` whose pointer names t
   them may only be a concealed kong, 金杠);
 - ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it,
   a ``reveal`` event in one whose settlement does not read it;
-- ``invalid_option``: the request's options give the per-seat option that reveal events say.
+- ``invalid_option``: the request's options give the per-seat option that reveal events say;
+- ``forbidden_event``: an event the rule set's rules forbid: an added kong of a tile held
+  earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``.
 
-Whether a win's hand is a legal win is the scorer's question: `app.scoring.rounds` answers
-``not_a_win`` for a hand that is not.
+Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer's question:
+`app.scoring.rounds` answers ``not_a_win`` for a win's hand that is not a legal win, and
+``forbidden_event`` for a revealed (亮倒) seat's hand at the draw that is not ready where the
+settlement's reveal says ``ready_hand``.
 """
 
 from __future__ import annotations
@@ -104,6 +108,7 @@ from app.domain.hand import (
     WinContext,
 )
 from app.domain.notation import format_tiles, parse_tile
+from app.rules.choices import resolve
 from app.rules.model import RuleSet
 from app.service.context_reading import build_round_wilds
 from app.service.hand_requests import build, build_waiting, validated
@@ -241,6 +246,8 @@ class _Builder:
                                 "discard", f"{at}/discarder")
             self._not_won(discarder, "discarder", at, what, "cannot discard")
         fresh = bool(raw.get("fresh"))
+        if kind == ADDED and not fresh:
+            self._stale_added_kong(at, what)
         follows = raw.get("follows")
         chain = self._chain(follows, kind, seat, discarder, at, what)
         if sum(1 for k in self.kongs.values() if k.seat == seat) >= MAX_MELDS:
@@ -272,6 +279,16 @@ class _Builder:
         self.kong_of_tile[tile] = i
         self._check_copies(f"{at}/tile", what)
         return event
+
+    def _stale_added_kong(self, at: str, what: str) -> None:
+        """An added kong of a tile held earlier, where the rule set's added kong must be made
+        with the tile just drawn ("必须当时就杠，否则，不能再杠"): no kong at all."""
+        money = self.rs.settlement.kongs.get(ADDED) if self.rs.settlement else None
+        if money is not None and resolve(money.must_be_fresh, self.options):
+            raise HandError(Code.FORBIDDEN_EVENT, f"{what}: fresh is false, but under "
+                            f"{self.rs.name} ({self.rs.id}) a tile can be added to a pung only "
+                            "as it is drawn; one held earlier can no longer be konged",
+                            f"{at}/fresh")
 
     def _win(self, i: int, raw: Mapping[str, Any]) -> WinEvent:
         at = f"/events/{i}"
@@ -489,7 +506,7 @@ class _Builder:
             self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
             self.shown[seat] = self._counts(standing, melds)
             self._check_copies(f"{hp}/hand", who)
-            hands.append(DrawHand(seat, standing, melds, passive))
+            hands.append(DrawHand(seat, standing, melds, passive, k))
         missing = [s for s in active if s not in seen]
         if missing:
             raise HandError(

@@ -108,6 +108,9 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"kongs__added__only_if_fresh": "yes"}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__only_if_fresh": {"option": "cap"}}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__extra": 1}, "settlement.kongs.added.extra"),
+    ({"kongs__concealed__must_be_fresh": True}, "settlement.kongs.concealed.must_be_fresh"),
+    ({"kongs__added__must_be_fresh": "yes"}, "settlement.kongs.added.must_be_fresh"),
+    ({"kongs__added__must_be_fresh": {"option": "cap"}}, "settlement.kongs.added.must_be_fresh"),
     ({"robbed_kong_void": "yes"}, "settlement.robbed_kong_void"),
     ({"kong_discard_money": 1}, "settlement.kong_discard_money"),
     ({"kong_discard_money": True}, "settlement.kong_discard_money"),
@@ -235,6 +238,11 @@ def test_the_real_rule_sets() -> None:
     # kawuxing's `false` (the rules say nothing else) keeps the kong money.
     assert real["kawuxing"].settlement is not None
     assert real["kawuxing"].settlement.kong_discard_money == KEEP
+    # A stale 加杠 is legal and earns nothing in sichuan and chengdu, and cannot be made in
+    # kawuxing ("必须当时就杠，否则，不能再杠").
+    assert not sichuan.kongs["added"].must_be_fresh
+    assert not chengdu.kongs["added"].must_be_fresh
+    assert real["kawuxing"].settlement.kongs["added"].must_be_fresh is True
 
 
 # --- 天津: one winner, the dealer's stakes, 金杠, 跟庄, kong money on a drawn game ------------
