@@ -121,7 +121,8 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
                    "read:text"),
         "stand_in": _s("when description:text", "when"),
         "settlement": _s("kongs robbed_kong_void kong_discard_money drawn_game win_ends_round "
-                         "seat_factors follow_dealer reveal kong_chain_doubling kong_tiles",
+                         "seat_factors follow_dealer reveal kong_chain_doubling kong_tiles "
+                         "one_winner",
                          "kongs drawn_game"),
         "settlement.kongs.*": _s("payer amount only_if_fresh must_be_fresh", "payer amount"),
         "settlement.drawn_game": _s("max_suits pig_penalty pig_counts_as_not_ready "

@@ -12,7 +12,9 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   `golden` (金杠): a concealed kong of four wild tiles, paid its own amount, or as a concealed
   kong when that amount is `off` (only in rule sets with wild tiles).
 - `win_ends_round`: the first win ends the round (天津: one winner per hand, and nobody drops
-  out); otherwise winners drop out and the others play on (血战到底).
+  out); otherwise winners drop out and the others play on (血战到底). Other players may still
+  win the discard that ended it (一炮多响), unless `one_winner` (截和: one win per hand, the
+  claim nearest the discarder's turn; a second win is refused, `forbidden_event`).
 - `seat_factors`: kong money and `follow_dealer` money between two seats are multiplied by
   the payment scheme's seat factor (天津 坐庄 / 拉庄: the dealer's stakes), as the win is.
 - `follow_dealer`: {amount}: when every other player follows the dealer's first discard (跟庄,
@@ -170,6 +172,7 @@ class SettlementDef:
     kong_discard_money: str | Chosen = KEEP  # a KONG_DISCARD_MODES, or the enum option
     drawn_game: DrawnGameDef = DrawnGameDef()
     win_ends_round: bool = False
+    one_winner: bool = False  # 截和: not even a second win on the discard that ended it
     seat_factors: bool = False
     follow_dealer: FollowDealer | None = None
     # 亮倒: the per-seat option that each win reads who has revealed from (reveal events).
@@ -246,6 +249,11 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
                       "option with minimum 0 and maximum 1 (1: the seat has revealed)")
         reveal = od.name
         ready_hand = _bool(conf.get("ready_hand", False), "settlement.reveal.ready_hand", err)
+    ends = _bool(raw.get("win_ends_round", False), "settlement.win_ends_round", err)
+    one_winner = _bool(raw.get("one_winner", False), "settlement.one_winner", err)
+    if one_winner and not ends:
+        raise err("settlement.one_winner", "one winner per hand needs win_ends_round: true "
+                  "(winners who drop out while the others play on make several winners)")
     kong_tiles: KongTiles | None = None
     if raw.get("kong_tiles") is not None:
         kong_tiles = _kong_tiles(raw["kong_tiles"], by_name, err, tileset)
@@ -256,8 +264,8 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
                                "settlement.robbed_kong_void", err),
         kong_discard_money=_kong_discard(raw.get("kong_discard_money", KEEP), by_name, err),
         drawn_game=_drawn_game(drawn_raw, by_name, err, reveal=reveal is not None),
-        win_ends_round=_bool(raw.get("win_ends_round", False), "settlement.win_ends_round",
-                             err),
+        win_ends_round=ends,
+        one_winner=one_winner,
         seat_factors=factors,
         follow_dealer=follow,
         reveal_option=reveal,

@@ -27,7 +27,7 @@ flipped tile (``wild_indicator``, or ``wilds``). They are given once, for the ro
 into every win's context and every hand at the draw; a win's context may repeat them, but not
 differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
 winner per hand) ends the round at its first win, except that other players may win on the
-same discard too (一炮多响).
+same discard too (一炮多响), unless it also says ``one_winner`` (截和).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
 (`app.service.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
@@ -63,7 +63,9 @@ happen. The first problem found is raised as a `HandError` whose pointer names t
   a ``reveal`` event in one whose settlement does not read it;
 - ``invalid_option``: the request's options give the per-seat option that reveal events say;
 - ``forbidden_event``: an event the rule set's rules forbid: an added kong of a tile held
-  earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``.
+  earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``; a
+  second win on the discard that ended the round where the settlement says ``one_winner``
+  (截和).
 
 Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer's question:
 `app.scoring.rounds` answers ``not_a_win`` for a win's hand that is not a legal win, and
@@ -330,6 +332,11 @@ class _Builder:
                 raise HandError(Code.ROUND_OVER, f"{what}: the round is already over "
                                 f"({self.over}); only another win on the same discard "
                                 "(一炮多响) can follow", at)
+            if self.rs.settlement is not None and self.rs.settlement.one_winner:
+                raise HandError(Code.FORBIDDEN_EVENT, f"{what}: {self.over}; under "
+                                f"{self.rs.name} ({self.rs.id}) a hand has one winner (截和): "
+                                "of several claims on one discard only the one nearest the "
+                                "discarder's turn wins; settle that win alone", f"{at}/seat")
         if ctx.discarder is not None:
             self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
         kong_event = self._kong_link(i, seat, hand, ctx, what)

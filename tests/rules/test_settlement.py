@@ -295,6 +295,8 @@ def test_the_new_keys_default_to_blood_battle(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("changes,field,words", [
     ({"win_ends_round": "yes"}, "settlement.win_ends_round", "true or false"),
+    ({"one_winner": "yes"}, "settlement.one_winner", "true or false"),
+    ({"one_winner": True, "win_ends_round": False}, "settlement.one_winner", "win_ends_round"),
     ({"seat_factors": 1}, "settlement.seat_factors", "true or false"),
     ({"follow_dealer": 1}, "settlement.follow_dealer", "amount"),
     ({"follow_dealer__amount": None}, "settlement.follow_dealer.amount", "missing"),
