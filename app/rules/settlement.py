@@ -31,6 +31,11 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `kong_tiles`: {tiles, factor, enabled}: a kong of one of `tiles` (tile notation) earns
   `factor` times its money (长春: 1筒, 1条 and the dragons double), while `enabled` (a switch
   or a bool option, default true) is on.
+- `special_kongs`: {amount, sets, stand_in}: kongs of three different tiles laid out together
+  (长春 幺九杠, 旋风杠, 喜杠), settled as `special` kong events that name their three tiles: each
+  set (`{name, of}`) takes three different kinds of `of` (tile notation), or, with `stand_in`
+  (a tile), two of them and one `stand_in` tile for the third (长春: 1条). Each other player
+  still in the round pays `amount`; three tiles that make no set are refused (`illegal_meld`).
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_money`: what a win on the discard after a kong (杠上炮) does to that kong's
   money: `refund` (back to those who paid it, the winner included), `transfer` (呼叫转移: the
@@ -63,7 +68,7 @@ every error names the file and the field (`settlement.kongs.added.amount`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -159,6 +164,39 @@ class KongTiles:
 
 
 @dataclass(frozen=True)
+class SpecialKongSet:
+    """One kind of special kong: three different kinds of `of` (tile codes)."""
+
+    name: str
+    of: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SpecialKongs:
+    """Kongs of three different tiles (长春 幺九杠, 旋风杠, 喜杠): each other player pays
+    `amount`; `stand_in` (a tile code) may stand for one tile of a set."""
+
+    amount: Amount
+    sets: tuple[SpecialKongSet, ...]
+    stand_in: str | None = None
+
+    def named(self, codes: Sequence[str]) -> str | None:
+        """The name of the set three declared tiles (codes) make, or None: three different
+        kinds of one set, or two of them and the stand-in for the third."""
+        if len(codes) != 3:
+            return None
+        for kong_set in self.sets:
+            if len(set(codes)) == 3 and all(c in kong_set.of for c in codes):
+                return kong_set.name
+            if self.stand_in is not None and self.stand_in in codes:
+                rest = list(codes)
+                rest.remove(self.stand_in)
+                if len(set(rest)) == 2 and all(c in kong_set.of for c in rest):
+                    return kong_set.name
+        return None
+
+
+@dataclass(frozen=True)
 class FollowDealer:
     """跟庄 (天津 铲): the dealer pays each other player `amount` (in bases)."""
 
@@ -181,6 +219,7 @@ class SettlementDef:
     reveal_ready_hand: bool = False
     kong_chain_doubling: bool = False  # 杠上杠
     kong_tiles: KongTiles | None = None  # kongs of these tiles earn more
+    special_kongs: SpecialKongs | None = None  # 幺九杠, 旋风杠, 喜杠
 
 
 # The loader's error factory: err(field, message) -> an exception naming the file and field.
@@ -257,9 +296,13 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
     kong_tiles: KongTiles | None = None
     if raw.get("kong_tiles") is not None:
         kong_tiles = _kong_tiles(raw["kong_tiles"], by_name, err, tileset)
+    special: SpecialKongs | None = None
+    if raw.get("special_kongs") is not None:
+        special = _special_kongs(raw["special_kongs"], by_name, err, tileset)
     return SettlementDef(
         kongs=MappingProxyType(kongs),
         kong_tiles=kong_tiles,
+        special_kongs=special,
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
                                "settlement.robbed_kong_void", err),
         kong_discard_money=_kong_discard(raw.get("kong_discard_money", KEEP), by_name, err),
@@ -311,6 +354,50 @@ def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
         raise err(f"{field}.factor", f"must be an integer of at least 1 (got {factor!r})")
     enabled = _flag(conf.get("enabled", True), f"{field}.enabled", options, err)
     return KongTiles(codes, factor, enabled)
+
+
+def _codes(value: Any, field: str, err: ErrorFactory, tileset: TileSet | None) -> list[str]:
+    """Tile notation as tile codes, in the written order."""
+    if not isinstance(value, str) or tileset is None:
+        raise err(field, "must be a tile notation string such as '1m1p1s'")
+    try:
+        return [tileset.code(t) for t in parse_tiles(value, tileset)]
+    except HandError as exc:
+        raise err(field, f"bad tile notation: {exc.message}") from exc
+
+
+def _special_kongs(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
+                   tileset: TileSet | None) -> SpecialKongs:
+    field = "settlement.special_kongs"
+    if not isinstance(conf, dict):
+        raise err(field, "must be a mapping with amount, sets and stand_in")
+    _known_keys(conf, section(TILES, field).allowed, field, err)
+    if "amount" not in conf:
+        raise err(f"{field}.amount", "missing")
+    amount = _amount(conf["amount"], f"{field}.amount", options, err)
+    sets_raw = conf.get("sets")
+    if not isinstance(sets_raw, list) or not sets_raw:
+        raise err(f"{field}.sets", "must be a list of {name, of}: the kinds of special kong")
+    sets = []
+    for n, entry in enumerate(sets_raw):
+        at = f"{field}.sets[{n}]"
+        if not isinstance(entry, dict):
+            raise err(at, "must be a mapping with name and of")
+        _known_keys(entry, section(TILES, f"{field}.sets[]").allowed, at, err)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise err(f"{at}.name", "must be the kong's name, a string")
+        of = _codes(entry.get("of"), f"{at}.of", err, tileset)
+        if len(set(of)) != len(of) or len(of) < 3:
+            raise err(f"{at}.of", "must name at least three different tiles, each once")
+        sets.append(SpecialKongSet(name, tuple(of)))
+    stand_in: str | None = None
+    if conf.get("stand_in") is not None:
+        codes = _codes(conf["stand_in"], f"{field}.stand_in", err, tileset)
+        if len(codes) != 1:
+            raise err(f"{field}.stand_in", "must be one tile")
+        stand_in = codes[0]
+    return SpecialKongs(amount, tuple(sets), stand_in)
 
 
 def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],

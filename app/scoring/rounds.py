@@ -8,7 +8,8 @@ options, like the payment scheme's own parameters).
 - A kong earns its money at once: from the discarder (`discarder`) or from every other player
   still in the round (`each_active`); an added kong that is not fresh earns nothing where the
   rule set pays only fresh ones (及时雨). A concealed kong of four of the round's wild tiles
-  (金杠) is paid the `golden` amount where the rule set has one that is not `off`. With
+  (金杠) is paid the `golden` amount where the rule set has one that is not `off`; a special
+  kong (幺九杠, 旋风杠, 喜杠) the `special_kongs` amount, by every other player still in. With
   `seat_factors`, each payer pays the amount times the payment scheme's factor between it and
   the kong's maker (天津 坐庄 / 拉庄).
 - A win is scored by `app.scoring.evaluate.score` and paid by `app.rules.payments.pay` with
@@ -61,6 +62,7 @@ from app.domain.events import (
     ADDED,
     CONCEALED,
     DIRECT,
+    SPECIAL,
     DrawEvent,
     DrawHand,
     FollowDealerEvent,
@@ -97,7 +99,7 @@ from app.scoring.waits import waits
 
 # Transfer reasons (stable: clients switch on them).
 KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", CONCEALED: "concealed_kong",
-                GOLDEN: "golden_kong"}
+                GOLDEN: "golden_kong", SPECIAL: "special_kong"}
 KONG_VOID = "kong_void"
 DRAWN_GAME_REFUND = "drawn_game_refund"
 FOLLOW_DEALER = "follow_dealer"
@@ -212,6 +214,9 @@ def _kong_money(st: _State, event: KongEvent) -> tuple[KongMoney | None, str]:
 
 def _kong(st: _State, i: int, event: KongEvent) -> None:
     kong = st.kongs[i] = _Kong(event.seat)
+    if event.kind == SPECIAL:
+        _special_kong(st, i, event, kong)
+        return
     money, reason = _kong_money(st, event)
     if money is None:
         return
@@ -234,6 +239,22 @@ def _kong(st: _State, i: int, event: KongEvent) -> None:
         st.move(payer, event.seat, paid, reason, i)
         if paid > 0:
             kong.held.append((payer, paid))
+
+
+def _special_kong(st: _State, i: int, event: KongEvent, kong: _Kong) -> None:
+    """幺九杠, 旋风杠, 喜杠: each other player still in the round pays the settlement's amount
+    (with the seat factor, and the chain's doubling where chains double)."""
+    special = st.sd.special_kongs
+    assert special is not None  # the builder refuses a special kong elsewhere
+    amount = int(resolve(special.amount, st.options)) * st.base
+    if st.sd.kong_chain_doubling:
+        amount <<= event.chain - 1
+    for payer in st.active:
+        if payer != event.seat:
+            paid = amount * st.factor(payer, event.seat)
+            st.move(payer, event.seat, paid, KONG_REASONS[SPECIAL], i)
+            if paid > 0:
+                kong.held.append((payer, paid))
 
 
 def _win(st: _State, i: int, event: WinEvent) -> WinSummary:

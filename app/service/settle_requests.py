@@ -4,7 +4,9 @@ A round is what happened between the deal and the end, as far as money is concer
 
 - ``kong``: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard), ``added``
   (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one just
-  drawn) or ``concealed`` (暗杠);
+  drawn), ``concealed`` (暗杠) or, where the settlement defines ``special_kongs``, ``special``
+  (``tiles``: three different tiles laid out together, 长春 幺九杠 / 旋风杠 / 喜杠; they leave
+  the hand, which declares no meld for them, and count among the round's copies);
 - ``win``: a seat wins (the hand and its context, as in the score request; the seat is the
   winner and the round's options apply);
 - ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
@@ -58,9 +60,11 @@ happen. The first problem found is raised as a `HandError` whose pointer names t
   round's hands and kongs than the tile set has (a tile won by several players on the same
   discard, 一炮多响, counts once);
 - ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
-  them may only be a concealed kong, 金杠);
+  them may only be a concealed kong, 金杠); a special kong whose tiles make none of the
+  settlement's sets;
 - ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it,
-  a ``reveal`` event in one whose settlement does not read it;
+  a ``reveal`` event in one whose settlement does not read it, a special kong in one whose
+  settlement defines none;
 - ``invalid_option``: the request's options give the per-seat option that reveal events say;
 - ``forbidden_event``: an event the rule set's rules forbid: an added kong of a tile held
   earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``; a
@@ -87,6 +91,7 @@ from app.domain.events import (
     FOLLOWS_DISCARD,
     FOLLOWS_REPLACEMENT,
     REVEAL,
+    SPECIAL,
     DrawEvent,
     DrawHand,
     Event,
@@ -109,7 +114,7 @@ from app.domain.hand import (
     Meld,
     WinContext,
 )
-from app.domain.notation import format_tiles, parse_tile
+from app.domain.notation import format_tiles, parse_tile, parse_tiles
 from app.rules.choices import resolve
 from app.rules.model import RuleSet
 from app.service.context_reading import build_round_wilds
@@ -196,6 +201,7 @@ class _Builder:
         self.events: list[Event] = []
         self.won: list[int] = []  # in the order they won
         self.kongs: dict[int, KongEvent] = {}  # by event index
+        self.special: dict[int, KongEvent] = {}  # special kongs (no meld), by event index
         self.kong_of_tile: dict[int, int] = {}  # tile -> the event index of its kong
         self.robbed: set[int] = set()
         # The last hand each seat showed (its win or its draw hand), as tile counts.
@@ -230,6 +236,8 @@ class _Builder:
         self._not_won(seat, "seat", at, what, "cannot declare a kong")
         kind = raw["kind"]
         what = f"events[{i}] ({kind} kong by seat {seat})"
+        if kind == SPECIAL:
+            return self._special_kong(i, seat, raw["tiles"], what)
         try:
             tile = parse_tile(raw["tile"], self.rs.tileset, "/tile")
         except HandError as exc:
@@ -280,6 +288,32 @@ class _Builder:
         self.kongs[i] = event
         self.kong_of_tile[tile] = i
         self._check_copies(f"{at}/tile", what)
+        return event
+
+    def _special_kong(self, i: int, seat: int, text: str, what: str) -> KongEvent:
+        """A kong of three different tiles (长春 幺九杠, 旋风杠, 喜杠), as the settlement's
+        `special_kongs` define them; its tiles leave the hand, which declares no meld for it."""
+        at = f"/events/{i}"
+        special = self.rs.settlement.special_kongs if self.rs.settlement else None
+        if special is None:
+            raise HandError(Code.INVALID_FIELD, f"{what}: rule set {self.rs.id} has no special "
+                            "kongs (its settlement defines none)", f"{at}/kind")
+        tileset = self.rs.tileset
+        try:
+            tiles = parse_tiles(text, tileset, pointer="/tiles")
+        except HandError as exc:
+            raise _within(exc, at, what, "") from None
+        codes = [tileset.code(t) for t in tiles]
+        name = special.named(codes)
+        if name is None or any(t in self.wilds for t in tiles):
+            sets = ", ".join(f"{s.name} of {''.join(s.of)}" for s in special.sets)
+            also = f", or two and {special.stand_in} for the third" if special.stand_in else ""
+            raise HandError(Code.ILLEGAL_MELD, f"{what}: {''.join(codes)} makes no special kong "
+                            f"of {self.rs.name} ({self.rs.id}): each is three different tiles "
+                            f"of its set{also} ({sets})", f"{at}/tiles")
+        event = KongEvent(seat=seat, kind=SPECIAL, tile=tiles[0], tiles=tuple(tiles))
+        self.special[i] = event
+        self._check_copies(f"{at}/tiles", what)
         return event
 
     def _stale_added_kong(self, at: str, what: str) -> None:
@@ -466,8 +500,9 @@ class _Builder:
                 f"{what}: 抢杠 (kong: robbed) wins on the tile seat {ctx.discarder} adds to a "
                 f"pung, so the event before it must be that seat's added kong of "
                 f"{tileset.code(hand.win_tile)}", ptr)
-        # No flag: a win right after a kong that it necessarily belongs to must say so.
-        if isinstance(previous, KongEvent):
+        # No flag: a win right after a kong that it necessarily belongs to must say so (a
+        # special kong is no meld of the hand: nothing to say).
+        if isinstance(previous, KongEvent) and previous.kind != SPECIAL:
             if ctx.win_type == SELF_DRAW and previous.seat == seat:
                 raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a self-draw right after the "
                                 "winner's own kong is on the replacement tile: give kong: "
@@ -575,6 +610,10 @@ class _Builder:
                 and self.rs.wild.indicator_out_of_play):
             total[self.indicator] += 1  # the flipped copy is out of play
         for seat in range(self.players):
+            for k in self.special.values():
+                if k.seat == seat:  # laid out, never in a hand shown
+                    for t in k.tiles:
+                        total[t] += 1
             shown = self.shown.get(seat)
             if shown is not None:
                 for t, n in enumerate(shown):
