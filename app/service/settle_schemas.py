@@ -99,7 +99,8 @@ class AddedKongEventSchema(KongEventSchema):
     fresh = StrictBool(required=True, error_messages={"required": _required(
         "an added kong (加杠) says whether the added tile is the one just drawn (true or "
         "false).")})
-    """The added tile is the one just drawn (及时雨; sichuan pays only then)."""
+    """The added tile is the one just drawn (及时雨; sichuan pays only then, and kawuxing refuses
+    an added kong of a tile held earlier: 422 `forbidden_event`)."""
 
 
 class ConcealedKongEventSchema(KongEventSchema):
