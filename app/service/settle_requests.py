@@ -603,7 +603,8 @@ class _Builder:
 
     def _check_copies(self, pointer: str, what: str) -> None:
         """Across the round: each seat's last shown hand, or else its kongs (a robbed kong
-        keeps three), less the tiles several players won from one discard."""
+        keeps three), and its special kongs' tiles (never in a hand shown), less the tiles
+        several players won from one discard."""
         kinds = self.rs.tileset.kinds
         total = [-n for n in self.shared]
         if (self.indicator is not None and self.rs.wild is not None
