@@ -50,12 +50,14 @@ class Code(StrEnum):
     INCONSISTENT_EVENT = "inconsistent_event"
     KONG_MISMATCH = "kong_mismatch"
     NOT_A_WIN = "not_a_win"
+    # An event the rule set's rules forbid (a kong that cannot be made there).
+    FORBIDDEN_EVENT = "forbidden_event"
 
 
 # The codes only a round can raise (its problems have their own title).
 ROUND_CODES = frozenset({
     Code.SETTLE_NOT_SUPPORTED, Code.SEAT_ALREADY_WON, Code.ROUND_OVER, Code.WRONG_DRAW_PLAYERS,
-    Code.INCONSISTENT_EVENT, Code.KONG_MISMATCH, Code.NOT_A_WIN,
+    Code.INCONSISTENT_EVENT, Code.KONG_MISMATCH, Code.NOT_A_WIN, Code.FORBIDDEN_EVENT,
 })
 
 

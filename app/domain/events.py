@@ -2,7 +2,8 @@
 
 - `KongEvent`: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard),
   ``added`` (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one
-  just drawn) or ``concealed`` (暗杠); ``follows`` says how it follows the kong of the event
+  just drawn), ``concealed`` (暗杠) or ``special`` (three different tiles laid out together,
+  ``tiles``: 长春 幺九杠, 旋风杠, 喜杠); ``follows`` says how it follows the kong of the event
   before it (``kong_discard``: made on the discard that kong's maker made next;
   ``kong_replacement``: made by that kong's maker straight after the replacement draw), which
   makes it the next kong of a chain (``chain``: 1 for a kong that follows none);
@@ -31,6 +32,10 @@ DIRECT = "direct"
 ADDED = "added"
 CONCEALED = "concealed"
 KONG_KINDS = (DIRECT, ADDED, CONCEALED)
+# A kong of three different tiles laid out together (长春 幺九杠, 旋风杠, 喜杠), for rule sets
+# whose settlement defines such kongs; it is no meld of the hand.
+SPECIAL = "special"
+EVENT_KONG_KINDS = (*KONG_KINDS, SPECIAL)
 FOLLOW_DEALER = "follow_dealer"
 REVEAL = "reveal"
 EVENT_TYPES = ("kong", "win", "draw", FOLLOW_DEALER, REVEAL)
@@ -49,6 +54,8 @@ class KongEvent:
     fresh: bool = False  # an added kong: the added tile is the one just drawn
     follows: str | None = None  # FOLLOWS: how it follows the kong of the event before
     chain: int = 1  # its place in a chain of kongs (杠上杠), 1 when it follows none
+    # A special kong's three tiles as declared (`tile` is then the first of them).
+    tiles: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +73,7 @@ class DrawHand:
     standing: tuple[int, ...]  # one tile short of a win
     melds: tuple[Meld, ...]
     passive_pig: bool = False
+    entry: int = 0  # its place in the request's list of hands (where a problem points)
 
 
 @dataclass(frozen=True, slots=True)

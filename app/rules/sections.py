@@ -121,16 +121,19 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
                    "read:text"),
         "stand_in": _s("when description:text", "when"),
         "settlement": _s("kongs robbed_kong_void kong_discard_money drawn_game win_ends_round "
-                         "seat_factors follow_dealer reveal kong_chain_doubling kong_tiles",
+                         "seat_factors follow_dealer reveal kong_chain_doubling kong_tiles "
+                         "one_winner special_kongs",
                          "kongs drawn_game"),
-        "settlement.kongs.*": _s("payer amount only_if_fresh", "payer amount"),
+        "settlement.kongs.*": _s("payer amount only_if_fresh must_be_fresh", "payer amount"),
         "settlement.drawn_game": _s("max_suits pig_penalty pig_counts_as_not_ready "
                                     "not_ready_pays refund_kongs ready_as kongs_stand "
                                     "revealed_pay"),
         "settlement.drawn_game.revealed_pay": _s("amount payers", "amount"),
         "settlement.follow_dealer": _s("amount", "amount"),
-        "settlement.reveal": _s("option", "option"),
+        "settlement.reveal": _s("option ready_hand", "option"),
         "settlement.kong_tiles": _s("tiles factor enabled", "tiles factor"),
+        "settlement.special_kongs": _s("amount sets stand_in", "amount sets"),
+        "settlement.special_kongs.sets[]": _s("name of", "name of"),
     }),
     CARDS: MappingProxyType({
         "": _s("id:text name:text name_en:text description:text players:int "

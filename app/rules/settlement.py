@@ -5,25 +5,37 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 - `kongs`: the money of each kind of kong (`direct` 点杠, `added` 加杠, `concealed` 暗杠):
   who pays (`discarder`: the player whose discard was konged; `each_active`: every other
   player not yet won) and how much, and for an added kong whether it pays only when the
-  added tile is the one just drawn (`only_if_fresh`, 及时雨). A kind left out earns nothing.
+  added tile is the one just drawn (`only_if_fresh`, 及时雨), or whether an added kong of a
+  tile held earlier cannot be made at all (`must_be_fresh`: a settle event for one is refused,
+  `forbidden_event`, where `only_if_fresh` makes it a legal kong that earns nothing). A kind
+  left out earns nothing.
   `golden` (金杠): a concealed kong of four wild tiles, paid its own amount, or as a concealed
   kong when that amount is `off` (only in rule sets with wild tiles).
 - `win_ends_round`: the first win ends the round (天津: one winner per hand, and nobody drops
-  out); otherwise winners drop out and the others play on (血战到底).
+  out); otherwise winners drop out and the others play on (血战到底). Other players may still
+  win the discard that ended it (一炮多响), unless `one_winner` (截和: one win per hand, the
+  claim nearest the discarder's turn; a second win is refused, `forbidden_event`).
 - `seat_factors`: kong money and `follow_dealer` money between two seats are multiplied by
   the payment scheme's seat factor (天津 坐庄 / 拉庄: the dealer's stakes), as the win is.
 - `follow_dealer`: {amount}: when every other player follows the dealer's first discard (跟庄,
   天津 铲; a `follow_dealer` event), the dealer pays each other player `amount`, after the rest
   of the round is settled.
-- `reveal`: {option}: players may reveal a ready hand (亮倒, `reveal` events); every win of
-  the round reads who has revealed so far as that per-seat option (1: revealed), which the
-  request may then not set itself.
+- `reveal`: {option, ready_hand}: players may reveal a ready hand (亮倒, `reveal` events);
+  every win of the round reads who has revealed so far as that per-seat option (1: revealed),
+  which the request may then not set itself. `ready_hand` (default false): a revealed hand is
+  ready by definition, so at a drawn game a revealed seat whose hand is not ready is refused
+  (`forbidden_event`), never paid as revealed.
 - `kong_chain_doubling`: a kong that follows a kong (a kong event's `follows`: on the discard
   right after it, or by its maker straight after the replacement draw) is the next of a chain,
   and the n-th kong of a chain earns 2^(n-1) times its money (杠上杠).
 - `kong_tiles`: {tiles, factor, enabled}: a kong of one of `tiles` (tile notation) earns
   `factor` times its money (长春: 1筒, 1条 and the dragons double), while `enabled` (a switch
   or a bool option, default true) is on.
+- `special_kongs`: {amount, sets, stand_in}: kongs of three different tiles laid out together
+  (长春 幺九杠, 旋风杠, 喜杠), settled as `special` kong events that name their three tiles: each
+  set (`{name, of}`) takes three different kinds of `of` (tile notation), or, with `stand_in`
+  (a tile), two of them and one `stand_in` tile for the third (长春: 1条). Each other player
+  still in the round pays `amount`; three tiles that make no set are refused (`illegal_meld`).
 - `robbed_kong_void`: a robbed added kong (抢杠) is void: its money is returned.
 - `kong_discard_money`: what a win on the discard after a kong (杠上炮) does to that kong's
   money: `refund` (back to those who paid it, the winner included), `transfer` (呼叫转移: the
@@ -45,7 +57,8 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
 
 Amounts count in units of the payment's `base` and may be chosen by request options instead,
 as payment parameters may (`app.rules.choices`, read by `read_chosen`): `{option:
-direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `kongs_stand` and
+direct_kong_amount}`, or mapped from an option's values. `only_if_fresh`, `must_be_fresh`,
+`kongs_stand` and
 `kong_tiles.enabled` may be chosen by a bool option the same way, `kong_discard_money` and
 `revealed_pay.payers` by an enum option.
 
@@ -55,7 +68,7 @@ every error names the file and the field (`settlement.kongs.added.amount`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
@@ -112,6 +125,9 @@ class KongMoney:
     amount: Amount
     # 及时雨: an added kong pays only when the added tile is the one just drawn.
     only_if_fresh: Flag = False
+    # An added kong can only be made with the tile just drawn: one of a tile held earlier is
+    # no kong at all (refused), not a kong that earns nothing.
+    must_be_fresh: Flag = False
 
 
 @dataclass(frozen=True)
@@ -148,6 +164,39 @@ class KongTiles:
 
 
 @dataclass(frozen=True)
+class SpecialKongSet:
+    """One kind of special kong: three different kinds of `of` (tile codes)."""
+
+    name: str
+    of: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SpecialKongs:
+    """Kongs of three different tiles (长春 幺九杠, 旋风杠, 喜杠): each other player pays
+    `amount`; `stand_in` (a tile code) may stand for one tile of a set."""
+
+    amount: Amount
+    sets: tuple[SpecialKongSet, ...]
+    stand_in: str | None = None
+
+    def named(self, codes: Sequence[str]) -> str | None:
+        """The name of the set three declared tiles (codes) make, or None: three different
+        kinds of one set, or two of them and the stand-in for the third."""
+        if len(codes) != 3:
+            return None
+        for kong_set in self.sets:
+            if len(set(codes)) == 3 and all(c in kong_set.of for c in codes):
+                return kong_set.name
+            if self.stand_in is not None and self.stand_in in codes:
+                rest = list(codes)
+                rest.remove(self.stand_in)
+                if len(set(rest)) == 2 and all(c in kong_set.of for c in rest):
+                    return kong_set.name
+        return None
+
+
+@dataclass(frozen=True)
 class FollowDealer:
     """跟庄 (天津 铲): the dealer pays each other player `amount` (in bases)."""
 
@@ -161,12 +210,16 @@ class SettlementDef:
     kong_discard_money: str | Chosen = KEEP  # a KONG_DISCARD_MODES, or the enum option
     drawn_game: DrawnGameDef = DrawnGameDef()
     win_ends_round: bool = False
+    one_winner: bool = False  # 截和: not even a second win on the discard that ended it
     seat_factors: bool = False
     follow_dealer: FollowDealer | None = None
     # 亮倒: the per-seat option that each win reads who has revealed from (reveal events).
     reveal_option: str | None = None
+    # A revealed hand is ready: at a drawn game one that is not is refused.
+    reveal_ready_hand: bool = False
     kong_chain_doubling: bool = False  # 杠上杠
     kong_tiles: KongTiles | None = None  # kongs of these tiles earn more
+    special_kongs: SpecialKongs | None = None  # 幺九杠, 旋风杠, 喜杠
 
 
 # The loader's error factory: err(field, message) -> an exception naming the file and field.
@@ -220,6 +273,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
                                       by_name, err))
     reveal: str | None = None
+    ready_hand = False
     if raw.get("reveal") is not None:
         conf = raw["reveal"]
         if not isinstance(conf, dict):
@@ -233,21 +287,32 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
             raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
                       "option with minimum 0 and maximum 1 (1: the seat has revealed)")
         reveal = od.name
+        ready_hand = _bool(conf.get("ready_hand", False), "settlement.reveal.ready_hand", err)
+    ends = _bool(raw.get("win_ends_round", False), "settlement.win_ends_round", err)
+    one_winner = _bool(raw.get("one_winner", False), "settlement.one_winner", err)
+    if one_winner and not ends:
+        raise err("settlement.one_winner", "one winner per hand needs win_ends_round: true "
+                  "(winners who drop out while the others play on make several winners)")
     kong_tiles: KongTiles | None = None
     if raw.get("kong_tiles") is not None:
         kong_tiles = _kong_tiles(raw["kong_tiles"], by_name, err, tileset)
+    special: SpecialKongs | None = None
+    if raw.get("special_kongs") is not None:
+        special = _special_kongs(raw["special_kongs"], by_name, err, tileset)
     return SettlementDef(
         kongs=MappingProxyType(kongs),
         kong_tiles=kong_tiles,
+        special_kongs=special,
         robbed_kong_void=_bool(raw.get("robbed_kong_void", False),
                                "settlement.robbed_kong_void", err),
         kong_discard_money=_kong_discard(raw.get("kong_discard_money", KEEP), by_name, err),
         drawn_game=_drawn_game(drawn_raw, by_name, err, reveal=reveal is not None),
-        win_ends_round=_bool(raw.get("win_ends_round", False), "settlement.win_ends_round",
-                             err),
+        win_ends_round=ends,
+        one_winner=one_winner,
         seat_factors=factors,
         follow_dealer=follow,
         reveal_option=reveal,
+        reveal_ready_hand=ready_hand,
         kong_chain_doubling=_bool(raw.get("kong_chain_doubling", False),
                                   "settlement.kong_chain_doubling", err),
     )
@@ -291,6 +356,50 @@ def _kong_tiles(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
     return KongTiles(codes, factor, enabled)
 
 
+def _codes(value: Any, field: str, err: ErrorFactory, tileset: TileSet | None) -> list[str]:
+    """Tile notation as tile codes, in the written order."""
+    if not isinstance(value, str) or tileset is None:
+        raise err(field, "must be a tile notation string such as '1m1p1s'")
+    try:
+        return [tileset.code(t) for t in parse_tiles(value, tileset)]
+    except HandError as exc:
+        raise err(field, f"bad tile notation: {exc.message}") from exc
+
+
+def _special_kongs(conf: Any, options: Mapping[str, OptionDef], err: ErrorFactory,
+                   tileset: TileSet | None) -> SpecialKongs:
+    field = "settlement.special_kongs"
+    if not isinstance(conf, dict):
+        raise err(field, "must be a mapping with amount, sets and stand_in")
+    _known_keys(conf, section(TILES, field).allowed, field, err)
+    if "amount" not in conf:
+        raise err(f"{field}.amount", "missing")
+    amount = _amount(conf["amount"], f"{field}.amount", options, err)
+    sets_raw = conf.get("sets")
+    if not isinstance(sets_raw, list) or not sets_raw:
+        raise err(f"{field}.sets", "must be a list of {name, of}: the kinds of special kong")
+    sets = []
+    for n, entry in enumerate(sets_raw):
+        at = f"{field}.sets[{n}]"
+        if not isinstance(entry, dict):
+            raise err(at, "must be a mapping with name and of")
+        _known_keys(entry, section(TILES, f"{field}.sets[]").allowed, at, err)
+        name = entry.get("name")
+        if not isinstance(name, str) or not name:
+            raise err(f"{at}.name", "must be the kong's name, a string")
+        of = _codes(entry.get("of"), f"{at}.of", err, tileset)
+        if len(set(of)) != len(of) or len(of) < 3:
+            raise err(f"{at}.of", "must name at least three different tiles, each once")
+        sets.append(SpecialKongSet(name, tuple(of)))
+    stand_in: str | None = None
+    if conf.get("stand_in") is not None:
+        codes = _codes(conf["stand_in"], f"{field}.stand_in", err, tileset)
+        if len(codes) != 1:
+            raise err(f"{field}.stand_in", "must be one tile")
+        stand_in = codes[0]
+    return SpecialKongs(amount, tuple(sets), stand_in)
+
+
 def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
           err: ErrorFactory) -> KongMoney:
     if not isinstance(conf, dict):
@@ -305,12 +414,14 @@ def _kong(conf: Any, kind: str, field: str, options: Mapping[str, OptionDef],
     if "amount" not in conf:
         raise err(f"{field}.amount", "missing")
     amount = _amount(conf["amount"], f"{field}.amount", options, err, off=kind == GOLDEN)
-    fresh: Flag = False
-    if "only_if_fresh" in conf:
-        if kind != "added":
-            raise err(f"{field}.only_if_fresh", "only an added kong (加杠) can be fresh")
-        fresh = _flag(conf["only_if_fresh"], f"{field}.only_if_fresh", options, err)
-    return KongMoney(payer=payer, amount=amount, only_if_fresh=fresh)
+    fresh: dict[str, Flag] = {}
+    for key in ("only_if_fresh", "must_be_fresh"):
+        if key in conf:
+            if kind != "added":
+                raise err(f"{field}.{key}", "only an added kong (加杠) can be fresh")
+            fresh[key] = _flag(conf[key], f"{field}.{key}", options, err)
+    return KongMoney(payer=payer, amount=amount, only_if_fresh=fresh.get("only_if_fresh", False),
+                     must_be_fresh=fresh.get("must_be_fresh", False))
 
 
 def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],

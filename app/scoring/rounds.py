@@ -8,7 +8,8 @@ options, like the payment scheme's own parameters).
 - A kong earns its money at once: from the discarder (`discarder`) or from every other player
   still in the round (`each_active`); an added kong that is not fresh earns nothing where the
   rule set pays only fresh ones (及时雨). A concealed kong of four of the round's wild tiles
-  (金杠) is paid the `golden` amount where the rule set has one that is not `off`. With
+  (金杠) is paid the `golden` amount where the rule set has one that is not `off`; a special
+  kong (幺九杠, 旋风杠, 喜杠) the `special_kongs` amount, by every other player still in. With
   `seat_factors`, each payer pays the amount times the payment scheme's factor between it and
   the kong's maker (天津 坐庄 / 拉庄).
 - A win is scored by `app.scoring.evaluate.score` and paid by `app.rules.payments.pay` with
@@ -38,8 +39,11 @@ options, like the payment scheme's own parameters).
 - 亮倒 (`reveal` events, where the settlement reads them): each win is scored with the seats
   revealed by then (the builder puts them in its context); at a drawn game, revealed players
   pay each player still in who has not revealed (`revealed_pay`: all of them, or the first to
-  reveal). A kong that follows a kong (杠上杠, its `chain` place) earns 2^(chain-1) times its
-  money where the settlement says `kong_chain_doubling`; 亮倒 never changes kong money.
+  reveal), and where the settlement's `reveal` says `ready_hand`, a revealed seat whose hand
+  is not ready (scored with the seats revealed) is refused: `HandError` `forbidden_event`,
+  pointing at that hand. A kong that follows a kong (杠上杠, its `chain` place) earns
+  2^(chain-1) times its money where the settlement says `kong_chain_doubling`; 亮倒 never
+  changes kong money.
 - 跟庄 (天津 铲, a `follow_dealer` event): after everything else, whether the round was won or
   drawn, the dealer pays each other player the `follow_dealer` amount (with the seat factor).
 
@@ -58,6 +62,7 @@ from app.domain.events import (
     ADDED,
     CONCEALED,
     DIRECT,
+    SPECIAL,
     DrawEvent,
     DrawHand,
     FollowDealerEvent,
@@ -94,7 +99,7 @@ from app.scoring.waits import waits
 
 # Transfer reasons (stable: clients switch on them).
 KONG_REASONS = {DIRECT: "direct_kong", ADDED: "added_kong", CONCEALED: "concealed_kong",
-                GOLDEN: "golden_kong"}
+                GOLDEN: "golden_kong", SPECIAL: "special_kong"}
 KONG_VOID = "kong_void"
 DRAWN_GAME_REFUND = "drawn_game_refund"
 FOLLOW_DEALER = "follow_dealer"
@@ -209,6 +214,9 @@ def _kong_money(st: _State, event: KongEvent) -> tuple[KongMoney | None, str]:
 
 def _kong(st: _State, i: int, event: KongEvent) -> None:
     kong = st.kongs[i] = _Kong(event.seat)
+    if event.kind == SPECIAL:
+        _special_kong(st, i, event, kong)
+        return
     money, reason = _kong_money(st, event)
     if money is None:
         return
@@ -231,6 +239,22 @@ def _kong(st: _State, i: int, event: KongEvent) -> None:
         st.move(payer, event.seat, paid, reason, i)
         if paid > 0:
             kong.held.append((payer, paid))
+
+
+def _special_kong(st: _State, i: int, event: KongEvent, kong: _Kong) -> None:
+    """幺九杠, 旋风杠, 喜杠: each other player still in the round pays the settlement's amount
+    (with the seat factor, and the chain's doubling where chains double)."""
+    special = st.sd.special_kongs
+    assert special is not None  # the builder refuses a special kong elsewhere
+    amount = int(resolve(special.amount, st.options)) * st.base
+    if st.sd.kong_chain_doubling:
+        amount <<= event.chain - 1
+    for payer in st.active:
+        if payer != event.seat:
+            paid = amount * st.factor(payer, event.seat)
+            st.move(payer, event.seat, paid, KONG_REASONS[SPECIAL], i)
+            if paid > 0:
+                kong.held.append((payer, paid))
 
 
 def _win(st: _State, i: int, event: WinEvent) -> WinSummary:
@@ -289,6 +313,8 @@ def _first_winner_on(st: _State, event: WinEvent) -> int:
 def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
     dg = st.sd.drawn_game
     players = tuple(_state_of(st, hand, event) for hand in event.hands)
+    if st.sd.reveal_ready_hand:
+        _revealed_are_ready(st, i, event, players)
     state = {p.seat: p for p in players}
     pigs = [p.seat for p in players if p.state == PIG]
     ready = [p for p in players if p.state == READY]
@@ -330,6 +356,19 @@ def _draw(st: _State, i: int, event: DrawEvent) -> DrawSummary:
     return DrawSummary(i, players)
 
 
+def _revealed_are_ready(st: _State, i: int, event: DrawEvent,
+                        players: tuple[DrawPlayer, ...]) -> None:
+    """亮倒 shows a ready hand (and the hand can no longer change): a revealed seat that shows a
+    hand that is not ready at the drawn game cannot have revealed it."""
+    for hand, player in zip(event.hands, players, strict=True):
+        if hand.seat in st.revealed and player.state != READY:
+            order = st.revealed.index(hand.seat) + 1
+            raise HandError(Code.FORBIDDEN_EVENT, f"events[{i}] (draw), seat {hand.seat}: the seat "
+                            f"revealed its hand (亮倒, the reveal number {order} of the round), "
+                            "and a revealed hand is ready, but this one completes with no tile; "
+                            "show the hand it revealed", f"/events/{i}/hands/{hand.entry}/hand")
+
+
 def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
     dg = st.sd.drawn_game
     rs = st.rs
@@ -337,16 +376,20 @@ def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
         return DrawPlayer(hand.seat, PASSIVE_PIG if hand.passive_pig else PIG, None)
     # A neutral win: on a discard (from another player still in), no kong, not the last tile,
     # so that only the hand's own fans count; or, where the rule set says so (self-draw only
-    # games), a self-draw. The round's dealer and wild tiles hold.
+    # games), a self-draw. The round's dealer and wild tiles hold, and who has revealed (亮倒:
+    # a revealed hand may win where another may not).
     rnd = st.rnd
+    options = dict(st.options)
+    if st.sd.reveal_option is not None:
+        options[st.sd.reveal_option] = [int(s in st.revealed) for s in range(rs.players)]
     if dg.ready_as == SELF_DRAW:
         ctx = WinContext(win_type=SELF_DRAW, winner=hand.seat, dealer=rnd.dealer,
                          wild_indicator=rnd.wild_indicator, wilds=rnd.wilds,
-                         options=dict(st.options))
+                         options=options)
     else:
         others = [h.seat for h in event.hands if h.seat != hand.seat]
         ctx = WinContext(win_type=DISCARD, winner=hand.seat, discarder=others[0],
                          dealer=rnd.dealer, wild_indicator=rnd.wild_indicator,
-                         wilds=rnd.wilds, options=dict(st.options))
+                         wilds=rnd.wilds, options=options)
     best = waits(hand.standing, hand.melds, ctx, rs).best
     return DrawPlayer(hand.seat, READY if best is not None else NOT_READY_STATE, best)

@@ -282,9 +282,9 @@ class SettleTransfer(Answer):
     to = fields.Integer(validate=validate.Range(min=0), required=True)
     amount = fields.Integer(validate=validate.Range(min=1), required=True)
     reason = fields.String(required=True, validate=validate.OneOf((
-        "direct_kong", "added_kong", "concealed_kong", "golden_kong", "kong_void", "kong_refund",
-        "kong_transfer", "win_discard", "win_self_draw", "pig_penalty", "not_ready", "tax_refund",
-        "drawn_game_refund", "follow_dealer", "revealed_draw")))
+        "direct_kong", "added_kong", "concealed_kong", "golden_kong", "special_kong", "kong_void",
+        "kong_refund", "kong_transfer", "win_discard", "win_self_draw", "pig_penalty",
+        "not_ready", "tax_refund", "drawn_game_refund", "follow_dealer", "revealed_draw")))
     event = fields.Integer(validate=validate.Range(min=0), required=True)
     """The index of the event that caused it."""
 

@@ -195,12 +195,16 @@ class RulesetDetail(Answer):
     payment = fields.Nested(PaymentDefinition, required=True)
     settlement = fields.Raw(required=True, allow_none=True,
                             metadata={"json_schema": {"type": "object"}})
-    """How `POST .../settle` settles a round (kong money, 金杠 `golden`, void kongs, what 杠上炮
-    does to the kong's money (`kong_discard_money`: `refund`, `transfer`, `keep`, or the option
-    choosing one), whether a win ends the round, whether kong and 跟庄 money take the payment's
-    seat factors, 跟庄 `follow_dealer`, the drawn-game checks and whether kong money stands on a
-    drawn game); amounts are in units of the payment's base, and `{option: name}` is a value the
-    request's options choose. Null when the rule set does not settle rounds.
+    """How `POST .../settle` settles a round (kong money, 金杠 `golden`, an added kong that
+    `must_be_fresh` (one of a tile held earlier is refused), void kongs, what 杠上炮 does to the
+    kong's money (`kong_discard_money`: `refund`, `transfer`, `keep`, or the option choosing
+    one), whether a win ends the round and whether a hand has `one_winner` (截和), whether kong
+    and 跟庄 money take the payment's seat factors, 跟庄 `follow_dealer`, 亮倒 (`reveal_option`,
+    and `reveal_ready_hand`: a revealed hand must be ready at the draw), the `special_kongs`
+    (长春 幺九杠, 旋风杠, 喜杠: their sets, stand-in tile and amount), the drawn-game checks and
+    whether kong money stands on a drawn game); amounts are in units of the payment's base, and
+    `{option: name}` is a value the request's options choose. Null when the rule set does not
+    settle rounds.
     """
     wild = fields.Nested(_Wild, required=True, allow_none=True)
     """Wild tiles (混): how a request gives them (`context.wild_indicator` read by `indicator`, or

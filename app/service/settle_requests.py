@@ -4,7 +4,9 @@ A round is what happened between the deal and the end, as far as money is concer
 
 - ``kong``: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard), ``added``
   (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one just
-  drawn) or ``concealed`` (暗杠);
+  drawn), ``concealed`` (暗杠) or, where the settlement defines ``special_kongs``, ``special``
+  (``tiles``: three different tiles laid out together, 长春 幺九杠 / 旋风杠 / 喜杠; they leave
+  the hand, which declares no meld for them, and count among the round's copies);
 - ``win``: a seat wins (the hand and its context, as in the score request; the seat is the
   winner and the round's options apply);
 - ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
@@ -27,7 +29,7 @@ flipped tile (``wild_indicator``, or ``wilds``). They are given once, for the ro
 into every win's context and every hand at the draw; a win's context may repeat them, but not
 differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
 winner per hand) ends the round at its first win, except that other players may win on the
-same discard too (一炮多响).
+same discard too (一炮多响), unless it also says ``one_winner`` (截和).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
 (`app.service.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
@@ -58,13 +60,21 @@ happen. The first problem found is raised as a `HandError` whose pointer names t
   round's hands and kongs than the tile set has (a tile won by several players on the same
   discard, 一炮多响, counts once);
 - ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
-  them may only be a concealed kong, 金杠);
+  them may only be a concealed kong, 金杠); a special kong whose tiles make none of the
+  settlement's sets;
 - ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it,
-  a ``reveal`` event in one whose settlement does not read it;
-- ``invalid_option``: the request's options give the per-seat option that reveal events say.
+  a ``reveal`` event in one whose settlement does not read it, a special kong in one whose
+  settlement defines none;
+- ``invalid_option``: the request's options give the per-seat option that reveal events say;
+- ``forbidden_event``: an event the rule set's rules forbid: an added kong of a tile held
+  earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``; a
+  second win on the discard that ended the round where the settlement says ``one_winner``
+  (截和).
 
-Whether a win's hand is a legal win is the scorer's question: `app.scoring.rounds` answers
-``not_a_win`` for a hand that is not.
+Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer's question:
+`app.scoring.rounds` answers ``not_a_win`` for a win's hand that is not a legal win, and
+``forbidden_event`` for a revealed (亮倒) seat's hand at the draw that is not ready where the
+settlement's reveal says ``ready_hand``.
 """
 
 from __future__ import annotations
@@ -81,6 +91,7 @@ from app.domain.events import (
     FOLLOWS_DISCARD,
     FOLLOWS_REPLACEMENT,
     REVEAL,
+    SPECIAL,
     DrawEvent,
     DrawHand,
     Event,
@@ -103,7 +114,8 @@ from app.domain.hand import (
     Meld,
     WinContext,
 )
-from app.domain.notation import format_tiles, parse_tile
+from app.domain.notation import format_tiles, parse_tile, parse_tiles
+from app.rules.choices import resolve
 from app.rules.model import RuleSet
 from app.service.context_reading import build_round_wilds
 from app.service.hand_requests import build, build_waiting, validated
@@ -189,6 +201,7 @@ class _Builder:
         self.events: list[Event] = []
         self.won: list[int] = []  # in the order they won
         self.kongs: dict[int, KongEvent] = {}  # by event index
+        self.special: dict[int, KongEvent] = {}  # special kongs (no meld), by event index
         self.kong_of_tile: dict[int, int] = {}  # tile -> the event index of its kong
         self.robbed: set[int] = set()
         # The last hand each seat showed (its win or its draw hand), as tile counts.
@@ -223,6 +236,8 @@ class _Builder:
         self._not_won(seat, "seat", at, what, "cannot declare a kong")
         kind = raw["kind"]
         what = f"events[{i}] ({kind} kong by seat {seat})"
+        if kind == SPECIAL:
+            return self._special_kong(i, seat, raw["tiles"], what)
         try:
             tile = parse_tile(raw["tile"], self.rs.tileset, "/tile")
         except HandError as exc:
@@ -241,6 +256,8 @@ class _Builder:
                                 "discard", f"{at}/discarder")
             self._not_won(discarder, "discarder", at, what, "cannot discard")
         fresh = bool(raw.get("fresh"))
+        if kind == ADDED and not fresh:
+            self._stale_added_kong(at, what)
         follows = raw.get("follows")
         chain = self._chain(follows, kind, seat, discarder, at, what)
         if sum(1 for k in self.kongs.values() if k.seat == seat) >= MAX_MELDS:
@@ -272,6 +289,42 @@ class _Builder:
         self.kong_of_tile[tile] = i
         self._check_copies(f"{at}/tile", what)
         return event
+
+    def _special_kong(self, i: int, seat: int, text: str, what: str) -> KongEvent:
+        """A kong of three different tiles (长春 幺九杠, 旋风杠, 喜杠), as the settlement's
+        `special_kongs` define them; its tiles leave the hand, which declares no meld for it."""
+        at = f"/events/{i}"
+        special = self.rs.settlement.special_kongs if self.rs.settlement else None
+        if special is None:
+            raise HandError(Code.INVALID_FIELD, f"{what}: rule set {self.rs.id} has no special "
+                            "kongs (its settlement defines none)", f"{at}/kind")
+        tileset = self.rs.tileset
+        try:
+            tiles = parse_tiles(text, tileset, pointer="/tiles")
+        except HandError as exc:
+            raise _within(exc, at, what, "") from None
+        codes = [tileset.code(t) for t in tiles]
+        name = special.named(codes)
+        if name is None or any(t in self.wilds for t in tiles):
+            sets = ", ".join(f"{s.name} of {''.join(s.of)}" for s in special.sets)
+            also = f", or two and {special.stand_in} for the third" if special.stand_in else ""
+            raise HandError(Code.ILLEGAL_MELD, f"{what}: {''.join(codes)} makes no special kong "
+                            f"of {self.rs.name} ({self.rs.id}): each is three different tiles "
+                            f"of its set{also} ({sets})", f"{at}/tiles")
+        event = KongEvent(seat=seat, kind=SPECIAL, tile=tiles[0], tiles=tuple(tiles))
+        self.special[i] = event
+        self._check_copies(f"{at}/tiles", what)
+        return event
+
+    def _stale_added_kong(self, at: str, what: str) -> None:
+        """An added kong of a tile held earlier, where the rule set's added kong must be made
+        with the tile just drawn ("必须当时就杠，否则，不能再杠"): no kong at all."""
+        money = self.rs.settlement.kongs.get(ADDED) if self.rs.settlement else None
+        if money is not None and resolve(money.must_be_fresh, self.options):
+            raise HandError(Code.FORBIDDEN_EVENT, f"{what}: fresh is false, but under "
+                            f"{self.rs.name} ({self.rs.id}) a tile can be added to a pung only "
+                            "as it is drawn; one held earlier can no longer be konged",
+                            f"{at}/fresh")
 
     def _win(self, i: int, raw: Mapping[str, Any]) -> WinEvent:
         at = f"/events/{i}"
@@ -313,6 +366,11 @@ class _Builder:
                 raise HandError(Code.ROUND_OVER, f"{what}: the round is already over "
                                 f"({self.over}); only another win on the same discard "
                                 "(一炮多响) can follow", at)
+            if self.rs.settlement is not None and self.rs.settlement.one_winner:
+                raise HandError(Code.FORBIDDEN_EVENT, f"{what}: {self.over}; under "
+                                f"{self.rs.name} ({self.rs.id}) a hand has one winner (截和): "
+                                "of several claims on one discard only the one nearest the "
+                                "discarder's turn wins; settle that win alone", f"{at}/seat")
         if ctx.discarder is not None:
             self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
         kong_event = self._kong_link(i, seat, hand, ctx, what)
@@ -442,8 +500,9 @@ class _Builder:
                 f"{what}: 抢杠 (kong: robbed) wins on the tile seat {ctx.discarder} adds to a "
                 f"pung, so the event before it must be that seat's added kong of "
                 f"{tileset.code(hand.win_tile)}", ptr)
-        # No flag: a win right after a kong that it necessarily belongs to must say so.
-        if isinstance(previous, KongEvent):
+        # No flag: a win right after a kong that it necessarily belongs to must say so (a
+        # special kong is no meld of the hand: nothing to say).
+        if isinstance(previous, KongEvent) and previous.kind != SPECIAL:
             if ctx.win_type == SELF_DRAW and previous.seat == seat:
                 raise HandError(Code.INCONSISTENT_EVENT, f"{what}: a self-draw right after the "
                                 "winner's own kong is on the replacement tile: give kong: "
@@ -489,7 +548,7 @@ class _Builder:
             self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
             self.shown[seat] = self._counts(standing, melds)
             self._check_copies(f"{hp}/hand", who)
-            hands.append(DrawHand(seat, standing, melds, passive))
+            hands.append(DrawHand(seat, standing, melds, passive, k))
         missing = [s for s in active if s not in seen]
         if missing:
             raise HandError(
@@ -544,13 +603,18 @@ class _Builder:
 
     def _check_copies(self, pointer: str, what: str) -> None:
         """Across the round: each seat's last shown hand, or else its kongs (a robbed kong
-        keeps three), less the tiles several players won from one discard."""
+        keeps three), and its special kongs' tiles (never in a hand shown), less the tiles
+        several players won from one discard."""
         kinds = self.rs.tileset.kinds
         total = [-n for n in self.shared]
         if (self.indicator is not None and self.rs.wild is not None
                 and self.rs.wild.indicator_out_of_play):
             total[self.indicator] += 1  # the flipped copy is out of play
         for seat in range(self.players):
+            for k in self.special.values():
+                if k.seat == seat:  # laid out, never in a hand shown
+                    for t in k.tiles:
+                        total[t] += 1
             shown = self.shown.get(seat)
             if shown is not None:
                 for t, n in enumerate(shown):

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from app.domain.events import EVENT_TYPES, FOLLOWS, KONG_KINDS
+from app.domain.events import EVENT_KONG_KINDS, EVENT_TYPES, FOLLOWS
 from app.service.schema_fields import (
     MAX_DRAW_HANDS,
     MAX_EVENTS,
@@ -40,6 +40,9 @@ from app.service.schemas import (
 
 # --- the settle request: a round as events --------------------------------------------
 
+# A special kong's three tiles in any notation (three Chinese names, `1m1p1s`, `1z2z3z`).
+MAX_SPECIAL_KONG_TEXT = 24
+
 _SEAT_REQUIRED = _required("the seat number (from 0).")
 
 
@@ -50,7 +53,7 @@ def _event_type(name: str) -> StrictStr:
 
 def _kong_kind(*kinds: str) -> StrictStr:
     return StrictStr(required=True, choices=kinds,
-                     error_messages={"required": _required(", ".join(KONG_KINDS) + ".")})
+                     error_messages={"required": _required(", ".join(EVENT_KONG_KINDS) + ".")})
 
 
 class KongFollows(StrictStr):
@@ -71,7 +74,7 @@ class KongEventSchema(_Strict):
     what = "a kong event"
     type = _event_type("kong")
     seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
-    kind = _kong_kind(*KONG_KINDS)
+    kind = _kong_kind(*EVENT_KONG_KINDS)
     tile = TileCode(required=True, error_messages={
         "required": _required('the konged tile, one tile code such as "5m".')})
     # 杠上杠: how this kong follows the kong of the event right before it, if it does.
@@ -96,7 +99,8 @@ class AddedKongEventSchema(KongEventSchema):
     fresh = StrictBool(required=True, error_messages={"required": _required(
         "an added kong (加杠) says whether the added tile is the one just drawn (true or "
         "false).")})
-    """The added tile is the one just drawn (及时雨; sichuan pays only then)."""
+    """The added tile is the one just drawn (及时雨; sichuan pays only then, and kawuxing refuses
+    an added kong of a tile held earlier: 422 `forbidden_event`)."""
 
 
 class ConcealedKongEventSchema(KongEventSchema):
@@ -104,6 +108,23 @@ class ConcealedKongEventSchema(KongEventSchema):
 
     what = "a concealed kong event"
     kind = _kong_kind("concealed")
+
+
+class SpecialKongEventSchema(_Strict):
+    """A special kong - three different tiles laid out together, for rule sets whose settlement
+    defines them (changchun: 幺九杠 1m1p1s or 9m9p9s, 旋风杠 three different winds, 喜杠 CFP,
+    1s standing in for one tile of any); each other player pays the settlement's amount.
+    Elsewhere 422 `invalid_field`; three tiles that make none of them, 422 `illegal_meld`.
+    """
+
+    what = "a special kong event"
+    type = _event_type("kong")
+    seat = Seat(required=True, error_messages={"required": _SEAT_REQUIRED})
+    kind = _kong_kind("special")
+    tiles = StrictStr(required=True, max_length=MAX_SPECIAL_KONG_TEXT, error_messages={
+        "required": _required('the three tiles laid out, in tile notation such as "1m1p1s".')})
+    """The three tiles laid out, in tile notation (`1m1p1s`, `ESW`, `CF1s`); they are no meld
+    of the hand, which goes on without them."""
 
 
 class WinEventContextSchema(ContextSchema):
@@ -183,7 +204,7 @@ _EVENT_SCHEMAS: dict[str, Schema] = {
 # A kong by its kind: each kind has the fields it takes.
 _KONG_SCHEMAS: dict[str, Schema] = {
     "direct": DirectKongEventSchema(), "added": AddedKongEventSchema(),
-    "concealed": ConcealedKongEventSchema(),
+    "concealed": ConcealedKongEventSchema(), "special": SpecialKongEventSchema(),
 }
 _ANY_KONG = KongEventSchema()
 _EVENT_TYPE_REQUIRED = _required(", ".join(EVENT_TYPES) + ".")

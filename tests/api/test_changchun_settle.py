@@ -1,14 +1,16 @@
 """POST /v1/rulesets/changchun/settle: kong money (点杠 1, 加杠 1, 暗杠 2 from each other
 player, doubled for 1筒, 1条 and the dragons unless honor_kong_double is false), the win as
-/score pays it (per-payer 番, 包庄), and the drawn game (no hand money, kong money stands)."""
+/score pays it (per-payer 番, 包庄), the drawn game (no hand money, kong money stands), and the
+special kongs 幺九杠, 旋风杠 and 喜杠 (special_kong_amount from each other player)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
-from tests.api.test_settle import draw, events, kong, post, win
+from tests.api.test_settle import draw, events, kong, post, refused, win
 
 URL = "/v1/rulesets/changchun/settle"
 
@@ -77,3 +79,53 @@ def test_a_drawn_game_pays_no_hand_money_and_kong_money_stands(client: FlaskClie
              (2, "{CCCC}123m456p789s1s"), (3, "EEESSSWWWNNNF"))))
     assert out["net"] == [-4, -4, 12, -4]
     assert [t["reason"] for t in out["transfers"]] == ["concealed_kong"] * 3
+
+
+# --- 幺九杠, 旋风杠, 喜杠 -------------------------------------------------------------------
+
+def special(seat: int, tiles: str) -> dict[str, Any]:
+    return {"type": "kong", "seat": seat, "kind": "special", "tiles": tiles}
+
+
+def test_special_kongs_each_other_player_pays_the_amount(client: FlaskClient) -> None:
+    # 幺九杠 (1m1p1s), 旋风杠 (ESW), 喜杠 (中发 with 1条 for 白): 1 each from every other
+    # player; no 庄 +1, and no doubling for 1条 or the dragons.
+    out = settled(client, events(special(1, "1m1p1s"), special(2, "ESW"), special(0, "CF1s")))
+    assert [m[3] for m in moves(out)] == ["special_kong"] * 9
+    assert out["net"] == [1, 1, 1, -3]
+    out = settled(client, events(special(1, "9m9p9s"), special_kong_amount=8))
+    assert out["net"] == [-8, 24, -8, -8]
+
+
+@pytest.mark.parametrize("tiles", ["1m1p9s", "EEW", "CFE", "1s1s1s", "ESWN", "CF", "1m1p1s1s"])
+def test_three_tiles_that_make_no_special_kong_are_refused(client: FlaskClient,
+                                                           tiles: str) -> None:
+    body = refused(client, events(special(1, tiles)), "illegal_meld", "/events/0/tiles", URL)
+    assert "幺九杠" in body["errors"][0]["message"]
+
+
+@pytest.mark.parametrize("body,code,pointer", [
+    (events(special(1, "1m1p1x")), "invalid_notation", "/events/0/tiles"),
+    (events(special(1, "1f1m1p")), "unknown_tile", "/events/0/tiles"),
+    (events({"type": "kong", "seat": 1, "kind": "special", "tile": "1m"}), "invalid_request",
+     "/events/0/tiles"),
+    (events(special(4, "CFP")), "seat_out_of_range", "/events/0/seat"),
+    (events(special(1, "CFP"), special_kong_amount=0), "invalid_option",
+     "/options/special_kong_amount"),
+    # The laid-out tiles count among the round's: with 1s1m1p and 9m9p1s laid out by seat 2,
+    # seat 1 cannot also hold four 1条 (a pung of them and the 1s of a chow).
+    (events(special(2, "1s1m1p"), special(2, "9m9p1s"),
+            win(1, "[111s]123s999p22p46m5m", discarder=0)),
+     "too_many_copies", "/events/2/hand"),
+])
+def test_special_kong_problems_point_into_the_event(client: FlaskClient, body: dict[str, Any],
+                                                    code: str, pointer: str) -> None:
+    refused(client, body, code, pointer, URL)
+
+
+def test_special_kongs_are_only_for_rule_sets_that_define_them(client: FlaskClient) -> None:
+    refused(client, events(special(1, "1m1p1s")), "invalid_field", "/events/0/kind",
+            "/v1/rulesets/sichuan/settle")
+    # changchun's kongs of four are unchanged: a concealed kong of 1s still doubles.
+    out = settled(client, events(kong(1, "concealed", "1s")))
+    assert out["net"] == [-4, 12, -4, -4]

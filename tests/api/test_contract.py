@@ -216,11 +216,11 @@ def _comparable(status: int, body: dict[str, Any]) -> dict[str, Any]:
 
 # Rule sets whose examples are named after them (`tianjin_dealer`, `kawuxing_...`); mcr's and
 # sichuan's are not.
-NAMED_EXAMPLES = ("tianjin", "kawuxing")
+NAMED_EXAMPLES = ("tianjin", "kawuxing", "changchun")
 
 
 def _example_ruleset(name: str, default: str) -> str:
-    """Examples named `<rule set>_...` (tianjin, kawuxing) are posted to that rule set, the
+    """Examples named `<rule set>_...` (tianjin, kawuxing, changchun) are posted to that rule set, the
     others to `default`."""
     prefix = name.split("_", 1)[0]
     return prefix if prefix in NAMED_EXAMPLES else default

@@ -35,7 +35,8 @@ def moves(out: dict[str, Any]) -> list[tuple[int, int, int, str, int]]:
 # Three hands one tile short that fit any round below (no tile of them in its kongs).
 SEAT_0 = "123p456p789p11s23s"
 SEAT_1 = "123s456s789s55p67p"
-SEAT_2 = "CCCFFFPP246p8s9s"
+SEAT_2 = "CCCFFFPP246p8s9s"  # not ready
+READY_2 = "CCCFFFPP24p789s"  # ready: waits on 3p
 
 
 def test_kong_chain(client: FlaskClient) -> None:
@@ -59,9 +60,24 @@ def test_kong_money_never_doubles_for_revealing(client: FlaskClient) -> None:
     assert moves(out) == [(0, 1, 2, "concealed_kong", 1), (2, 1, 2, "concealed_kong", 1)]
 
 
-def test_an_added_kong_of_a_tile_held_earlier_earns_nothing(client: FlaskClient) -> None:
-    # 明杠 must be made at once (the added tile the one just drawn).
-    out = settled(client, events(kong(1, "added", "5s", fresh=False)))
+def test_an_added_kong_of_a_tile_held_earlier_cannot_be_made(client: FlaskClient) -> None:
+    # 明杠 must be made at once, with the tile just drawn ("必须当时就杠，否则，不能再杠"): one of
+    # a tile held earlier is no kong, so it neither earns 0 nor starts a 杠上杠 chain.
+    body = refused(client, events(kong(1, "added", "5s", fresh=False)), "forbidden_event",
+                   "/events/0/fresh", URL)
+    assert body["errors"][0]["message"].startswith("events[0] (added kong by seat 1)")
+    refused(client, events(kong(1, "added", "5s", fresh=False),
+                           kong(2, "direct", "4s", discarder=1, follows="kong_discard")),
+            "forbidden_event", "/events/0/fresh", URL)
+    # The same 直杠 without that first event is the first of its chain: 2 from the discarder.
+    out = settled(client, events(kong(2, "direct", "4s", discarder=1)))
+    assert out["net"] == [0, -2, 2]
+
+
+def test_a_stale_added_kong_is_legal_where_it_only_earns_nothing(client: FlaskClient) -> None:
+    # sichuan: adding a tile held earlier is a kong that earns nothing (及时雨 pays fresh only).
+    out = post(client, events(kong(1, "added", "5m", fresh=False)),
+               "/v1/rulesets/sichuan/settle").get_json()
     assert out["transfers"] == []
 
 
@@ -90,8 +106,33 @@ def test_nobody_pays_at_the_draw_when_nobody_or_everybody_revealed(client: Flask
     none = settled(client, events(draw((0, SEAT_0), (1, SEAT_1), (2, SEAT_2))))
     assert none["transfers"] == []
     everyone = settled(client, events(reveal(0), reveal(1), reveal(2),
-                                      draw((0, SEAT_0), (1, SEAT_1), (2, SEAT_2))))
+                                      draw((0, SEAT_0), (1, SEAT_1), (2, READY_2))))
     assert everyone["transfers"] == []
+
+
+def test_a_revealed_hand_that_is_not_ready_is_refused_at_the_draw(client: FlaskClient) -> None:
+    """A revealed (亮倒) hand is ready by definition: seat 2 revealed, but shows a hand that
+    completes with no tile. Refused, never marked not ready and paid as revealed."""
+    body = refused(client, events(reveal(2), draw((2, SEAT_2), (0, SEAT_0), (1, SEAT_1))),
+                   "forbidden_event", "/events/1/hands/0/hand", URL)
+    assert "seat 2" in body["errors"][0]["message"]
+    # Not revealed, the same hand is simply not ready (kawuxing has no 查大叫: nobody pays).
+    out = settled(client, events(reveal(0), draw((2, SEAT_2), (0, SEAT_0), (1, SEAT_1))))
+    assert [p["state"] for p in out["draw"]["players"]] == ["ready", "ready", "not_ready"]
+    assert out["net"] == [-2, 1, 1]
+
+
+def test_a_revealed_hand_is_judged_ready_as_revealed(client: FlaskClient) -> None:
+    # With min_hand discard_needs_2 a 屁胡 cannot win on a discard, but a revealed hand always
+    # has 亮倒 (×2): seat 0's 屁胡 wait is ready once revealed.
+    out = settled(client, events(reveal(0), draw((0, SEAT_0), (1, SEAT_1), (2, SEAT_2)),
+                                 min_hand="discard_needs_2"))
+    assert out["draw"]["players"][0]["state"] == "ready"
+    assert out["net"] == [-2, 1, 1]
+    # Not revealed, the same 屁胡 wait is not ready under that option.
+    out = settled(client, events(draw((0, SEAT_0), (1, SEAT_1), (2, SEAT_2)),
+                                 min_hand="discard_needs_2"))
+    assert out["draw"]["players"][0]["state"] == "not_ready"
 
 
 def test_baohu_in_a_round(client: FlaskClient) -> None:

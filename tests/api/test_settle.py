@@ -393,8 +393,14 @@ def test_a_problem_names_its_event(client: FlaskClient) -> None:
     assert out["errors"][0]["position"] == 10
 
 
+def test_an_event_the_rules_forbid(client: FlaskClient) -> None:
+    # kawuxing: a tile held earlier can no longer be added to a pung ("否则，不能再杠").
+    refused(client, events(kong(1, "added", "5s", fresh=False)), "forbidden_event",
+            "/events/0/fresh", "/v1/rulesets/kawuxing/settle")
+
+
 def test_every_round_error_code_is_covered() -> None:
     """Each code of the round has its test above, from a real request."""
     covered = {"seat_already_won", "round_over", "wrong_draw_players", "inconsistent_event",
-               "kong_mismatch", "not_a_win"}
+               "kong_mismatch", "not_a_win", "forbidden_event"}
     assert covered == set(ROUND_ERROR_CODES)

@@ -20,6 +20,7 @@ from app.rules.settlement import (
     FollowDealer,
     KongMoney,
     SettlementDef,
+    SpecialKongs,
     build_settlement,
 )
 from tests.loaded import repo_rulesets
@@ -108,6 +109,9 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"kongs__added__only_if_fresh": "yes"}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__only_if_fresh": {"option": "cap"}}, "settlement.kongs.added.only_if_fresh"),
     ({"kongs__added__extra": 1}, "settlement.kongs.added.extra"),
+    ({"kongs__concealed__must_be_fresh": True}, "settlement.kongs.concealed.must_be_fresh"),
+    ({"kongs__added__must_be_fresh": "yes"}, "settlement.kongs.added.must_be_fresh"),
+    ({"kongs__added__must_be_fresh": {"option": "cap"}}, "settlement.kongs.added.must_be_fresh"),
     ({"robbed_kong_void": "yes"}, "settlement.robbed_kong_void"),
     ({"kong_discard_money": 1}, "settlement.kong_discard_money"),
     ({"kong_discard_money": True}, "settlement.kong_discard_money"),
@@ -235,6 +239,11 @@ def test_the_real_rule_sets() -> None:
     # kawuxing's `false` (the rules say nothing else) keeps the kong money.
     assert real["kawuxing"].settlement is not None
     assert real["kawuxing"].settlement.kong_discard_money == KEEP
+    # A stale 加杠 is legal and earns nothing in sichuan and chengdu, and cannot be made in
+    # kawuxing ("必须当时就杠，否则，不能再杠").
+    assert not sichuan.kongs["added"].must_be_fresh
+    assert not chengdu.kongs["added"].must_be_fresh
+    assert real["kawuxing"].settlement.kongs["added"].must_be_fresh is True
 
 
 # --- 天津: one winner, the dealer's stakes, 金杠, 跟庄, kong money on a drawn game ------------
@@ -287,6 +296,8 @@ def test_the_new_keys_default_to_blood_battle(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("changes,field,words", [
     ({"win_ends_round": "yes"}, "settlement.win_ends_round", "true or false"),
+    ({"one_winner": "yes"}, "settlement.one_winner", "true or false"),
+    ({"one_winner": True, "win_ends_round": False}, "settlement.one_winner", "win_ends_round"),
     ({"seat_factors": 1}, "settlement.seat_factors", "true or false"),
     ({"follow_dealer": 1}, "settlement.follow_dealer", "amount"),
     ({"follow_dealer__amount": None}, "settlement.follow_dealer.amount", "missing"),
@@ -332,3 +343,67 @@ def test_the_real_tianjin_settlement() -> None:
     assert sd.follow_dealer == FollowDealer(1)
     assert sd.drawn_game == DrawnGameDef(ready_as="self_draw",
                                          kongs_stand=Chosen("drawn_kongs_stand"))
+
+
+# --- special kongs (长春 幺九杠, 旋风杠, 喜杠) ------------------------------------------------
+
+SPECIAL = {"amount": {"option": "amount"}, "stand_in": "1s",
+           "sets": [{"name": "幺九杠", "of": "1m1p1s"}, {"name": "旋风杠", "of": "ESWN"}]}
+
+
+def test_special_kongs_load_and_name_three_tiles(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, with_settlement(special_kongs=SPECIAL)))["mini"]
+    assert rs.settlement is not None and rs.settlement.special_kongs is not None
+    special = rs.settlement.special_kongs
+    assert special.amount == Chosen("amount") and special.stand_in == "1s"
+    named = special.named
+    assert named(["1m", "1p", "1s"]) == named(["1s", "1m", "1p"]) == "幺九杠"
+    assert named(["E", "S", "W"]) == named(["E", "N", "1s"]) == "旋风杠"
+    # 1条 stands in for one tile only; a set is three different tiles.
+    assert named(["E", "1s", "1s"]) is None
+    assert named(["E", "E", "S"]) is None
+    assert named(["E", "S", "W", "N"]) is None
+    assert named(["1m", "1p"]) is None
+    assert named(["1m", "E", "S"]) is None
+    # Without a stand-in, 1条 is only itself.
+    assert SpecialKongs(1, special.sets).named(["E", "S", "1s"]) is None
+    plain = load_rulesets(write(tmp_path, with_settlement()))["mini"].settlement
+    assert plain is not None and plain.special_kongs is None
+
+
+@pytest.mark.parametrize("changes,field", [
+    ({"special_kongs": 1}, "settlement.special_kongs"),
+    ({"special_kongs": {**SPECIAL, "extra": 1}}, "settlement.special_kongs.extra"),
+    ({"special_kongs": {k: v for k, v in SPECIAL.items() if k != "amount"}},
+     "settlement.special_kongs.amount"),
+    ({"special_kongs": {**SPECIAL, "amount": -1}}, "settlement.special_kongs.amount"),
+    ({"special_kongs": {**SPECIAL, "sets": []}}, "settlement.special_kongs.sets"),
+    ({"special_kongs": {**SPECIAL, "sets": [1]}}, "settlement.special_kongs.sets[0]"),
+    ({"special_kongs": {**SPECIAL, "sets": [{"name": "x", "of": "1m1p"}]}},
+     "settlement.special_kongs.sets[0].of"),
+    ({"special_kongs": {**SPECIAL, "sets": [{"name": "x", "of": "1m1m1p"}]}},
+     "settlement.special_kongs.sets[0].of"),
+    ({"special_kongs": {**SPECIAL, "sets": [{"name": "x", "of": "1m1p1x"}]}},
+     "settlement.special_kongs.sets[0].of"),
+    ({"special_kongs": {**SPECIAL, "sets": [{"of": "1m1p1s"}]}},
+     "settlement.special_kongs.sets[0].name"),
+    ({"special_kongs": {**SPECIAL, "sets": [{"name": "x", "of": "1m1p1s", "y": 1}]}},
+     "settlement.special_kongs.sets[0].y"),
+    ({"special_kongs": {**SPECIAL, "stand_in": "1s2s"}}, "settlement.special_kongs.stand_in"),
+])
+def test_special_kong_rejections(tmp_path: Path, changes: dict[str, Any], field: str) -> None:
+    msg = load_error(tmp_path, with_settlement(**changes))
+    assert_names(msg, "mini.yaml", field)
+
+
+def test_the_real_special_kongs() -> None:
+    changchun = repo_rulesets()["changchun"]
+    assert changchun.settlement is not None and changchun.settlement.one_winner
+    special = changchun.settlement.special_kongs
+    assert special is not None and special.amount == Chosen("special_kong_amount")
+    od = changchun.option_by_name["special_kong_amount"]
+    assert (od.type, od.default, od.minimum, od.maximum) == ("int", 1, 1, 8)
+    assert [(s.name, "".join(s.of)) for s in special.sets] == [
+        ("幺九杠", "1m1p1s"), ("幺九杠", "9m9p9s"), ("旋风杠", "ESWN"), ("喜杠", "CFP")]
+    assert special.named(["9m", "9p", "1s"]) == "幺九杠"
+    assert special.named(["C", "F", "1s"]) == "喜杠"

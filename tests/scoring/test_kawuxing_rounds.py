@@ -3,18 +3,23 @@ a win, two wins on one discard, a drawn game), settled through the API's reading
 
 Every round settles; the nets sum to zero over three seats; every seat in the answer is 0-2;
 the kong money is what the rules say, worked out here apart from the engine (直杠 2 from the
-discarder, 明杠 1 from each other only with the tile just drawn, 暗杠 2 from each other, the
-n-th kong of a chain 2^(n-1) times), and it is the same whoever has revealed (喜钱不翻番);
+discarder, 明杠 1 from each other, 暗杠 2 from each other, the n-th kong of a chain 2^(n-1)
+times), and it is the same whoever has revealed (喜钱不翻番); a 明杠 is made only with the tile
+just drawn, and the same round with a tile held earlier added is refused;
 at a drawn game each revealed player (or the first) pays each other player 1.
 """
 
 from __future__ import annotations
 
+import copy
 import os
 import random
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from app.domain.errors import HandError
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
 from app.service.hand_requests import build
@@ -84,6 +89,23 @@ class _Table:
         standing = [k for s in sets for k in s] + [pair_of]
         return self.melds(seat) + "".join(_code(k) for k in standing) + _code(pair_of), pair_of
 
+    def ready_hand(self, seat: int) -> str | None:
+        """A hand one tile short of a win for the seat (a revealed one): its sets and a single
+        tile of a kind none of them holds, waiting on its pair (单吊)."""
+        sets = []
+        for _ in range(4 - len(self.kongs[seat])):
+            got = self.a_set()
+            if got is None:
+                return None
+            sets.append(got)
+        held = {k for s in sets for k in s} | {k for k, _ in self.kongs[seat]}
+        single = next((k for k in self.rng.sample(range(len(KINDS)), len(KINDS))
+                       if k not in held and self.pool[k] >= 2 and self.take(k, 1)), None)
+        if single is None:
+            return None
+        tiles = sorted([k for s in sets for k in s] + [single])
+        return self.melds(seat) + "".join(_code(k) for k in tiles)
+
     def waiting_hand(self, seat: int) -> str | None:
         tiles: list[int] = []
         while len(tiles) < 13 - 3 * len(self.kongs[seat]):
@@ -130,7 +152,8 @@ def random_round(rng: random.Random) -> dict[str, Any]:
         if kind == "direct":
             event["discarder"] = discarder
         if kind == "added":
-            event["fresh"] = rng.random() < 0.6
+            # A tile held earlier cannot be added (tested below): only the one just drawn.
+            event["fresh"] = True
         if follows:
             event["follows"] = follows
         events.append(event)
@@ -163,8 +186,11 @@ def random_round(rng: random.Random) -> dict[str, Any]:
                     events.append({"type": "win", "seat": other, "hand": again[0],
                                    "context": dict(context)})
     elif end < 0.9:
-        hands = [{"seat": s, "hand": table.waiting_hand(s)} for s in range(3)]
-        events.append({"type": "draw", "hands": hands})
+        # A revealed hand is ready (亮倒); the others are any 13 tiles.
+        hands = [{"seat": s, "hand": table.ready_hand(s) if s in revealed
+                  else table.waiting_hand(s)} for s in range(3)]
+        if all(h["hand"] is not None for h in hands):
+            events.append({"type": "draw", "hands": hands})
     options = {"base": rng.choice([1, 1, 2, 5]), "drawn_payers": rng.choice(
         ["all_revealed", "first_revealed"]), "cap": rng.choice([8, 16, "none"])}
     return {"options": options, "events": events}
@@ -179,8 +205,6 @@ def expected_kong_money(body: dict[str, Any]) -> list[tuple[int, int, int]]:
         if event["type"] != "kong":
             continue
         chain = chain + 1 if event.get("follows") else 1
-        if event["kind"] == "added" and not event["fresh"]:
-            continue
         amount = KONG_AMOUNT[event["kind"]] * base * 2 ** (chain - 1)
         payers = ([event["discarder"]] if event["kind"] == "direct"
                   else [s for s in range(3) if s != event["seat"]])
@@ -190,7 +214,8 @@ def expected_kong_money(body: dict[str, Any]) -> list[tuple[int, int, int]]:
 
 def test_random_kawuxing_rounds() -> None:
     rng = random.Random(SEED)
-    seen = {"win": 0, "two_winners": 0, "draw": 0, "chain": 0, "reveal": 0, "revealed_pay": 0}
+    seen = {"win": 0, "two_winners": 0, "draw": 0, "chain": 0, "reveal": 0, "revealed_pay": 0,
+            "stale": 0}
     for _ in range(ROUNDS):
         body = random_round(rng)
         result = settle(build_round(body, KAWUXING), KAWUXING)
@@ -201,6 +226,16 @@ def test_random_kawuxing_rounds() -> None:
         kong_money = [(t.payer, t.payee, t.amount) for t in result.transfers
                       if t.reason.endswith("_kong")]
         assert kong_money == expected_kong_money(body), where
+        # The same round with an added kong of a tile held earlier is refused there.
+        added = [i for i, e in enumerate(body["events"]) if e.get("kind") == "added"]
+        if added:
+            stale = copy.deepcopy(body)
+            stale["events"][added[-1]]["fresh"] = False
+            with pytest.raises(HandError) as refused:
+                build_round(stale, KAWUXING)
+            assert (refused.value.code, refused.value.pointer) == (
+                "forbidden_event", f"/events/{added[-1]}/fresh"), where
+            seen["stale"] += 1
         # 喜钱不翻番: the same round with nobody revealed pays the same kong money.
         plain = {**body, "events": [e for e in body["events"] if e["type"] != "reveal"]}
         again = settle(build_round(plain, KAWUXING), KAWUXING)

@@ -426,7 +426,8 @@ def tile_operations() -> tuple[Operation, ...]:
 SETTLE_DESCRIPTION = """\
 Takes one round as ordered events and answers the money of every seat, itemised.
 Events: `kong` (the seat, `kind` `direct` 点杠 with the `discarder`, `added` 加杠 with
-`fresh`: the added tile is the one just drawn, or `concealed` 暗杠, and the `tile`),
+`fresh`: the added tile is the one just drawn, or `concealed` 暗杠, and the `tile`; or
+`special`, 长春's 幺九杠, 旋风杠 and 喜杠, with its three `tiles`),
 `win` (the seat, the hand and its context as for `score`; the seat is the winner and the
 round's `options` apply), `follow_dealer` (跟庄, 天津 铲: every other player followed
 the dealer's first discard), `reveal` (亮倒, 卡五星: the seat reveals its ready hand;
@@ -461,7 +462,7 @@ it holds to the payers still in, even when nobody is ready); an active pig pays 
 查大叫. When all are ready and there is no pig, nothing is paid.
 
 `net` has one entry per seat and sums to zero; each transfer names its `reason`
-(`direct_kong`, `added_kong`, `concealed_kong`, `golden_kong`, `kong_void`,
+(`direct_kong`, `added_kong`, `concealed_kong`, `golden_kong`, `special_kong`, `kong_void`,
 `kong_refund`, `kong_transfer`, `win_discard`, `win_self_draw`, `pig_penalty`,
 `not_ready`, `tax_refund`, `drawn_game_refund`, `follow_dealer`, `revealed_draw`) and
 the index of its `event`; transfers come in event order, except `follow_dealer`'s, which
@@ -471,23 +472,26 @@ a win that ends the round); a round cut short is settled as far as it goes.
 A sequence that cannot happen is `422` with a code naming the event (pointer
 `/events/<i>/...`, message starting `events[<i>]`): `seat_already_won`, `round_over`,
 `wrong_draw_players`, `inconsistent_event`, `kong_mismatch`, `too_many_copies`,
-`not_a_win` (a win's hand that is not a legal win), and the hand codes of `score` and
-`waits` inside an event. `{ruleset}` is one of the rule sets that settle rounds; any other
+`not_a_win` (a win's hand that is not a legal win), `forbidden_event` (an event the rule
+set forbids, never paid 0: 卡五星's 加杠 of a tile held earlier, 卡五星's revealed hand not
+ready at the drawn game, 长春's second win on one discard), and the hand codes of `score`
+and `waits` inside an event. `{ruleset}` is one of the rule sets that settle rounds; any other
 (`mcr`, a game of word cards) answers `settle_not_supported`."""
 
 
 def settle_operation() -> Operation:
     return Operation(
         "post", "/v1/rulesets/{ruleset}/settle", "settleRound", "scoring",
-        "Settle a whole round (血战到底, 天津, 卡五星) from its events", SETTLE_DESCRIPTION,
+        "Settle a whole round (血战到底, 天津, 卡五星, 长春) from its events", SETTLE_DESCRIPTION,
         Answer("The money of the round, itemised; `net` sums to zero.", "SettleResponse",
                "application/json"),
         {400: "MalformedJson", 404: "UnknownRuleset", 408: "RequestTimeout",
          413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: Answer(
              "The body does not match the schema (`invalid_request`), the events cannot be a "
              "real round (`seat_already_won`, `round_over`, `wrong_draw_players`, "
-             "`inconsistent_event`, `kong_mismatch`, `too_many_copies`, `not_a_win`, or a hand "
-             "code inside an event), or the rule set settles single hands only "
+             "`inconsistent_event`, `kong_mismatch`, `too_many_copies`, `not_a_win`, "
+             "`forbidden_event`, or a hand code inside an event), or the rule set settles "
+             "single hands only "
              "(`settle_not_supported`).", "Problem", examples=ex.SETTLE_PROBLEMS),
          500: "InternalError", 503: "TimeLimitExceeded"},
         "SettleRequest", ex.SETTLE, ("RoundRuleset",), "sichuan")

@@ -376,6 +376,21 @@ SETTLE = (
                 "for 亮倒); 亮倒 makes the hand ×2, and 包胡 makes seat 1 pay both shares"),
         ruleset='kawuxing',
     ),
+    Example(
+        'changchun_special_kong',
+        ("长春 (posted to changchun): seat 3 lays out a 喜杠 (中 发, 1条 for 白), seat 1 a "
+         "concealed kong of 白, and the dealer wins seat 2's discard with 门清 + 夹"),
+        {'events': [{'type': 'kong', 'seat': 3, 'kind': 'special', 'tiles': 'CF1s'},
+                    {'type': 'kong', 'seat': 1, 'kind': 'concealed', 'tile': 'P'},
+                    {'type': 'win',
+                     'seat': 0,
+                     'hand': '123m456p789s111s99m',
+                     'context': {'win_type': 'discard', 'discarder': 2}}]},
+        answer=("The 喜杠 1 from each other (special_kong_amount); the 暗杠 of 白 2 doubled; the "
+                "win: 2^(2+庄+点炮) = 16 from the discarder, 2^2 = 4 from the other 闲 "
+                "(dealer_bonus seed)"),
+        ruleset='changchun',
+    ),
 )
 
 
@@ -466,6 +481,11 @@ SETTLE_PROBLEMS = (
             "Schema violations of a kong event"),
     Example("settle_not_supported", None, SETTLE[0].body,
             "The rule set (mcr) settles single hands only", ruleset="mcr"),
+    Example("forbidden_event", None,
+            {"events": [{"type": "kong", "seat": 1, "kind": "added", "tile": "5s",
+                         "fresh": False}]},
+            "An event the rule set forbids: a 卡五星 加杠 of a tile held earlier",
+            ruleset="kawuxing"),
 )
 
 REQUEST_TIMEOUT = {'type': 'tag:mahjong-scoring,2025:problem:request_timeout',

@@ -35,17 +35,21 @@ class SettlementSection(TileLabels):
                                      GOLDEN: "金杠 golden (four wild tiles, concealed)"}
     PAYERS: Mapping[str, str] = {DISCARDER: "the discarder of the konged tile",
                                  EACH_ACTIVE: "each other player not yet won"}
-    KONG_FIELDS = frozenset({"payer", "amount", "only_if_fresh"})
+    KONG_FIELDS = frozenset({"payer", "amount", "only_if_fresh", "must_be_fresh"})
     FOLLOW_DEALER_FIELDS = frozenset({"amount"})
     # Fields of the settlement with a section of their own.
     SETTLEMENT_SECTIONS = frozenset({"kongs", "drawn_game"})
 
     ROUND_SENTENCES: Mapping[str, Callable[[SettlementSection, Any], str | None]] = {
         "win_ends_round": lambda p, v: (
-            "The first win ends the round (other players may still win on the same discard, "
-            "一炮多响, each paid separately), and nobody drops out before it."
+            ("The first win ends the round, and a hand has one winner (截和): a second win, "
+             f"even on the same discard, is refused ({code('forbidden_event')})."
+             if p.doc["settlement"]["one_winner"] else
+             "The first win ends the round (other players may still win on the same discard, "
+             "一炮多响, each paid separately), and nobody drops out before it.")
             if v else "Winners drop out and the others play on (血战到底); a discard several "
             "players win on is paid to each of them by the discarder."),
+        "one_winner": lambda p, v: None,  # said with win_ends_round
         "seat_factors": lambda p, v: (
             "Kong money and 跟庄 money between two seats are multiplied by the payment "
             "scheme's seat factor between them, as the win's money is (坐庄 / 拉庄)."
@@ -59,6 +63,10 @@ class SettlementSection(TileLabels):
             f"亮倒: players reveal a ready hand by {code('reveal')} events; each win is scored "
             f"with the seats revealed by then as {p.option(v)} (a round's request does not set "
             "it)." if v is not None else None),
+        "reveal_ready_hand": lambda p, v: (
+            "A revealed hand is ready by definition: at a drawn game a revealed seat whose "
+            f"hand is not ready is refused ({code('forbidden_event')})." if v else None),
+        "special_kongs": lambda p, v: p.special_kongs(v),
         "kong_tiles": lambda p, v: (
             f"A kong of {', '.join(code(t) for t in v['tiles'])} earns {v['factor']} times "
             "its money" + (f" while {p.option(v['enabled']['option'])} is on"
@@ -112,6 +120,24 @@ class SettlementSection(TileLabels):
         if v in self.KONG_DISCARD_MODES:
             return f"{lead}, that kong's money {self.KONG_DISCARD_MODES[v]}."
         raise DocsError(f"settlement.kong_discard_money: no words for {v!r}")
+
+    SPECIAL_KONG_FIELDS = frozenset({"amount", "sets", "stand_in"})
+
+    def special_kongs(self, v: Any) -> str | None:
+        """幺九杠, 旋风杠, 喜杠: the sets, the stand-in and the amount."""
+        if v is None:
+            return None
+        known(v, self.SPECIAL_KONG_FIELDS, "settlement.special_kongs")
+        for n, entry in enumerate(v["sets"]):
+            known(entry, {"name", "of"}, f"settlement.special_kongs.sets[{n}]")
+        sets = "; ".join(f"{e['name']}: three different of {code(''.join(e['of']))}"
+                         for e in v["sets"])
+        stand = (f", or two of them and {code(v['stand_in'])} standing in for the third"
+                 if v["stand_in"] is not None else "")
+        return (f"Special kongs ({code('kind: special')} events naming their three tiles): "
+                f"{sets}{stand}. Each other player still in pays {self.amount(v['amount'])} "
+                f"({code('special_kong')}); three tiles that make none of them are refused "
+                f"({code('illegal_meld')}).")
 
     REVEALED_PAY_FIELDS = frozenset({"amount", "payers"})
     REVEALED_PAYERS: Mapping[str, str] = {
@@ -185,6 +211,13 @@ class SettlementSection(TileLabels):
                 cond = (self.flag(fresh, "only when the added tile is the one just drawn (及时雨)",
                                   "always")
                         if fresh is not False else "Always.")
+                must = k["must_be_fresh"]
+                if must is not False:
+                    made = self.flag(must, "made only with the tile just drawn: one held "
+                                     "earlier cannot be added (refused, "
+                                     f"{code('forbidden_event')})",
+                                     "a tile held earlier may be added too")
+                    cond = made if must is True else f"{made} {cond}"
                 rows.append([md(self.KONG_NAMES[kind]), self.PAYERS[k["payer"]],
                              self.amount(k["amount"], golden=kind == GOLDEN), cond])
         known(kongs, self.KONG_NAMES, "settlement.kongs")
