@@ -42,6 +42,7 @@ from typing import Final, NamedTuple
 from app.domain.hand import Hand, Meld, WinContext
 from app.domain.shanten import IMPOSSIBLE, SHAPE_BOUNDS, SHAPE_NEEDS, probe, shanten_of
 from app.domain.tiles import TileSet
+from app.rules.checks.traits import declared_suit
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult, WaitEntry
@@ -52,8 +53,10 @@ from app.scoring.waits import waits as find_waits
 # constructor runs a Python-level __new__ that costs several times more.
 _new: Final = tuple.__new__
 
-# The requirement that limits the numbered suits of a win (定缺), by its check's name.
+# The requirement that limits the numbered suits of a win (定缺), by its check's name, and the
+# one that refuses the suit the winner declared void (its `option` names the per-seat option).
 SUITS_AT_MOST = "suits_at_most"
+LACKS_DECLARED_SUIT = "lacks_declared_suit"
 
 
 class UsefulTile(NamedTuple):
@@ -96,6 +99,10 @@ class _Setup(NamedTuple):
     n_melds: int
     # Each choice of suits the hand may keep: the tiles it may not keep (a void suit's).
     excluded: tuple[frozenset[int], ...]
+    # The winner declared a void suit (定缺): `excluded` is then that suit's tiles alone.
+    declared: bool
+    # The most numbered suits a win may hold, None without a limit.
+    limit: int | None
     # Copies that can still come: deck less hand, indicator, visible (per kind), and whether
     # the kind can be drawn at all (not every copy in the hand and the indicator).
     left: list[int]
@@ -106,6 +113,34 @@ def suit_limit(rs: RuleSet) -> int | None:
     """The most numbered suits a win may hold (定缺), None without such a requirement."""
     limits = [int(r.params["count"]) for r in rs.requirements if r.check == SUITS_AT_MOST]
     return min(limits) if limits else None
+
+
+def declared_void(rs: RuleSet, ctx: WinContext) -> str | None:
+    """The suit the winner declared void (定缺 declared at the table: the winner's entry of the
+    per-seat option the requirement names), None when undeclared or without the rule."""
+    for r in rs.requirements:
+        if r.check == LACKS_DECLARED_SUIT:
+            suit = declared_suit(ctx.options, str(r.params["option"]), ctx.winner)
+            if suit is not None:
+                return suit
+    return None
+
+
+def _suit_choices(melds: Sequence[Meld], tileset: TileSet, limit: int | None,
+                  declared: str | None) -> tuple[frozenset[int], ...]:
+    """Each choice of numbered suits a win may keep, as the tiles it gives up: any `limit`
+    suits that hold the declared melds' (定缺), none of them the declared void suit; one
+    choice giving up nothing without a limit or a declaration; none when the declared melds
+    hold more suits than allowed."""
+    suit_no = tileset.suit_no
+    allowed = [n for n, suit in enumerate(tileset.suits) if suit != declared]
+    size = len(allowed) if limit is None else min(limit, len(allowed))
+    if size >= len(tileset.suits):
+        return (frozenset(),)
+    in_melds = {suit_no[t] for m in melds for t in m.tiles if suit_no[t] >= 0}
+    return tuple(frozenset(t for t in tileset.playing
+                           if suit_no[t] >= 0 and suit_no[t] not in kept)
+                 for kept in combinations(allowed, size) if in_melds <= set(kept))
 
 
 def _setup(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: RuleSet,
@@ -120,19 +155,10 @@ def _setup(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: 
     left = [max(kinds[t].copies - seen[t], 0) for t in range(len(kinds))]
     wilds = frozenset(ctx.wilds) if rs.wild is not None else frozenset()
     limit = suit_limit(rs)
-    suit_no = tileset.suit_no
-    suits = range(len(tileset.suits))
-    excluded: list[frozenset[int]] = []
-    if limit is None or limit >= len(tileset.suits):
-        excluded.append(frozenset())
-    else:
-        in_melds = {suit_no[t] for m in melds for t in m.tiles if suit_no[t] >= 0}
-        for kept in combinations(suits, limit):
-            if in_melds <= set(kept):
-                excluded.append(frozenset(t for t in tileset.playing
-                                          if suit_no[t] >= 0 and suit_no[t] not in kept))
+    declared = declared_void(rs, ctx)
+    excluded = _suit_choices(melds, tileset, limit, declared)
     return _Setup(tileset, tuple(sorted(rs.plan.shapes_for(ctx.options))), wilds,
-                  len(melds), tuple(excluded), left, drawable)
+                  len(melds), excluded, declared is not None, limit, left, drawable)
 
 
 def _needs(counts: list[int], setup: _Setup, exact: bool = True) -> dict[str, int]:
@@ -160,9 +186,10 @@ def _usable(standing: Sequence[int], setup: _Setup, excluded: frozenset[int]) ->
 
 def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext,
                rs: RuleSet, setup: _Setup, score_waits: bool,
-               exact: bool = True) -> Standing13:
+               exact: bool = True, discarded: int | None = None) -> Standing13:
     """The analysis of 13 tiles; unless `exact`, the per-shape shanten are left out (a
-    discard row: None each, only the least is worked out)."""
+    discard row: None each, only the least is worked out). `discarded`: the tile a row
+    discards from 14 (its kind can be drawn again, with that copy counted as seen)."""
     tileset = setup.tileset
     w = sum(1 for t in standing if t in setup.wilds)
     # Per choice of suits: the usable counts and each shape's need.
@@ -197,7 +224,7 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
                     break
         if lowers:
             lowering.add(t)
-            if drawable[t]:
+            if drawable[t] or t == discarded:
                 useful.append(_new(UsefulTile, (kinds[t].code, left[t])))
     waits: tuple[WaitEntry, ...] | None = None
     best = None
@@ -216,6 +243,12 @@ def _analyse13(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext
         completing = {w.tile for w in waits}
         useful = [u for u in useful if u.tile in completing]
     return Standing13(shanten, shapes, tuple(useful), sum(u.left for u in useful), waits, best)
+
+
+def _suits_held(standing: Sequence[int], melds: Sequence[Meld], tileset: TileSet) -> int:
+    suit_no = tileset.suit_no
+    return len({suit_no[t] for t in (*standing, *(t for m in melds for t in m.tiles))
+                if suit_no[t] >= 0})
 
 
 @lru_cache(maxsize=8)
@@ -262,6 +295,9 @@ def analyse(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext, r
             overall, void_tiles = least, excluded
         for s, n in needs.items():
             best_need[s] = min(best_need.get(s, IMPOSSIBLE), n)
+    if not setup.declared and _suits_held(standing, melds, tileset) <= (setup.limit or 0):
+        # Undeclared, a hand of no more suits than a win may hold gives none up: no void.
+        void_tiles = frozenset()
     shapes = tuple((s, shanten_of(best_need.get(s, IMPOSSIBLE), w)) for s in setup.shapes)
     shanten = shanten_of(overall, w)
     win = None
@@ -275,7 +311,7 @@ def analyse(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext, r
         done.add(t)
         rest = list(standing)
         rest.remove(t)
-        left = _analyse13(rest, melds, ctx, rs, setup, score_waits, exact=False)
+        left = _analyse13(rest, melds, ctx, rs, setup, score_waits, exact=False, discarded=t)
         rows.append(DiscardRow(tileset.kinds[t].code, t in void_tiles, left))
     rank = {tileset.kinds[t].code: tileset.display_rank[t] for t in done}
     rows.sort(key=lambda r: (r.left.shanten if r.left.shanten is not None else IMPOSSIBLE,
