@@ -8,26 +8,36 @@ one tile more, what each discard leaves.
   with a declared meld), the useful tiles (every kind that, drawn, lowers the shanten), each
   with the copies left, and when ready its waits exactly as `app.scoring.waits` answers them
   (scored, and whether each can win).
-- A hand of 14: its shanten as it stands (-1: it is a win already; it is then scored by
+- A hand of 14: its shanten as it stands (-1: it is complete by shape; it is then scored by
   `app.scoring.evaluate.score` with its last standing tile as the winning tile, under the
-  request's context), and one row per distinct tile held: the analysis of the 13 left.
-  Rows come best first: lower shanten, then a tile of a void suit (定缺) before others, then
-  more useful copies left, then the better best wait (value, then fan total), then the
-  written order of tiles.
+  request's context, and that score may still be no win: under the minimum, a requirement
+  missing), and one row per distinct tile held: the analysis of the 13 left. Rows come best
+  first: lower shanten, then a tile of a void suit (定缺) before others, then more useful
+  copies left, then the better best wait (value, then fan total), then the written order of
+  tiles.
 
 The rule set says everything: its shapes and their options, its deck (`rs.tileset`: a kind
 it lacks is never useful), its wild tiles (each counts as any tile: a drawn wild is always
 useful), and a requirement that a win holds at most `count` numbered suits (定缺, the check
 `suits_at_most`): the hand keeps the suits that bring it closest, tiles of the others are
-never kept, so a hand still holding its void suit is not ready, and those tiles are the
-discards to make first. Other requirements and the minimum (国标's 8 番) do not change the
+never kept, so a hand still holding its void suit is not ready. Which tiles are void (the
+discards to make first): where the winner declared a suit void (the requirement
+`lacks_declared_suit` names the per-seat option), exactly that suit's tiles, and only the
+other suits may be kept; undeclared, a hand of no more suits than a win may hold has no void
+tiles (it gives nothing up), and one holding more has the tiles of the suits it does best to
+give up (on a tie, the first choice of kept suits in the tile set's suit order: 万条, 万筒,
+条筒). Declared melds holding
+more suits than a win may (or the declared suit) leave no shape: shanten None. Other
+requirements and the minimum (国标's 8 番) do not change the
 shanten: they show in the waits (`winning: false`, and `can_win` false when no wait wins).
 
 Copies left of a kind: the deck's copies, less the copies in the hand (standing and
 melds), less `visible` (tiles seen elsewhere), less the flipped wild indicator where the
 rule set puts it out of play. A kind of which the hand and the indicator already account for
 every copy cannot be drawn and is never listed; one whose last copies are among `visible` is
-listed with 0 left. The shanten counts do not count copies; when a ready hand's waits are
+listed with 0 left. A discard row's own discard is one of those seen: its kind is listed
+when it lowers the shanten, with the copies left after it (0 for the last copy), as `waits`
+lists it. The shanten counts do not count copies; when a ready hand's (or row's) waits are
 scored, its useful tiles are exactly the tiles of its waits (a wild standing for a fifth copy
 of a kind completes nothing: the counts alone would list that kind).
 """
