@@ -109,8 +109,9 @@ class _Setup(NamedTuple):
     n_melds: int
     # Each choice of suits the hand may keep: the tiles it may not keep (a void suit's).
     excluded: tuple[frozenset[int], ...]
-    # The winner declared a void suit (定缺): `excluded` is then that suit's tiles alone.
-    declared: bool
+    # The tiles of the suit the winner declared void (定缺), None when undeclared: the only
+    # choice (in `excluded`, unless a declared meld holds that suit) gives them up.
+    declared: frozenset[int] | None
     # The most numbered suits a win may hold, None without a limit.
     limit: int | None
     # Copies that can still come: deck less hand, indicator, visible (per kind), and whether
@@ -167,8 +168,10 @@ def _setup(standing: Sequence[int], melds: Sequence[Meld], ctx: WinContext, rs: 
     limit = suit_limit(rs)
     declared = declared_void(rs, ctx)
     excluded = _suit_choices(melds, tileset, limit, declared)
+    void = (None if declared is None
+            else frozenset(t for t in tileset.playing if tileset.kinds[t].suit == declared))
     return _Setup(tileset, tuple(sorted(rs.plan.shapes_for(ctx.options))), wilds,
-                  len(melds), excluded, declared is not None, limit, left, drawable)
+                  len(melds), excluded, void, limit, left, drawable)
 
 
 def _needs(counts: list[int], setup: _Setup, exact: bool = True) -> dict[str, int]:
@@ -305,7 +308,9 @@ def analyse(standing: Sequence[int], melds: tuple[Meld, ...], ctx: WinContext, r
             overall, void_tiles = least, excluded
         for s, n in needs.items():
             best_need[s] = min(best_need.get(s, IMPOSSIBLE), n)
-    if not setup.declared and _suits_held(standing, melds, tileset) <= (setup.limit or 0):
+    if setup.declared is not None:
+        void_tiles = setup.declared
+    elif _suits_held(standing, melds, tileset) <= (setup.limit or 0):
         # Undeclared, a hand of no more suits than a win may hold gives none up: no void.
         void_tiles = frozenset()
     shapes = tuple((s, shanten_of(best_need.get(s, IMPOSSIBLE), w)) for s in setup.shapes)
