@@ -301,3 +301,22 @@ def test_the_calculator_shows_the_discard_analysis(
     _ready(page)
     assert page.eval("document.getElementById('ask-analysis') === null")
     assert page.eval("document.getElementById('visible-field').hidden") is True
+
+
+def test_the_calculator_declares_a_void_suit_per_seat(browser: Browser, served: str) -> None:
+    # 定缺: sichuan's void_suit is a per-seat option with choices, one select per seat; the
+    # winner (seat 0) declaring 筒 makes a hand of 万 and 筒 no win.
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=sichuan")
+    _ready(page)
+    assert page.eval("document.querySelectorAll('#opt-void_suit select').length") == 4
+    page.eval("document.getElementById('hand').value = '123m456m789m123p55p'")
+    page.click("#ask-score")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    assert "A win" in page.eval("document.getElementById('result-body').textContent")
+    _set(page, "#opt-void_suit-0", '"p"')
+    page.click("#ask-score")
+    page.wait("document.body.dataset.state === 'done' && document.getElementById("
+              "'result-body').textContent.includes('Not a win')")
+    assert "declared a suit void" in page.eval(
+        "document.getElementById('result-body').textContent")
