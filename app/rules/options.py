@@ -25,7 +25,8 @@ class OptionDef:
     天津 拉庄: how often each player pulls); `minimum` and `maximum` bound each entry, and
     `dealer_entry`, when set, is the value the dealer's own entry must have. A `per_seat`
     option with `choices` is one of the choices or null per seat (四川 定缺: the suit each
-    player declared void, null for a seat that declared none), and has no bounds."""
+    player declared void, null for a seat that declared none), and has no bounds; its
+    default may be null, for null at every seat."""
 
     name: str
     type: str  # "bool" | "int" | "enum" | "per_seat"
@@ -112,7 +113,10 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
     if typ == "enum" and default not in choices:
         raise err(f"options[{i}].default", "must be one of the choices")
     if typ == "per_seat" and choices:
-        # One of the choices, or null (nothing declared), per seat.
+        # One of the choices, or null (nothing declared), per seat; a null default is null for
+        # every seat, however many players (a variant may change that number).
+        if default is None:
+            default = [None] * players
         if (not isinstance(default, list) or len(default) != players
                 or any(v is not None and v not in choices for v in default)):
             raise err(f"options[{i}].default", f"must list {players} entries (one per seat), "

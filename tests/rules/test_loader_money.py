@@ -187,3 +187,11 @@ def test_the_real_sichuan_void_suit_option() -> None:
         assert rs.settlement.drawn_game.declared_void == "void_suit"
         assert [r.params for r in rs.requirements if r.check == "lacks_declared_suit"] == [
             {"option": "void_suit"}]
+
+
+def test_a_null_default_of_a_per_seat_choice_is_null_at_every_seat(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, mini(options=[{**VOID, "default": None}])))["mini"]
+    assert rs.option_by_name["void_suit"].default == (None,) * rs.players
+    three = {"id": "three", "extends": "mini", "name": "三", "name_en": "Three", "players": 3}
+    child = load_rulesets(write(tmp_path, mini(options=[{**VOID, "default": None}]), three))
+    assert child["three"].option_by_name["void_suit"].default == (None, None, None)
