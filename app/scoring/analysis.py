@@ -26,9 +26,8 @@ discards to make first): where the winner declared a suit void (the requirement
 other suits may be kept; undeclared, a hand of no more suits than a win may hold has no void
 tiles (it gives nothing up), and one holding more has the tiles of the suits it does best to
 give up (on a tie, the first choice of kept suits in the tile set's suit order: 万条, 万筒,
-条筒). Declared melds holding
-more suits than a win may (or the declared suit) leave no shape: shanten None. Other
-requirements and the minimum (国标's 8 番) do not change the
+条筒). Declared melds holding more suits than a win may (or the declared suit) leave no
+shape: shanten None. Other requirements and the minimum (国标's 8 番) do not change the
 shanten: they show in the waits (`winning: false`, and `can_win` false when no wait wins).
 
 Copies left of a kind: the deck's copies, less the copies in the hand (standing and
