@@ -23,7 +23,10 @@ class OptionDef:
 
     A `per_seat` option is one integer per seat (a list as long as the rule set has players,
     天津 拉庄: how often each player pulls); `minimum` and `maximum` bound each entry, and
-    `dealer_entry`, when set, is the value the dealer's own entry must have."""
+    `dealer_entry`, when set, is the value the dealer's own entry must have. A `per_seat`
+    option with `choices` is one of the choices or null per seat (四川 定缺: the suit each
+    player declared void, null for a seat that declared none), and has no bounds; its
+    default may be null, for null at every seat."""
 
     name: str
     type: str  # "bool" | "int" | "enum" | "per_seat"
@@ -80,8 +83,12 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
     if typ not in OPTION_TYPES:
         raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
     choices_raw = o.get("choices")
-    if choices_raw is not None and typ != "enum":
-        raise err(f"options[{i}].choices", "only an enum option has choices")
+    if choices_raw is not None and typ not in ("enum", "per_seat"):
+        raise err(f"options[{i}].choices", "only an enum or per_seat option has choices")
+    if choices_raw is not None and (not isinstance(choices_raw, list) or not choices_raw
+                                    or None in choices_raw):
+        raise err(f"options[{i}].choices", "must list the values (null is not a choice: a "
+                  "per_seat option's entry may be null anyway)")
     choices = tuple(choices_raw or ())
     if typ == "enum" and not choices:
         raise err(f"options[{i}].choices", "an enum option needs choices")
@@ -90,8 +97,9 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
         value = o.get(key)
         if key == "dealer_entry" and value is not None and typ != "per_seat":
             raise err(f"options[{i}].{key}", "only a per_seat option has a dealer entry")
-        if value is not None and typ not in ("int", "per_seat"):
-            raise err(f"options[{i}].{key}", "only an int or per_seat option has bounds")
+        if value is not None and (typ not in ("int", "per_seat") or choices):
+            raise err(f"options[{i}].{key}", "only an int or per_seat option without "
+                      "choices has bounds")
         bounds[key] = value
     lo, hi = bounds["minimum"], bounds["maximum"]
     default = o.get("default")
@@ -104,7 +112,17 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
             raise err(f"options[{i}].default", "must lie within minimum and maximum")
     if typ == "enum" and default not in choices:
         raise err(f"options[{i}].default", "must be one of the choices")
-    if typ == "per_seat":
+    if typ == "per_seat" and choices:
+        # One of the choices, or null (nothing declared), per seat; a null default is null for
+        # every seat, however many players (a variant may change that number).
+        if default is None:
+            default = [None] * players
+        if (not isinstance(default, list) or len(default) != players
+                or any(v is not None and v not in choices for v in default)):
+            raise err(f"options[{i}].default", f"must list {players} entries (one per seat), "
+                      "each one of the choices or null")
+        default = tuple(default)
+    elif typ == "per_seat":
         # One integer per seat, each within the bounds; the dealer's entry is checked per
         # request (the dealer is a seat of the request), so a default needs it everywhere.
         entry = bounds["dealer_entry"]

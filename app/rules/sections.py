@@ -125,9 +125,9 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
                          "one_winner special_kongs",
                          "kongs drawn_game"),
         "settlement.kongs.*": _s("payer amount only_if_fresh must_be_fresh", "payer amount"),
-        "settlement.drawn_game": _s("max_suits pig_penalty pig_counts_as_not_ready "
-                                    "not_ready_pays refund_kongs ready_as kongs_stand "
-                                    "revealed_pay"),
+        "settlement.drawn_game": _s("max_suits declared_void pig_penalty "
+                                    "pig_counts_as_not_ready not_ready_pays refund_kongs "
+                                    "ready_as kongs_stand revealed_pay"),
         "settlement.drawn_game.revealed_pay": _s("amount payers", "amount"),
         "settlement.follow_dealer": _s("amount", "amount"),
         "settlement.reveal": _s("option ready_hand", "option"),

@@ -43,7 +43,9 @@ A rule set that settles rounds (血战到底, 天津) says, as data:
   that discard, 一炮多响, to the first of them in turn order after the discarder), `keep` (the
   default: the kong money stands), or an enum option choosing one.
 - `drawn_game`: the checks when the wall runs out: `max_suits` (holding more numbered suits is
-  花猪), `pig_penalty` (from each pig to each other player not yet won who is not a pig),
+  花猪), `declared_void` (a per-seat option with choices, 定缺: a hand holding a tile of the suit
+  its seat's entry names is a pig too), `pig_penalty` (from each pig to each other player not
+  yet won who is not a pig),
   `pig_counts_as_not_ready` (a pig then also pays as 没叫), `not_ready_pays` (`best_value`: 查大叫,
   each player not ready pays each ready player that player's best value), `refund_kongs` (退税: a
   player not ready or a pig returns the kong money received, whoever else is ready; with every
@@ -74,9 +76,11 @@ from types import MappingProxyType
 from typing import Any
 
 from app.domain.errors import HandError
-from app.domain.events import CONCEALED, KONG_KINDS
+from app.domain.events import CONCEALED, KONG_KINDS, suits_of
+from app.domain.hand import Meld
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
+from app.rules.checks.traits import declared_suit, holds_suit
 from app.rules.choices import Chosen
 from app.rules.families import TILES
 from app.rules.load_options import read_chosen
@@ -144,6 +148,8 @@ class DrawnGameDef:
     """The checks of a drawn game (the wall runs out with two or more players not yet won)."""
 
     max_suits: int | None = None  # holding more numbered suits = 花猪; None: no pig check
+    # A per-seat option naming the suit each seat declared void (定缺): holding it = 花猪.
+    declared_void: str | None = None
     pig_penalty: Amount = 0  # from each pig to each non-pig player not yet won
     # An active pig also pays 查大叫 as a 没叫 player (a passive pig always does).
     pig_counts_as_not_ready: bool = False
@@ -152,6 +158,19 @@ class DrawnGameDef:
     ready_as: str = "discard"  # a READY_AS: the win a waiting hand is scored as
     kongs_stand: Flag = True  # 荒庄不荒杠; false: the draw returns every kong's money
     revealed_pay: RevealedPay | None = None  # needs the settlement's `reveal`
+
+    def is_pig(self, standing: Sequence[int], melds: Sequence[Meld], tileset: TileSet,
+               options: Mapping[str, Any], seat: int) -> bool:
+        """花猪: the hand of `seat`, melds included, holds more numbered suits than
+        `max_suits`, or a tile of the suit the seat declared void (`declared_void`)."""
+        if self.max_suits is None:
+            return False
+        if suits_of(standing, melds, tileset) > self.max_suits:
+            return True
+        suit = (declared_suit(options, self.declared_void, seat)
+                if self.declared_void is not None else None)
+        held = {*standing, *(t for m in melds for t in m.tiles)}
+        return suit is not None and holds_suit(held, suit, tileset)
 
 
 @dataclass(frozen=True)
@@ -441,11 +460,19 @@ def _drawn_game(raw: dict[str, Any], options: Mapping[str, OptionDef],
                                 f"{field}.pig_counts_as_not_ready", err)
     if max_suits is None and (penalty != 0 or counts_as_not_ready):
         raise err(f"{field}.max_suits", "a pig penalty or pig rule needs max_suits (who is a pig)")
+    declared_void = raw.get("declared_void")
+    if declared_void is not None:
+        od = options.get(declared_void) if isinstance(declared_void, str) else None
+        if od is None or od.type != "per_seat" or not od.choices or max_suits is None:
+            raise err(f"{field}.declared_void", "must name a per_seat option with choices (the "
+                      "suit each seat declared void), beside max_suits "
+                      f"(got {declared_void!r})")
     ready_as = raw.get("ready_as", "discard")
     if ready_as not in READY_AS:
         raise err(f"{field}.ready_as", f"must be one of {', '.join(READY_AS)} (got {ready_as!r})")
     return DrawnGameDef(
-        max_suits=max_suits, pig_penalty=penalty, pig_counts_as_not_ready=counts_as_not_ready,
+        max_suits=max_suits, declared_void=declared_void, pig_penalty=penalty,
+        pig_counts_as_not_ready=counts_as_not_ready,
         not_ready_pays=not_ready_pays,
         refund_kongs=_bool(raw.get("refund_kongs", False), f"{field}.refund_kongs", err),
         ready_as=ready_as,

@@ -25,17 +25,19 @@ options, like the payment scheme's own parameters).
   winner (`kong_transfer`; with several winners on that discard, 一炮多响, to the first of them
   in turn order after the discarder: seat discarder + 1, + 2, ...), `keep` leaves it. Each
   happens once per kong.
-- A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each pig,
-  holding more suits than `max_suits`, pays `pig_penalty` to each other player not yet won who
-  is not a pig; a passive pig pays no penalty and counts as not ready), 查大叫 (each player not
-  ready, and an active pig only where `pig_counts_as_not_ready`, pays each ready player that
-  player's best value: the highest value over the tiles that complete the hand, from
-  `app.scoring.waits` under a neutral context: a discard win, no kong, not the last tile, so
-  only hand fans count), 退税 (each player not ready, or a pig, returns the kong money it still
-  holds to the payers still in the round, whoever else is ready: with nobody ready 查大叫 pays
-  nothing and 退税 still does). Where kong money does not stand on a drawn game (`kongs_stand`
-  false, 荒庄荒杠), every kong's maker returns what it still holds (`drawn_game_refund`). A waiting
-  hand is scored as a discard win or, with `ready_as: self_draw`, as a self-draw.
+- A draw runs the drawn-game checks among the players not yet won, in this order: 查花猪 (each
+  pig, holding more suits than `max_suits` or a tile of the suit its seat declared void, 定缺,
+  where the settlement's `declared_void` names the option that says it, pays `pig_penalty`
+  to each other player not yet won who is not a pig; a passive pig pays no penalty and
+  counts as not ready), 查大叫 (each player not ready, and an active pig only where
+  `pig_counts_as_not_ready`, pays each ready player that player's best value: the highest
+  value over the tiles that complete the hand, from `app.scoring.waits` under a neutral
+  context: a discard win, no kong, not the last tile, so only hand fans count), 退税 (each
+  player not ready, or a pig, returns the kong money it still holds to the payers still in
+  the round, whoever else is ready: with nobody ready 查大叫 pays nothing and 退税 still does).
+  Where kong money does not stand on a drawn game (`kongs_stand` false, 荒庄荒杠), every kong's
+  maker returns what it still holds (`drawn_game_refund`). A waiting hand is scored as a
+  discard win or, with `ready_as: self_draw`, as a self-draw.
 - 亮倒 (`reveal` events, where the settlement reads them): each win is scored with the seats
   revealed by then (the builder puts them in its context); at a drawn game, revealed players
   pay each player still in who has not revealed (`revealed_pay`: all of them, or the first to
@@ -70,7 +72,6 @@ from app.domain.events import (
     RevealEvent,
     Round,
     WinEvent,
-    suits_of,
 )
 from app.domain.hand import DISCARD, KONG_AFTER_DISCARD, KONG_ROBBED, SELF_DRAW, WinContext
 from app.rules.choices import resolve
@@ -372,7 +373,7 @@ def _revealed_are_ready(st: _State, i: int, event: DrawEvent,
 def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
     dg = st.sd.drawn_game
     rs = st.rs
-    if dg.max_suits is not None and suits_of(hand.standing, hand.melds, rs.tileset) > dg.max_suits:
+    if dg.is_pig(hand.standing, hand.melds, rs.tileset, st.options, hand.seat):
         return DrawPlayer(hand.seat, PASSIVE_PIG if hand.passive_pig else PIG, None)
     # A neutral win: on a discard (from another player still in), no kong, not the last tile,
     # so that only the hand's own fans count; or, where the rule set says so (self-draw only

@@ -214,7 +214,8 @@ class UsefulTile(Answer):
     """A tile that, drawn, lowers the shanten, as a canonical tile code."""
     left = fields.Integer(validate=validate.Range(min=0), required=True)
     """Its copies left: the rule set's copies less those in the hand, in `visible` and the
-    flipped wild indicator where the rule set puts it out of play."""
+    flipped wild indicator where the rule set puts it out of play; in a discard row, the
+    discarded tile counts as a copy seen (its kind may be listed with 0 left)."""
 
 
 class DiscardRow(Answer):
@@ -223,12 +224,16 @@ class DiscardRow(Answer):
     tile = fields.String(required=True)
     """The tile discarded."""
     void = fields.Boolean(required=True)
-    """A tile of a suit the hand gives up (定缺: a rule set whose wins hold at most two suits);
-    such discards come first among equal shanten."""
+    """A tile of a suit the hand gives up (定缺: a rule set whose wins hold at most two suits):
+    the suit the winner declared void (`context.options.void_suit`); undeclared, none in a
+    hand of at most two suits, and in a hand of three the tiles of the suit it does best to
+    give up. Such discards come first among equal shanten."""
     shanten = fields.Integer(required=True, allow_none=True)
     """Of the 13 left: 0 ready, 1 one tile from ready, ...; null when no shape can be made."""
     useful = fields.List(fields.Nested(UsefulTile), required=True)
-    """The tiles that lower the shanten of the 13 left, in the written order of tiles."""
+    """The tiles that lower the shanten of the 13 left, in the written order of tiles, each with
+    its copies left (the discarded tile counts as seen, so its kind may be listed with 0 left);
+    when the 13 left are ready and their waits scored, exactly the tiles of `waits`."""
     useful_left = fields.Integer(required=True)
     """The copies left of the useful tiles, summed."""
     waits = fields.List(fields.Nested(WaitEntry), required=True, allow_none=True)
@@ -245,9 +250,10 @@ class AnalysisResponse(Answer):
     tiles = fields.Integer(required=True, validate=validate.OneOf((13, 14)))
     """The hand's size, declared melds counted as 3: 13 (one tile short) or 14."""
     shanten = fields.Integer(required=True, allow_none=True)
-    """向听数: 0 ready, 1 one tile from ready, ...; for 14 tiles -1 when the hand is a win
-    already, else the least shanten a discard leaves. Null when no shape can be made (more
-    suits in declared melds than the rule set lets a win hold)."""
+    """向听数: 0 ready, 1 one tile from ready, ...; for 14 tiles -1 when the hand is complete by
+    shape (`win` may still be no win: under the minimum, a requirement missing), else the
+    least shanten a discard leaves. Null when no shape can be made (定缺: declared melds hold
+    three suits, or the suit the winner declared void)."""
     shapes = fields.Dict(keys=fields.String(), values=fields.Integer(allow_none=True),
                          required=True)
     """The shanten under each shape the rule set plays under the request's options (regular,
@@ -256,7 +262,8 @@ class AnalysisResponse(Answer):
     useful = fields.List(fields.Nested(UsefulTile), required=True, allow_none=True)
     """13 tiles: the tiles that lower the shanten (a wild tile always does), in the written
     order of tiles; a kind the hand (and the flipped indicator) holds every copy of is never
-    listed; a ready hand's, with its waits scored, are exactly its waits' tiles. Null for 14
+    listed (the flipped wild indicator's kind held three times: every copy in play is in the
+    hand); a ready hand's, with its waits scored, are exactly its waits' tiles. Null for 14
     tiles (see `discards`)."""
     useful_left = fields.Integer(required=True, allow_none=True)
     """13 tiles: the copies left of the useful tiles, summed; null for 14."""
@@ -270,7 +277,8 @@ class AnalysisResponse(Answer):
     minimum met: a ready 国标 hand whose every wait is under 8 番 cannot win); else null."""
     win = fields.Nested(ScoreResponse, required=True, allow_none=True)
     """14 tiles at shanten -1: the hand scored as `scoreHand` scores it, won on its last
-    standing tile under the request's context; else null."""
+    standing tile under the request's context (`winning` false when it is complete by shape
+    but no win: under the minimum, a requirement missing); else null."""
     discards = fields.List(fields.Nested(DiscardRow), required=True, allow_none=True)
     """14 tiles: one row per distinct tile held, best first: lower shanten, then a tile of a
     void suit (定缺) before others, then more useful copies left, then the better best wait

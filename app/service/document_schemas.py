@@ -44,9 +44,11 @@ class OptionDefinition(Answer):
                          required=True)
     """`per_seat`: a list of one integer per seat (as many as the rule set's players), each within
     `minimum` and `maximum`; `dealer_entry`, when given, is the value the dealer's own entry
-    must have (tianjin `pulls`: the dealer pulls nobody).
+    must have (tianjin `pulls`: the dealer pulls nobody). A `per_seat` option with `choices`
+    lists one of the choices or null per seat (sichuan `void_suit`: the suit each seat
+    declared void, null for none).
     """
-    default = OneOf(JsonScalar(), fields.List(fields.Integer()), required=True)
+    default = OneOf(JsonScalar(), fields.List(JsonScalar(allow_none=True)), required=True)
     description = fields.String(required=True)
     choices = fields.List(JsonScalar())
     minimum = fields.Integer()

@@ -1,7 +1,7 @@
 """Reading a request's options (house rules): every option the rule set declares, the
 request's value checked against the option's type, bounds and choices, or the rule set's
-default; a per-seat option one integer per seat. Shared by the tile and the card games and
-by settle requests.
+default; a per-seat option one integer per seat (or one of its choices or null). Shared by
+the tile and the card games and by settle requests.
 """
 
 from __future__ import annotations
@@ -49,18 +49,27 @@ def build_options(value: Mapping[str, Any] | None, ruleset: AnyRuleSet,
 
 
 def _per_seat(od: OptionDef, v: object, players: int, ptr: str, dealer: int | None,
-              dealer_field: str) -> tuple[int, ...]:
+              dealer_field: str) -> tuple[Any, ...]:
     """A per-seat option: one integer per seat, each within the bounds, the dealer's entry
-    the one the option fixes (拉庄: the dealer pulls nobody)."""
+    the one the option fixes (拉庄: the dealer pulls nobody); with choices, one of them or
+    null per seat (定缺: the suit each seat declared void)."""
     def bad(problem: str, at: str = ptr) -> HandError:
         return HandError(Code.INVALID_OPTION, f"option {od.name!r} is {_json(v)}, but {problem}",
                          at)
 
+    what = ("one of " + ", ".join(_json(c) for c in od.choices) + " or null"
+            if od.choices else "one integer")
     if not isinstance(v, list | tuple) or len(v) != players:
-        raise bad(f"it must list one integer per seat: {players} entries, for seats "
+        raise bad(f"it must list {what} per seat: {players} entries, for seats "
                   f"0..{players - 1}")
     for seat, n in enumerate(v):
         at = f"{ptr}/{seat}"
+        if od.choices:
+            if n is not None and not any(type(c) is type(n) and c == n for c in od.choices):
+                raise bad(f"entry {seat} (seat {seat}) must be {what}", at)
+            continue
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise bad(f"entry {seat} (seat {seat}) must be an integer", at)
         if od.minimum is not None and n < od.minimum:
             raise bad(f"entry {seat} (seat {seat}) must be at least {od.minimum}", at)
         if od.maximum is not None and n > od.maximum:

@@ -50,7 +50,7 @@ MAX_OPTIONS = 32
 MAX_OPTION_NAME_LENGTH = 64
 MAX_OPTION_STRING_LENGTH = 64
 RULESET_ID_MAX = 64  # a request's own `ruleset` (a rule-set id)
-MAX_OPTION_LIST = 8  # a per-seat option lists one integer per seat
+MAX_OPTION_LIST = 8  # a per-seat option lists one entry per seat
 OPTION_INT_MIN = -(2**31)
 OPTION_INT_MAX = 2**31 - 1
 MAX_INT = 2**31 - 1  # seats and flower counts
@@ -103,7 +103,10 @@ MSG_NOT_HAND = _type('Not a hand: expected a notation string such as "[123p]1112
 MSG_NOT_FLOWERS = _type('Not flowers: expected a count, a list of flower codes such as ["1f", '
                         '"2f"] or a string of flowers such as "1f2f".')
 MSG_NOT_OPTION_VALUE = _type(
-    "Not an option value: expected a boolean, an integer, a string or a list of integers.")
+    "Not an option value: expected a boolean, an integer, a string or a list (one entry per "
+    "seat).")
+MSG_NOT_OPTION_ENTRY = _type("Not an entry of a per-seat option: expected an integer, a string "
+                             "or null.")
 MSG_NOT_OPTIONS = _type("Not an object of options: expected option names with their values, "
                         'such as "base": 5.')
 MSG_NOT_EVENT = _type("Not an event: expected an object with type kong, win, draw, "
@@ -567,8 +570,9 @@ class Flowers(fields.Field[Any]):
 class Options(fields.Field[dict[str, Any]]):
     """House rules declared by the rule set (`GET /v1/rulesets/{ruleset}`)."""
 
-    # `context.options`: option name -> boolean, integer, string or list of integers (a
-    # per-seat option, `OptionValue`); the rule set decides which names and values it takes.
+    # `context.options`: option name -> boolean, integer, string or list (a per-seat
+    # option of integers, or of strings and nulls: `OptionValue`); the rule set decides
+    # which names and values it takes.
     contract_name: ClassVar[str] = "Options"
 
     default_error_messages = {"invalid": MSG_NOT_OPTIONS, "null": MSG_NULL}  # noqa: RUF012
@@ -595,11 +599,11 @@ class Options(fields.Field[dict[str, Any]]):
                     errors[name] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
                 out[name] = number
             elif type(item) is list:
-                numbers, problem = _option_list(item)
+                entries, problem = _option_list(item)
                 if problem:
                     errors[name] = problem
                 else:
-                    out[name] = numbers
+                    out[name] = entries
             else:
                 errors[name] = [MSG_NOT_OPTION_VALUE]
         if errors:
@@ -608,9 +612,10 @@ class Options(fields.Field[dict[str, Any]]):
 
 
 class OptionValue(fields.Field[Any]):
-    """A boolean, an integer, a string, or a list of integers (a `per_seat` option, one entry per
-    seat: `pulls: [0, 1, 2, 0]`); the rule set's option definition says which, its bounds and
-    choices (else 422 `invalid_option`, pointing at the entry: `/context/options/pulls/2`).
+    """A boolean, an integer, a string, or a list (a `per_seat` option, one entry per seat:
+    integers, `pulls: [0, 1, 2, 0]`, or with choices each a choice or null, `void_suit: ["m",
+    null, "s", "p"]`); the rule set's option definition says which, its bounds and choices
+    (else 422 `invalid_option`, pointing at the entry: `/context/options/pulls/2`).
     """
 
     # Read by `Options` (never a field by itself): one value of `context.options`, written
@@ -618,22 +623,32 @@ class OptionValue(fields.Field[Any]):
     contract_name: ClassVar[str] = "OptionValue"
 
 
-def _option_list(items: list[Any]) -> tuple[list[int], dict[int, list[str]] | list[str]]:
-    """A list option value: its integers, and its errors (keyed by index, like a List
-    field's, or messages about the list itself); no errors: empty."""
+def _option_list(items: list[Any]) -> tuple[list[Any], dict[int, list[str]] | list[str]]:
+    """A list option value (a per-seat option): its entries, each an integer, a string or
+    null, and its errors (keyed by index, like a List field's, or messages about the list
+    itself); no errors: empty."""
     if len(items) > MAX_OPTION_LIST:
         return [], [_more(MAX_OPTION_LIST)]
-    numbers: list[int] = []
+    entries: list[Any] = []
     errors: dict[int, list[str]] = {}
     for i, item in enumerate(items):
+        if item is None:
+            entries.append(None)
+            continue
+        if type(item) is str:
+            if len(item) > MAX_OPTION_STRING_LENGTH:
+                errors[i] = [_longer(MAX_OPTION_STRING_LENGTH)]
+            else:
+                entries.append(item)
+            continue
         number = as_integer(item)
         if number is None:
-            errors[i] = [MSG_NOT_INT]
+            errors[i] = [MSG_NOT_OPTION_ENTRY]
         elif not OPTION_INT_MIN <= number <= OPTION_INT_MAX:
             errors[i] = [f"Must be between {OPTION_INT_MIN} and {OPTION_INT_MAX}."]
         else:
-            numbers.append(number)
-    return numbers, errors
+            entries.append(number)
+    return entries, errors
 
 
 def _escape(token: str) -> str:

@@ -244,8 +244,9 @@ class AnalysisRequestSchema(_Strict):
     codes: they lower the copies left of each useful tile. Default none."""
     score_waits = StrictBool(allow_none=True)
     """false: the waits of a ready hand (or of a discard that leaves it ready) are not scored
-    (`waits`, `best` and `can_win` are null), which makes the answer for a hand holding
-    several wild tiles many times faster. Default true."""
+    (`waits`, `best` and `can_win` are null). Scoring them costs far more on a hand holding
+    many wild tiles (every completion is scored under every reading of the wilds): false makes
+    such an answer many times faster. Default true."""
     ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 

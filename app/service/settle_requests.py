@@ -100,7 +100,6 @@ from app.domain.events import (
     RevealEvent,
     Round,
     WinEvent,
-    suits_of,
 )
 from app.domain.hand import (
     DISCARD,
@@ -520,7 +519,7 @@ class _Builder:
         active = [s for s in range(self.players) if s not in self.won]
         hands: list[DrawHand] = []
         seen: set[int] = set()
-        max_suits = self.rs.settlement.drawn_game.max_suits if self.rs.settlement else None
+        drawn_game = self.rs.settlement.drawn_game if self.rs.settlement else None
         for k, item in enumerate(hands_raw):
             hp = f"{at}/hands/{k}"
             seat = self._seat(item, "seat", hp, what)
@@ -540,11 +539,11 @@ class _Builder:
                     exc = HandError(exc.code, exc.message, "/hand", exc.position)
                 raise _within(exc, hp, who, "") from None
             passive = bool(item.get("passive_pig"))
-            if passive and (max_suits is None
-                            or suits_of(standing, melds, self.rs.tileset) <= max_suits):
+            if passive and (drawn_game is None or not drawn_game.is_pig(
+                    standing, melds, self.rs.tileset, self.options, seat)):
                 raise HandError(Code.INCONSISTENT_EVENT, f"{who}: passive_pig is true, but the "
-                                "hand is not a pig (花猪): it does not hold more suits than "
-                                "allowed", f"{hp}/passive_pig")
+                                "hand is not a pig (花猪): it holds neither more suits than "
+                                "allowed nor its declared void suit", f"{hp}/passive_pig")
             self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
             self.shown[seat] = self._counts(standing, melds)
             self._check_copies(f"{hp}/hand", who)

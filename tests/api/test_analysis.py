@@ -212,3 +212,71 @@ def test_a_ready_hands_useful_tiles_are_its_waits(
     assert "1p" not in {u["tile"] for u in got["useful"]} and len(got["useful"]) == 33
     bare = _ok(client, spec, "tianjin", {**body, "score_waits": False})
     assert "1p" in {u["tile"] for u in bare["useful"]}  # the counts alone
+
+
+def test_a_two_suit_hand_has_no_void_rows(client: FlaskClient, spec: dict[str, Any]) -> None:
+    # Undeclared, any two suits win: the 4p of a hand of 万 and 筒 is no void tile, and 1m
+    # (39 copies of useful tiles left) ranks above it (23), both one from ready.
+    got = _ok(client, spec, "chengdu", {"hand": "1223335566778m4p", "context": SELF_DRAW})
+    rows = {r["tile"]: r for r in got["discards"]}
+    assert not any(r["void"] for r in got["discards"])
+    assert [r["tile"] for r in got["discards"]][:2] == ["1m", "2m"]
+    assert rows["1m"]["shanten"] == rows["4p"]["shanten"] == 1
+    assert rows["1m"]["useful_left"] == 39 and rows["4p"]["useful_left"] == 23
+
+
+def test_a_declared_void_suit_is_exactly_the_void(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    hand = "1223335566778m4p"
+    declared = {"win_type": "self_draw", "options": {"void_suit": ["p", None, None, None]}}
+    got = _ok(client, spec, "chengdu", {"hand": hand, "context": declared})
+    first = got["discards"][0]
+    assert first["tile"] == "4p" and first["void"] is True
+    assert [r["tile"] for r in got["discards"] if r["void"]] == ["4p"]
+    # Kept 万 only: 1m leaves 20 useful copies, no 筒 among them.
+    one_m = next(r for r in got["discards"] if r["tile"] == "1m")
+    assert one_m["useful_left"] == 20 and not any(u["tile"].endswith("p")
+                                                  for u in one_m["useful"])
+    # Another seat's declaration does not bind the winner (seat 1): no void.
+    other = _ok(client, spec, "chengdu", {"hand": hand, "context": {**declared, "winner": 1}})
+    assert not any(r["void"] for r in other["discards"])
+    # A declared suit the hand does not hold: no void either.
+    bamboo = {"win_type": "self_draw", "options": {"void_suit": ["s", None, None, None]}}
+    assert not any(r["void"] for r in _ok(client, spec, "chengdu", {
+        "hand": hand, "context": bamboo})["discards"])
+
+
+def test_a_hand_holding_its_declared_suit_is_not_ready(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    declared = {"win_type": "self_draw", "options": {"void_suit": ["p", None, None, None]}}
+    ready = _ok(client, spec, "sichuan", {"hand": "123m456m789m123p5p", "context": SELF_DRAW})
+    assert ready["shanten"] == 0 and ready["can_win"] is True
+    got = _ok(client, spec, "sichuan", {"hand": "123m456m789m123p5p", "context": declared})
+    assert got["shanten"] >= 1 and got["waits"] is None
+    assert not any(u["tile"].endswith("p") for u in got["useful"])
+    # The declared suit in a declared meld: no shape can be made.
+    meld = _ok(client, spec, "sichuan", {"hand": "[555p]123m456m789m1m", "context": declared})
+    assert meld["shanten"] is None and meld["useful"] == []
+
+
+def test_a_bad_declared_void_suit_points_at_the_entry(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    body = {"hand": "123m456m789m123p5p",
+            "context": {"win_type": "self_draw", "options": {"void_suit": ["p", "z", None,
+                                                                          None]}}}
+    answer = problem(_analyse(client, spec, "sichuan", body), 422, "invalid_option")
+    assert answer["errors"][0]["pointer"] == "/context/options/void_suit/1"
+
+
+def test_a_ready_rows_useful_tiles_are_its_waits(
+        client: FlaskClient, spec: dict[str, Any]) -> None:
+    # hebei: discarding the fourth 7p leaves a hand waiting on 7p and 1s; the discarded 7p
+    # was the last copy, so 7p is useful with 0 left.
+    got = _ok(client, spec, "hebei", {"hand": "345777789p11sSSS", "context": SELF_DRAW})
+    row = next(r for r in got["discards"] if r["tile"] == "7p")
+    assert [w["tile"] for w in row["waits"]] == ["7p", "1s"]
+    assert row["useful"] == [{"tile": "7p", "left": 0}, {"tile": "1s", "left": 2}]
+    assert row["useful_left"] == 2
+    for r in got["discards"]:
+        if r["waits"] is not None:
+            assert [u["tile"] for u in r["useful"]] == [w["tile"] for w in r["waits"]]

@@ -416,3 +416,22 @@ def test_the_calculator_marks_the_wild_tiles_of_waits_and_analysis(
               && b.bottom <= svg.bottom + 0.5 && e.textContent.endsWith('=' + e.dataset.as); });
         })()""")
         page.eval("document.body.dataset.state = 'ready'")
+
+
+def test_the_calculator_declares_a_void_suit_per_seat(browser: Browser, served: str) -> None:
+    # 定缺: sichuan's void_suit is a per-seat option with choices, one select per seat; the
+    # winner (seat 0) declaring 筒 makes a hand of 万 and 筒 no win.
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=sichuan")
+    _ready(page)
+    assert page.eval("document.querySelectorAll('#opt-void_suit select').length") == 4
+    page.eval("document.getElementById('hand').value = '123m456m789m123p55p'")
+    page.click("#ask-score")
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    assert "A win" in page.eval("document.getElementById('result-body').textContent")
+    _set(page, "#opt-void_suit-0", '"p"')
+    page.click("#ask-score")
+    page.wait("document.body.dataset.state === 'done' && document.getElementById("
+              "'result-body').textContent.includes('Not a win')")
+    assert "declared a suit void" in page.eval(
+        "document.getElementById('result-body').textContent")

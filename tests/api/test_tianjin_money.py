@@ -72,6 +72,10 @@ def test_the_stakes_and_the_tables(client: FlaskClient, spec: dict[str, Any]) ->
     ([0, 0, 0], 0, "/context/options/pulls", "one integer per seat: 4 entries"),
     ([0, 0, 0, 0, 0], 0, "/context/options/pulls", "one integer per seat"),
     (2, 0, "/context/options/pulls", "one integer per seat"),
+    # The schema takes strings and nulls in a per-seat list (an option with choices, 定缺):
+    # the rule set's option refuses them here.
+    ([0, 0, "1", 0], 0, "/context/options/pulls/2", "entry 2 (seat 2) must be an integer"),
+    ([0, None, 0, 0], 0, "/context/options/pulls/1", "entry 1 (seat 1) must be an integer"),
 ])
 def test_a_bad_per_seat_value_is_invalid_option(client: FlaskClient, spec: dict[str, Any],
                                                 pulls: Any, dealer: int, pointer: str,
@@ -84,18 +88,19 @@ def test_a_bad_per_seat_value_is_invalid_option(client: FlaskClient, spec: dict[
 
 
 @pytest.mark.parametrize(("options", "pointer", "code"), [
-    ({"pulls": [0, 0, "1", 0]}, "/context/options/pulls/2", "invalid_type"),
     ({"pulls": [0, 0, 1.5, 0]}, "/context/options/pulls/2", "invalid_type"),
     ({"pulls": [0, True, 0, 0]}, "/context/options/pulls/1", "invalid_type"),
     ({"pulls": [0] * 9}, "/context/options/pulls", "invalid_value"),
     ({"pulls": [[0]]}, "/context/options/pulls/0", "invalid_type"),
+    ({"pulls": [0, 0, "x" * 65, 0]}, "/context/options/pulls/2", "invalid_value"),
     ({"pulls": {"0": 1}}, "/context/options/pulls", "invalid_type"),
 ])
 def test_a_list_of_non_integers_is_refused_by_the_schema(
         client: FlaskClient, spec: dict[str, Any], options: dict[str, Any], pointer: str,
         code: str) -> None:
-    """The schema (and the document) take a list option of at most 8 integers; anything
-    else is `invalid_request`, pointing at the item."""
+    """The schema (and the document) take a list option of at most 8 entries, each an
+    integer, a short string or null; anything else is `invalid_request`, pointing at the
+    item."""
     body = {"hand": SU, "context": context(options=options)}
     response = client.post(SCORE, json=body)
     validate_live(spec, "/v1/rulesets/{ruleset}/score", "post", response)

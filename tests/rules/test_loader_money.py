@@ -18,6 +18,8 @@ from tests.rules.test_loader import assert_names, load_error, mini, write
 
 PULLS = {"name": "pulls", "type": "per_seat", "minimum": 0, "maximum": 2, "dealer_entry": 0,
          "default": [0, 0, 0, 0], "description": "拉庄 by seat"}
+VOID = {"name": "void_suit", "type": "per_seat", "choices": ["m", "p", "s"],
+        "default": [None, None, None, None], "description": "定缺 by seat"}
 OPTIONS: list[dict[str, Any]] = [
     {"name": "base", "type": "int", "default": 1, "minimum": 1, "description": "底"},
     {"name": "table", "type": "enum", "choices": ["plain", "weighted"], "default": "plain",
@@ -83,6 +85,15 @@ def test_the_real_tianjin_money_data() -> None:
      "options[0].dealer_entry", "only a per_seat option"),
     ({"name": "x", "type": "list", "default": [], "description": "x"}, "options[0].type",
      "per_seat"),
+    # With choices (定缺: a suit or null per seat): entries among them, no bounds.
+    ({**VOID, "default": ["z", None, None, None]}, "options[0].default",
+     "each one of the choices or null"),
+    ({**VOID, "default": [None, None, None]}, "options[0].default", "4 entries"),
+    ({**VOID, "minimum": 0}, "options[0].minimum", "without choices"),
+    ({**VOID, "choices": ["m", None]}, "options[0].choices", "null is not a choice"),
+    ({**VOID, "choices": []}, "options[0].choices", "must list the values"),
+    ({"name": "x", "type": "bool", "default": False, "choices": [True],
+      "description": "x"}, "options[0].choices", "only an enum or per_seat option"),
 ])
 def test_a_bad_per_seat_option_is_refused(tmp_path: Path, option: dict[str, Any], field: str,
                                           words: str) -> None:
@@ -164,3 +175,23 @@ def test_fixed_points_parameters_load(tmp_path: Path) -> None:
     rs = load_rulesets(write(tmp_path, money(payment=payment)))["mini"]
     assert (rs.payment.params["table"], rs.payment.params["dealer_sits"],
             rs.payment.params["pulls"]) == ("weighted", True, [0, 1, 1, 1])
+
+
+def test_the_real_sichuan_void_suit_option() -> None:
+    for rid in ("sichuan", "chengdu"):
+        rs = repo_rulesets()[rid]
+        od = rs.option_by_name["void_suit"]
+        assert (od.type, od.choices, od.default) == ("per_seat", ("m", "p", "s"),
+                                                     (None, None, None, None))
+        assert rs.settlement is not None
+        assert rs.settlement.drawn_game.declared_void == "void_suit"
+        assert [r.params for r in rs.requirements if r.check == "lacks_declared_suit"] == [
+            {"option": "void_suit"}]
+
+
+def test_a_null_default_of_a_per_seat_choice_is_null_at_every_seat(tmp_path: Path) -> None:
+    rs = load_rulesets(write(tmp_path, mini(options=[{**VOID, "default": None}])))["mini"]
+    assert rs.option_by_name["void_suit"].default == (None,) * rs.players
+    three = {"id": "three", "extends": "mini", "name": "三", "name_en": "Three", "players": 3}
+    child = load_rulesets(write(tmp_path, mini(options=[{**VOID, "default": None}]), three))
+    assert child["three"].option_by_name["void_suit"].default == (None, None, None)

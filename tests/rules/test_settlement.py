@@ -123,6 +123,10 @@ def test_defaults_and_no_settlement(tmp_path: Path) -> None:
     ({"drawn_game__pig_penalty": -16}, "settlement.drawn_game.pig_penalty"),
     ({"drawn_game__not_ready_pays": "worst_value"}, "settlement.drawn_game.not_ready_pays"),
     ({"drawn_game__refund_kongs": "no"}, "settlement.drawn_game.refund_kongs"),
+    # 定缺 declared: a per-seat option with choices, beside max_suits.
+    ({"drawn_game__declared_void": "nope"}, "settlement.drawn_game.declared_void"),
+    ({"drawn_game__declared_void": "cap"}, "settlement.drawn_game.declared_void"),
+    ({"drawn_game__declared_void": 2}, "settlement.drawn_game.declared_void"),
     ({"drawn_game__all_alike_pays_nothing": True},
      "settlement.drawn_game.all_alike_pays_nothing"),
     ({"drawn_game__pig_counts_as_not_ready": None, "drawn_game__pig_penalty": None,
@@ -222,9 +226,10 @@ def test_the_real_rule_sets() -> None:
     assert sichuan.kongs["concealed"] == KongMoney("each_active", 2)
     assert chengdu.kongs["direct"].amount == Chosen("direct_kong_amount")
     assert chengdu.kongs["added"].only_if_fresh == Chosen("added_kong_fresh_only")
-    # An active pig pays its penalty and refunds its kong money, but not 查大叫.
+    # An active pig pays its penalty and refunds its kong money, but not 查大叫; holding the
+    # suit its seat declared void (定缺) makes a pig too.
     assert sichuan.drawn_game == chengdu.drawn_game == DrawnGameDef(
-        max_suits=2, pig_penalty=16, pig_counts_as_not_ready=False,
+        max_suits=2, declared_void="void_suit", pig_penalty=16, pig_counts_as_not_ready=False,
         not_ready_pays="best_value", refund_kongs=True)
     options = {o.name: o.default for o in real["chengdu"].options}
     assert (options["added_kong_fresh_only"], options["direct_kong_amount"]) == (True, 2)

@@ -171,3 +171,92 @@ def test_a_wild_counts_as_any_tile(rid: str) -> None:
             if got is not None and (best is None or got < best):
                 best = got
         assert shanten(standing, melds, ctx, rs) == best, (rid, standing, melds, ctx.wilds)
+
+
+def _fourteen(rs: RuleSet, seed: int, n: int):  # type: ignore[no-untyped-def]
+    """Random 14-tile hands: a 13-tile hand of `_hands` and one more drawable tile."""
+    rng = random.Random(seed)
+    for standing, melds, ctx in _hands(rs, seed, n, (0, 1, 2) if rs.wild else (0,)):
+        held = standing + [t for m in melds for t in m.tiles]
+        if ctx.wild_indicator is not None and rs.wild is not None \
+                and rs.wild.indicator_out_of_play:
+            held.append(ctx.wild_indicator)
+        free = [t for t in rs.tileset.playing if held.count(t) < rs.tileset.kinds[t].copies]
+        yield [*standing, rng.choice(free)], melds, ctx
+
+
+@pytest.mark.parametrize("rid", TILE_RULESETS)
+def test_a_discard_row_counts_its_own_discard_as_seen(rid: str) -> None:
+    """Each row's useful tiles are the kinds that lower the shanten of the 13 left and can be
+    drawn by them, with the copies left counting the discard as seen (so the last copy
+    discarded is listed with 0 left); a ready row's useful tiles are exactly its waits'."""
+    rs = repo_rulesets()[rid]
+    assert isinstance(rs, RuleSet)
+    ts = rs.tileset
+    out_of_play = rs.wild is not None and rs.wild.indicator_out_of_play
+    for standing, melds, ctx in _fourteen(rs, 21, max(N // 5, 12)):
+        result = analyse(standing, melds, ctx, rs)
+        held = standing + [t for m in melds for t in m.tiles]
+        if out_of_play and ctx.wild_indicator is not None:
+            held.append(ctx.wild_indicator)
+        for row in result.discards:
+            if row.left.shanten is None:
+                continue
+            if row.left.waits is not None:
+                assert [u.tile for u in row.left.useful] == [w.tile for w in row.left.waits], \
+                    (rid, standing, melds, row.tile)
+                continue
+            gone = held[:]
+            gone.remove(ts.by_code[row.tile])
+            rest = standing[:]
+            rest.remove(ts.by_code[row.tile])
+            want = {}
+            for t in ts.playing:
+                if gone.count(t) >= ts.kinds[t].copies:
+                    continue
+                after = shanten([*rest, t], melds, ctx, rs)
+                if after is not None and after < row.left.shanten:
+                    want[ts.code(t)] = ts.kinds[t].copies - held.count(t)
+            assert {u.tile: u.left for u in row.left.useful} == want, (rid, standing, row.tile)
+
+
+def _suits(held: list[int], ts: TileSet) -> set[str]:
+    return {ts.kinds[t].suit for t in held if ts.kinds[t].is_number}
+
+
+@pytest.mark.parametrize("rid", [r for r in TILE_RULESETS
+                                 if any(q.check == SUITS_AT_MOST
+                                        for q in repo_rulesets()[r].requirements)])
+def test_void_rows_are_the_declared_suit_or_none_in_two_suits(rid: str) -> None:
+    """定缺: undeclared, a hand of at most two suits has no void row, and one of three has
+    void rows of one suit only; declared, the void rows are exactly the declared suit's tiles,
+    the shanten is never lower than undeclared, the same for a hand holding none of that
+    suit, and none at all when a declared meld holds it."""
+    rs = repo_rulesets()[rid]
+    assert isinstance(rs, RuleSet)
+    ts = rs.tileset
+    two = three = 0
+    for standing, melds, ctx in _fourteen(rs, 22, max(N // 3, 20)):
+        held = standing + [t for m in melds for t in m.tiles]
+        void = {r.tile for r in analyse(standing, melds, ctx, rs, score_waits=False).discards
+                if r.void}
+        if len(_suits(held, ts)) <= 2:
+            assert not void, (rid, standing, melds)
+            two += 1
+        else:
+            assert len(_suits([ts.by_code[c] for c in void], ts)) == 1, (rid, standing, void)
+            three += 1
+        undeclared = shanten(standing, melds, ctx, rs)
+        for suit in ts.suits:
+            options = {**ctx.options, "void_suit": (suit, None, None, None)}
+            declared = WinContext(ctx.win_type, options=options)
+            got = analyse(standing, melds, declared, rs, score_waits=False)
+            assert {r.tile for r in got.discards if r.void} == \
+                {ts.code(t) for t in standing if ts.kinds[t].suit == suit}
+            if any(ts.kinds[t].suit == suit for m in melds for t in m.tiles):
+                assert got.shanten is None, (rid, standing, melds, suit)
+            elif suit not in _suits(held, ts):
+                assert got.shanten == undeclared, (rid, standing, melds, suit)
+            elif undeclared is not None:
+                assert got.shanten is not None and got.shanten >= undeclared
+    assert two and three

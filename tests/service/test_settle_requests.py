@@ -64,5 +64,6 @@ def test_a_valid_round_is_immutable_values() -> None:
     rnd = build_round({"events": [KONG, {**WIN, "hand": "111p222p333p444p5p5p"}]}, SICHUAN)
     assert rnd.events[0] == KongEvent(seat=1, kind="concealed", tile=4)
     assert rnd.options == {"base": 1, "cap": 3, "self_draw": "add_base",
-                           "gang_shang_pao_kong_money": "refund"}
+                           "gang_shang_pao_kong_money": "refund",
+                           "void_suit": (None, None, None, None)}
     assert not rnd.finished and rnd.robbed == frozenset()

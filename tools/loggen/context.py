@@ -108,7 +108,7 @@ class ContextMaker:
             ctx["wilds"] = [self.t.codes[w] for w in draw.wilds]
         elif full:
             ctx["wild_indicator"] = None
-        put("options", self._options(dealer), {})
+        put("options", self._options(dealer, winner), {})
         return ctx
 
     def _flowers(self) -> int | str | list[str]:
@@ -123,14 +123,15 @@ class ContextMaker:
         shown = [self.t.codes[f] for f in rng.sample(flowers, n)]
         return shown if rng.random() < 0.5 else "".join(shown)
 
-    def _options(self, dealer: int) -> dict[str, Any]:
+    def _options(self, dealer: int, winner: int) -> dict[str, Any]:
         """Mostly the defaults; now and then one or two options set to a valid value."""
         rng = self.rng
         options = self.ruleset.options
         if not options or rng.random() >= 0.25:
             return {}
         chosen = rng.sample(options, min(len(options), rng.choice((1, 1, 2))))
-        picked = {od.name: _option_value(od, rng, self.players, dealer) for od in chosen}
+        picked = {od.name: _option_value(od, rng, self.players, dealer, winner)
+                  for od in chosen}
         # An option that brings a context rule into force (冲宝 and 摸宝: a ready player's
         # self-draw) would make most contexts drawn here refused: such choices are left at
         # their defaults, so the log stays a log of requests the service accepts.
@@ -151,20 +152,28 @@ def _wind_names(rng: random.Random) -> tuple[str, ...]:
     return zh if r < 0.95 else tuple(w + "风" for w in zh)
 
 
-def _option_value(od: OptionDef, rng: random.Random, players: int, dealer: int) -> Any:
+def _option_value(od: OptionDef, rng: random.Random, players: int, dealer: int,
+                  winner: int) -> Any:
     """A valid value of a declared option, other than its default when it has others."""
     default = list(od.default) if isinstance(od.default, tuple) else od.default
-    value = _any_option_value(od, rng, players, dealer)
+    value = _any_option_value(od, rng, players, dealer, winner)
     for _ in range(8):
         if value != default:
             break
-        value = _any_option_value(od, rng, players, dealer)
+        value = _any_option_value(od, rng, players, dealer, winner)
     return value
 
 
-def _any_option_value(od: OptionDef, rng: random.Random, players: int, dealer: int) -> Any:
+def _any_option_value(od: OptionDef, rng: random.Random, players: int, dealer: int,
+                      winner: int) -> Any:
     if od.type == "bool":
         return rng.random() < 0.5
+    if od.type == "per_seat" and od.choices:
+        # One of the choices or null per seat (定缺: the suit each seat declared void). The
+        # winner's entry stays null: a declared suit its hand holds would make the win no
+        # win, and the share of hands that do not win is drawn elsewhere.
+        return [None if seat == winner else rng.choice((*od.choices, None))
+                for seat in range(players)]
     if od.choices:
         return rng.choice(od.choices)
     low = od.minimum if od.minimum is not None else 0

@@ -314,21 +314,30 @@ under each shape the rule set plays under the request's options: regular, seven_
 thirteen_orphans, honors_and_knitted, knitted_straight, nine_gates), `useful` (every tile
 that, drawn, lowers the shanten, with its copies `left`: the deck's copies less the hand,
 `visible` and a flipped wild indicator the rule set puts out of play; a kind the hand holds
-every copy of is never listed) and `useful_left` (their sum). When ready, `waits`, `best`
-and `can_win` as `listWaits` answers them (a 国标 hand whose every wait is under 8 番 is
-ready but `can_win: false`). With `score_waits: false` the waits are not scored (`waits`,
-`best`, `can_win` null): many times faster for hands holding several wild tiles.
+every copy of is never listed, nor the indicator's kind held three times: every copy in
+play is in the hand) and `useful_left` (their sum). When ready, `waits`, `best` and
+`can_win` as `listWaits` answers them, and `useful` lists exactly the waits' tiles (a 国标
+hand whose every wait is under 8 番 is ready but `can_win: false`). Scoring the waits of a
+hand holding many wild tiles costs far more than counting: with `score_waits: false` they
+are not scored (`waits`, `best`, `can_win` null), many times faster.
 
-14 tiles: `shanten` of the hand as it stands (-1 when it is a win already: `win` is then its
-score, won on its last standing tile under the context), and `discards`, one row per
-distinct tile held with what the 13 left answer, best first: lower shanten, then a tile of
-a void suit (定缺) before others, then more useful copies left, then the better best wait
-(value, then fan total), then the written order of tiles.
+14 tiles: `shanten` of the hand as it stands (-1 when it is complete by shape: `win` is then
+its score, won on its last standing tile under the context, and may say `winning: false`
+when it is under the minimum or misses a requirement), and `discards`, one row per distinct
+tile held with what the 13 left answer, best first: lower shanten, then a tile of a void
+suit (定缺) before others, then more useful copies left, then the better best wait (value,
+then fan total), then the written order of tiles. A row's own discard counts as a copy seen:
+a ready row's `useful` lists exactly its waits' tiles, the discarded kind with 0 left when
+it was the last copy.
 
 The rule set says the rest: its shapes and their options, its deck (a tile it lacks is
 never useful), its wild tiles (each counts as any tile; a drawn wild is always useful) and
-a limit on the suits of a win (四川 定缺: a hand holding three suits is not ready, and the
-tiles of the suit it gives up are the first discards). Errors are those of `listWaits`,
+a limit on the suits of a win (四川 定缺: a hand holding three suits is not ready). Void
+tiles (`void`, the first discards): the suit the winner declared void where the request
+names it (`context.options.void_suit`), and only the two others may be kept; undeclared, a
+hand of at most two suits has none, and a hand of three has the tiles of the suit it does
+best to give up. `shanten` is null when declared melds hold three suits, or the declared
+void suit. Errors are those of `listWaits`,
 with `wrong_tile_count` for a hand of other than 13 or 14 tiles, `too_many_copies` (pointer
 `/visible`) for more copies seen than the deck holds, and `analysis_not_supported` for a
 game of word cards."""

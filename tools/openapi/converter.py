@@ -229,9 +229,10 @@ class Converter(OpenAPIConverter):
                     "additionalProperties": self._sub(OptionValue())}
         if isinstance(field, OptionValue):
             integer = {"type": "integer", "minimum": OPTION_INT_MIN, "maximum": OPTION_INT_MAX}
-            return {"oneOf": [{"type": "boolean"}, integer,
-                              {"type": "string", "maxLength": MAX_OPTION_STRING_LENGTH},
-                              {"type": "array", "maxItems": MAX_OPTION_LIST, "items": integer}]}
+            string = {"type": "string", "maxLength": MAX_OPTION_STRING_LENGTH}
+            entry = {"oneOf": [integer, string, {"type": "null"}]}
+            return {"oneOf": [{"type": "boolean"}, integer, string,
+                              {"type": "array", "maxItems": MAX_OPTION_LIST, "items": entry}]}
         if isinstance(field, Event):
             events = (*_KONG_SCHEMAS.values(), *_EVENT_SCHEMAS.values())
             return {"oneOf": [self.resolve_nested_schema(s) for s in events]}  # type: ignore[no-untyped-call]

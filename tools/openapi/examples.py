@@ -257,6 +257,15 @@ ANALYSIS = (
         ruleset='sichuan',
     ),
     Example(
+        'declared_void_suit',
+        'chengdu (定缺 declared): seat 0 declared 筒 void, so its 4p is the void tile',
+        {'hand': '1223335566778m4p',
+         'context': {'win_type': 'self_draw', 'options': {'void_suit': ['p', None, None, None]}}},
+        answer='Shanten 1 either way: 4p (void: true) comes first; undeclared, a hand of two '
+               'suits has no void tile and 1m (39 useful copies left) ranks above 4p (23)',
+        ruleset='chengdu',
+    ),
+    Example(
         'wild_tiles',
         'tianjin: a hand holding a wild tile (the indicator 3s makes 3s and 4s wild)',
         {'hand': '123m456m789s5p5p3s9s', 'context': {'win_type': 'self_draw',

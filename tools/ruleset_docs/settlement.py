@@ -83,6 +83,9 @@ class SettlementSection(TileLabels):
         "max_suits": lambda p, v: (
             f"查花猪: a player not yet won holding more than {v} numbered suits is a pig (花猪)."
             if v is not None else "No player is a pig (no 查花猪)."),
+        "declared_void": lambda p, v: (
+            f"定缺 declared: a player holding a tile of the suit its seat declared void is a "
+            f"pig too; the declarations are {p.option(v)}." if v is not None else None),
         "pig_penalty": lambda p, v: (
             f"Each pig pays {p.amount(v)} to each other player not yet won who is not a pig."
             if p.drawn()["max_suits"] is not None else None),

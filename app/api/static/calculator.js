@@ -308,10 +308,17 @@ function buildOptions() {
       control = select(o.choices.map((c) => [JSON.stringify(c), String(c)]), JSON.stringify(o.default));
     } else if (o.type === "per_seat") {
       control = el("div", { className: "seats", role: "group", "aria-label": o.name });
-      o.default.forEach((v, i) => control.append(el("input", {
-        type: "number", min: o.minimum, max: o.maximum, step: 1, value: v,
-        "aria-label": `${o.name}, seat ${i}`, "data-pointer": `${pointer}/${i}`, id: `${id}-${i}`,
-      })));
+      o.default.forEach((v, i) => {
+        const attrs = { "aria-label": `${o.name}, seat ${i}`, "data-pointer": `${pointer}/${i}`, id: `${id}-${i}` };
+        if (o.choices) {
+          // One of the choices or null per seat (定缺: the suit declared void, or none).
+          const entry = select([["null", "—"], ...o.choices.map((c) => [JSON.stringify(c), String(c)])], JSON.stringify(v));
+          Object.entries(attrs).forEach(([k, a]) => entry.setAttribute(k, a));
+          control.append(entry);
+        } else {
+          control.append(el("input", { type: "number", min: o.minimum, max: o.maximum, step: 1, value: v, ...attrs }));
+        }
+      });
     } else {
       continue;
     }
@@ -331,6 +338,7 @@ function optionValues() {
     if (o.type === "bool") v = c.checked;
     else if (o.type === "int") v = c.value === "" ? o.default : Number(c.value);
     else if (o.type === "enum") v = JSON.parse(c.value);
+    else if (o.choices) v = [...c.querySelectorAll("select")].map((i) => JSON.parse(i.value));
     else v = [...c.querySelectorAll("input")].map((i) => Number(i.value));
     if (JSON.stringify(v) !== JSON.stringify(o.default)) out[o.name] = v;
   }

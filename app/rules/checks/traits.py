@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from app.domain.hand import WinContext
 from app.domain.tiles import TileSet
-from app.rules.checks.registry import TileGroup, check, group_tile_set
+from app.rules.checks.registry import PerSeatOption, TileGroup, check, group_tile_set
 from app.rules.view import View
 
 # What these checks see of a group, for hands with wild tiles (see `check(tells_apart=)`):
@@ -69,6 +70,34 @@ def voided_suit(v: View, ctx: WinContext) -> int:
 def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
     """定缺: the hand, melds included, holds tiles of at most `count` numbered suits."""
     return 1 if len(v.facts.suits) <= count else 0
+
+
+def declared_suit(options: Mapping[str, Any], option: str, seat: int) -> str | None:
+    """The suit `seat` declared void (定缺): its entry of the per-seat option `option`, a
+    suit letter, or None when it declared none (or the request's seats do not reach it)."""
+    entries = options.get(option)
+    if not entries or not 0 <= seat < len(entries):
+        return None
+    suit = entries[seat]
+    return suit if isinstance(suit, str) else None
+
+
+def holds_suit(tiles: frozenset[int] | set[int], suit: str, tileset: TileSet) -> bool:
+    """Whether some tile of `tiles` is of the numbered suit `suit` (a suit letter)."""
+    kinds = tileset.kinds
+    return any(kinds[t].suit == suit for t in tiles)
+
+
+# Not `depends_on=_categories_held`: the answer depends on the request's declaration too.
+@check(scope="hand", tells_apart=_category)
+def lacks_declared_suit(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
+    """定缺 (declared at the table): the hand, melds included, holds no tile of the suit the
+    winner declared void, the winner's entry of the per-seat option `option` (a suit letter,
+    m, p or s); a winner who declared none passes."""
+    suit = declared_suit(ctx.options, option, ctx.winner)
+    if suit is None:
+        return 1
+    return 0 if holds_suit(v.facts.kinds, suit, v.facts.tileset) else 1
 
 
 @check(scope="hand", tells_apart=_category, depends_on=_categories_held)
