@@ -124,6 +124,10 @@ def test_waits_answer_the_same_and_large_answers_are_gzipped_the_same(both: Any)
 @pytest.mark.parametrize(("body", "code"), [
     (b"{", "malformed_json"),
     (b"[1, 2]", "malformed_json"),
+    (b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}, "hand": "1m"}',
+     "duplicate_key"),
+    (b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw", "x": "a:b"}}',
+     "invalid_request"),
     (b'\xef\xbb\xbf{"hand": "123m", "context": {"win_type": "self_draw"}}', "wrong_tile_count"),
     (b'{"hand": "11111m234567899m", "context": {"win_type": "self_draw"}}', None),
     (b'{"hand": "1112345678999m", "context": {"seat": 9}}', "invalid_request"),
