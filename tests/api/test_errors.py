@@ -384,6 +384,7 @@ HAND_ERRORS: list[tuple[str, dict[str, Any], str, int | None]] = [
      "/context/discarder", None),
     ("inconsistent_context", _ctx(kong="robbed"), "/context/kong", None),
     ("inconsistent_context", _ctx(kong="replacement"), "/context/kong", None),
+    ("inconsistent_context", _ctx(last_of_kind=True), "/context/last_of_kind", None),
     ("inconsistent_context", {"hand": NINE_GATES,
                               "context": {"win_type": "discard", "discarder": 0}},
      "/context/discarder", None),
