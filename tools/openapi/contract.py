@@ -292,7 +292,8 @@ Takes `requests`, 1 to 1,000 score requests (the rule set document's
 `{single}` answers for it, or `{{"error": ...}}`, the problem `{single}` would answer
 (its `status` inside it, its pointers relative to the request). One bad request never
 fails the others, whatever is wrong with it (not an object, an unknown tile, a wrong
-type). The body as a whole is refused only when it is not a batch: not JSON (`400`),
+type). The body as a whole is refused only when it is not a batch: not JSON, or an object
+of it, inside a request too, holding a key twice (`400`),
 larger than 2 MiB (`limits.batch_bytes`, `413`), no `requests` array, an unknown field,
 or none or more than 1,000 requests (`422 invalid_request`); or when it does not
 arrive whole in time (`408 request_timeout`).
