@@ -173,6 +173,8 @@ def test_the_time_limit_answers_the_same(app: Flask, both: Any) -> None:
     ("/v1/rulesets/mcr/score", {"content_type": "text/plain"}),
     ("/v1/rulesets/nope/score", {}),
     ("/v1/rulesets/mcr/score/batch", {}),
+    ("/v1/rulesets/mcr/score/picture", {}),
+    ("/v1/rulesets/mcr/waits/picture", {}),
     ("/v1/rulesets/mcr/score/", {}),
     ("/v1/rulesets/mcr/score", {"body": b""}),
     ("/v1/rulesets/mcr/settle", {}),
