@@ -126,11 +126,14 @@ def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
     return best == PICTURE_MEDIA_TYPE and draws_picture(rs, kind)
 
 
-def _picture(rs: ServedRuleSet, kind: str) -> Response:
+def _picture(rs: ServedRuleSet, kind: str, *, negotiated: bool = True) -> Response:
+    """The answer of `kind` drawn as SVG. `negotiated`: chosen by the request's `Accept` on
+    a JSON path (the answer says it varies with it), not asked on a picture path."""
     svg = picture_body(kind, json_object_body(), rs)
     count_hands(rs.id, kind)
     response = Response(svg, mimetype=PICTURE_MEDIA_TYPE)
-    response.vary.add("Accept")
+    if negotiated:
+        response.vary.add("Accept")
     return response
 
 
@@ -156,6 +159,30 @@ def list_waits(ruleset: str) -> Response:
     body = waits_body(json_object_body(), rs, explain)
     count_hands(rs.id, "waits")
     return _json(body)
+
+
+# The picture operations: the answer drawn as SVG whatever the request's `Accept`, so that
+# the JSON operations' contract lists one answer type (a generated client reads it without a
+# cast). The JSON paths still answer a picture to an `Accept` that prefers SVG, by the same
+# `_picture`.
+
+
+@api.post("/v1/rulesets/<ruleset>/score/picture")
+@_limited
+def score_picture(ruleset: str) -> Response:
+    return _picture(_ruleset(ruleset), "score", negotiated=False)
+
+
+@api.post("/v1/rulesets/<ruleset>/waits/picture")
+@_limited
+def waits_picture(ruleset: str) -> Response:
+    return _picture(_ruleset(ruleset), "waits", negotiated=False)
+
+
+@api.post("/v1/rulesets/<ruleset>/analysis/picture")
+@_limited
+def analysis_picture(ruleset: str) -> Response:
+    return _picture(_ruleset(ruleset), "analysis", negotiated=False)
 
 
 @api.post("/v1/rulesets/<ruleset>/score/batch")

@@ -46,6 +46,8 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     first_turn = bool(get("first_turn"))
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
+    if get("last_of_kind") and isinstance(hand, Hand):
+        _check_last_of_kind(hand, tileset)
     for rule in ruleset.context_rules:
         _check_context_rule(rule, win_type, winner, options)
     melds = hand.melds if isinstance(hand, Hand) else hand
@@ -323,6 +325,22 @@ def _check_consistency(win_type: str, kong: str | None, winner: int, discarder: 
                 f"{tileset.code(w)}, the other three being in the pung that was extended",
                 "/context/kong",
             )
+
+
+def _check_last_of_kind(hand: Hand, tileset: TileSet) -> None:
+    """和绝张 wins on the last copy of a kind whose other three are in sight: in the
+    discards, or in melds laid open on the table (the winner's own declared melds among
+    them). A copy among the winner's standing tiles besides the winning tile is hidden, so
+    the winning tile cannot be the last: the request contradicts itself."""
+    w = hand.win_tile
+    if hand.concealed.count(w) > 1:
+        raise _inconsistent(
+            f"context.last_of_kind is true (和绝张) but the standing tiles hold another "
+            f"{tileset.code(w)} besides hand.win_tile: the last of a kind is won when its "
+            f"other three are in sight, and a copy in the hand is not; set last_of_kind "
+            f"false",
+            "/context/last_of_kind",
+        )
 
 
 _KONG_ZH = {KONG_REPLACEMENT: "杠上开花", KONG_ROBBED: "抢杠和", KONG_AFTER_DISCARD: "杠上炮"}

@@ -222,15 +222,22 @@ def analyses_hands(rs: ServedRuleSet) -> bool:
     return service_family(rs).analysis is not None
 
 
-def analysis_body(body: Mapping[str, Any], rs: ServedRuleSet) -> Json:
-    """The analysis response to a decoded request body; raises the request's error, and
-    `ApiError` analysis_not_supported for a rule set whose family analyses no hands."""
+def analysis_of(rs: ServedRuleSet) -> DiscardAnalysis[Any, Any, Any]:
+    """The rule set's family's discard analysis, or `ApiError` analysis_not_supported for a
+    family that analyses no hands."""
     analysis = service_family(rs).analysis
     if analysis is None:
         raise ApiError(
             "analysis_not_supported",
             f"Rule set {rs.id!r} is a game of {family_of(rs)}: the discard analysis (shanten, "
             "useful tiles) is served for the tile games only; post the hand to one of them.")
+    return analysis
+
+
+def analysis_body(body: Mapping[str, Any], rs: ServedRuleSet) -> Json:
+    """The analysis response to a decoded request body; raises the request's error, and
+    `ApiError` analysis_not_supported for a rule set whose family analyses no hands."""
+    analysis = analysis_of(rs)
     return analysis.write(analysis.analyse(analysis.read(body, rs), rs))
 
 

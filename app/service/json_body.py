@@ -4,6 +4,16 @@ Documents are parsed with orjson. It refuses a little that is valid JSON (number
 double's range, which a schema then refuses as what they are, and a leading byte order mark,
 which is removed first), so a document it refuses is read again by the standard library's
 parser, which either accepts it or says where it is wrong. Only a refused document pays twice.
+
+Both parsers keep the last of a key repeated in one object; the service refuses such a
+document instead (`duplicate_key`), as a client that sends two `hand` keys means something the
+body cannot say. The test is cheap and never misses a repeat: every member of an object has
+one `:` between its key and value, and a `:` elsewhere can only be inside a string. The
+document as read, written again by orjson, has one colon per key it kept and the colons of
+the strings it kept; so when the body has no more colons than that, no key was dropped.
+(A `\\u` escape can spell a colon the body does not show; such a body counts the keys of
+the document as read instead.) Only a body with more colons (a colon in a string, or a
+repeated key) is read again, keeping every pair, to find the repeat for sure.
 """
 
 from __future__ import annotations
@@ -42,9 +52,12 @@ def json_document(raw: bytes, what: str = "The request body", *, one_line: bool 
     if raw.startswith(_BOM):
         raw = raw[len(_BOM):]
     try:
-        return orjson.loads(raw)
+        document = orjson.loads(raw)
     except orjson.JSONDecodeError:
-        return _strict_loads(raw, what, one_line)
+        document = _strict_loads(raw, what, one_line)
+    if (type(document) is dict or type(document) is list) and _may_repeat_keys(raw, document):
+        _refuse_repeated_keys(raw, what)
+    return document
 
 
 def not_an_object(value: Any, what: str = "The request body") -> ApiError:
@@ -69,6 +82,92 @@ def announced_body(stream: BinaryIO, length: int) -> bytes:
             "announced by Content-Length.",
         )
     return raw
+
+
+def _may_repeat_keys(raw: bytes, document: dict[str, Any] | list[Any]) -> bool:
+    """False when no object of `raw` (read as `document`) can have repeated a key."""
+    colons = raw.count(b":")
+    if not colons:
+        return False
+    if b"\\u" not in raw:
+        try:
+            return colons > orjson.dumps(document).count(b":")
+        except orjson.JSONEncodeError:  # an integer beyond 64 bits, read by the standard library
+            pass
+    return colons > _key_count(document)
+
+
+def _key_count(document: dict[str, Any] | list[Any]) -> int:
+    """How many keys the objects in `document` hold, all levels together."""
+    count = 0
+    stack: list[Any] = [document]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            count += len(item)
+            stack.extend(v for v in item.values() if type(v) is dict or type(v) is list)
+        else:
+            stack.extend(v for v in item if type(v) is dict or type(v) is list)
+    return count
+
+
+def _refuse_repeated_keys(raw: bytes, what: str) -> None:
+    """An `ApiError` duplicate_key when an object of the (valid) document `raw` holds a key
+    twice, with a pointer to each repeated key; nothing otherwise."""
+    repeats: dict[int, list[str]] = {}  # id of an object read -> the keys it repeats
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) < len(pairs):
+            seen: set[str] = set()
+            again: list[str] = []
+            for key, _ in pairs:
+                if key in seen and key not in again:
+                    again.append(key)
+                seen.add(key)
+            repeats[id(obj)] = again
+        return obj
+
+    try:
+        document = json.loads(raw.decode("utf-8"), object_pairs_hook=pairs_hook,
+                              parse_int=_parse_int)
+    except RecursionError:
+        raise ApiError("malformed_json", f"{what} is nested too deeply.") from None
+    if not repeats:
+        return
+    pointers = [f"{where}/{_escape(key)}" for where, obj in _objects(document)
+                if id(obj) in repeats for key in repeats[id(obj)]]
+    errors = [{"pointer": p, "code": "duplicate_key",
+               "message": "This key is repeated in its object; a key may appear once."}
+              for p in pointers]
+    raise ApiError(
+        "duplicate_key",
+        f"{what} repeats a key in one object ({', '.join(pointers[:3])}"
+        f"{', ...' if len(pointers) > 3 else ''}): each key may appear once in an object.",
+        errors=errors)
+
+
+def _objects(document: Any) -> list[tuple[str, dict[str, Any]]]:
+    """Every object in `document` with its JSON pointer, in document order."""
+    found: list[tuple[str, dict[str, Any]]] = []
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        where, item = stack.pop()
+        members: list[tuple[str, Any]]
+        if type(item) is dict:
+            found.append((where, item))
+            members = [(f"{where}/{_escape(k)}", v) for k, v in item.items()]
+        elif type(item) is list:
+            members = [(f"{where}/{i}", v) for i, v in enumerate(item)]
+        else:
+            continue
+        stack.extend(reversed(members))
+    return found
+
+
+def _escape(key: str) -> str:
+    """`key` as one step of a JSON pointer (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def _parse_int(text: str) -> int | float:

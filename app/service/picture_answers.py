@@ -1,6 +1,8 @@
 """Answers as pictures: a score, waits or analysis request answered with the SVG of its answer
-(`image/svg+xml`, asked for with `Accept`), drawn by the rule set's family
-(`ServiceFamily.pictures`, `app.service.pictures`).
+(`image/svg+xml`), drawn by the rule set's family (`ServiceFamily.pictures`,
+`app.service.pictures`). A picture is asked for in one of two ways, both answered here: on
+the picture operation's own path (`.../score/picture`, `.../waits/picture`,
+`.../analysis/picture`), or on the JSON path with an `Accept` that prefers SVG.
 
 The request is read, checked and answered exactly as for JSON (the same family functions,
 the same errors, which stay problem documents); the picture is drawn from the request as the
@@ -14,7 +16,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from app.rules.families import ServedRuleSet
-from app.service.families import service_family
+from app.service.families import analysis_of, service_family
+from app.service.problems import ApiError
 
 __all__ = ["ANSWERS", "PICTURE_MEDIA_TYPE", "draws_picture", "picture_body"]
 
@@ -36,8 +39,7 @@ def _waits(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
 
 
 def _analysis(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
-    analysis = service_family(rs).analysis
-    assert analysis is not None, f"{rs.id}: its family analyses no hands"
+    analysis = analysis_of(rs)
     request = analysis.read(body, rs)
     return request, analysis.write(analysis.analyse(request, rs))
 
@@ -53,7 +55,12 @@ def draws_picture(rs: ServedRuleSet, kind: str) -> bool:
 
 
 def picture_body(kind: str, body: Json, rs: ServedRuleSet) -> bytes:
-    """The SVG of the answer of `kind` to a decoded request body (`draws_picture` holds);
-    raises the request's error as the JSON answer would."""
+    """The SVG of the answer of `kind` to a decoded request body; raises the request's
+    error as the JSON answer would (analysis_not_supported for a family that analyses no
+    hands), and not_found for a family that answers but does not draw this kind."""
     request, answer = ANSWERS[kind](body, rs)
-    return service_family(rs).pictures[kind](request, answer, rs)
+    draw = service_family(rs).pictures.get(kind)
+    if draw is None:
+        raise ApiError("not_found", f"Rule set {rs.id!r} draws no picture of its {kind} "
+                                    f"answers; post the request to the JSON operation.")
+    return draw(request, answer, rs)

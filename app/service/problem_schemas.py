@@ -13,8 +13,9 @@ from app.service.schema_fields import FIELD_ERROR_CODES
 
 
 class ProblemCode(fields.String):
-    """The stable code of a problem. Request level: `malformed_json` 400, `malformed_gzip` 400 (a
-    body sent as gzip that is not), `invalid_query` 400 (`explain` other than true or false),
+    """The stable code of a problem. Request level: `malformed_json` 400, `duplicate_key` 400 (an
+    object of the body holds a key twice), `malformed_gzip` 400 (a body sent as gzip that is
+    not), `invalid_query` 400 (`explain` other than true or false),
     `unsupported_media_type` 415, `unsupported_content_encoding` 415 (a body's
     `Content-Encoding` other than gzip), `payload_too_large` 413, `request_timeout` 408 (the
     body did not arrive whole in time), `unknown_ruleset` 404, `not_found` 404,

@@ -22,6 +22,7 @@ TYPE_PREFIX = "tag:mahjong-scoring,2025:problem:"
 # code; `detail` says what happened.
 REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "malformed_json": (400, "Malformed JSON body"),
+    "duplicate_key": (400, "Duplicate key in a JSON object"),
     "malformed_gzip": (400, "Malformed gzip body"),
     "invalid_query": (400, "Invalid query parameter"),
     "not_found": (404, "Not found"),

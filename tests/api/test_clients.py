@@ -5,7 +5,10 @@
   the app, its body built by the client's own models from the document's first request
   example, its answer parsed into the client's models.
 - TypeScript: `openapi-typescript` writes the types and `tsc --strict` checks them, where
-  node (`npx`) is on the machine; elsewhere that test is skipped, saying so.
+  node (`npx`) is on the machine; elsewhere that test is skipped, saying so. And a small app
+  as a user writes it (tests/api/ts_client: the plain `createClient<paths>()` of
+  openapi-fetch, its packages pinned by package-lock.json and installed with `npm ci`)
+  reads `data.fan_total` of a score without a cast, and a picture from its own operation.
 """
 
 from __future__ import annotations
@@ -31,8 +34,10 @@ from tests.api.helpers import OPENAPI_FILE
 BIN = Path(sys.executable).parent
 PACKAGE = "mahjong_scoring_service_client"
 # openapi-python-client reads JSON and text bodies only; the contract's own YAML document
-# (`GET /openapi.yaml`, served as application/yaml) is read as text.
-CONFIG = {"content_type_overrides": {"application/yaml": "text/plain"}}
+# (`GET /openapi.yaml`, served as application/yaml) and the pictures (image/svg+xml, an SVG
+# document) are read as text.
+CONFIG = {"content_type_overrides": {"application/yaml": "text/plain",
+                                     "image/svg+xml": "text/plain"}}
 # A path parameter per operation: settle needs a rule set that settles rounds.
 RULESET_OF = {"settleRound": "sichuan"}
 
@@ -96,6 +101,8 @@ def test_every_operation_is_generated_and_answers(generated: Path, spec: dict[st
             response = call(**kwargs)
             assert response.status_code == 200, (op_id, response.content[:300])
             assert response.parsed is not None, op_id
+            if op_id.startswith(("scoreHandPicture", "listWaitsPicture", "analyseHandPicture")):
+                assert response.parsed.startswith("<?xml"), op_id  # the SVG document, as text
             called.append(op_id)
         assert len(called) == len(_operations(spec)) >= 10
     finally:
@@ -166,3 +173,33 @@ def test_typescript_types_check_under_strict(tmp_path: Path) -> None:
                            "--noEmit", str(types), str(use)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+TS_CLIENT = Path(__file__).parent / "ts_client"
+
+
+@pytest.mark.skipif(shutil.which("npm") is None,
+                    reason="node (npm) is not on this machine: the TypeScript client app is "
+                           "built and type-checked where it is")
+def test_an_openapi_fetch_app_reads_a_score_without_a_cast(tmp_path: Path) -> None:
+    """The JSON operations answer JSON alone in the contract (a picture has its own
+    operation), so openapi-fetch's `data` is the answer's type, not a union with a string."""
+    for name in ("package.json", "package-lock.json", "tsconfig.json", "app.ts"):
+        shutil.copy(TS_CLIENT / name, tmp_path / name)
+    code = "\n".join(line for line in (TS_CLIENT / "app.ts").read_text().splitlines()
+                     if not line.lstrip().startswith("//"))
+    # No cast, no media-type choice: the score is read as the plain client types it.
+    score = code[code.index("async function fanTotal"):code.index("async function best")]
+    assert " as " not in code and "!" not in score.replace("!==", "") and "parseAs" not in score
+    assert 'client.POST("/v1/rulesets/{ruleset}/score",' in score
+    assert "createClient<paths>({" in code and "const total: number = data.fan_total" in score
+
+    def run(*command: str) -> None:
+        done = subprocess.run(list(command), cwd=tmp_path, capture_output=True, text=True,
+                              timeout=600, check=False)
+        assert done.returncode == 0, " ".join(command) + "\n" + done.stdout + done.stderr
+
+    run("npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund")
+    bin_dir = tmp_path / "node_modules" / ".bin"
+    run(str(bin_dir / "openapi-typescript"), str(OPENAPI_FILE), "-o", "api.d.ts")
+    run(str(bin_dir / "tsc"), "-p", ".")

@@ -325,14 +325,63 @@ def test_refused_bodies_are_refused_by_the_document(
     {"hand": {"concealed": ["1m", "1m"], "melds": None, "win_tile": None},
      "context": {"win_type": "discard", "discarder": 2, "kong": "robbed", "flowers": ["1f"],
                  "seat_wind": "南", "wilds": "5m", "options": {"a": True, "b": -3, "c": "x"}}},
-    {"hand": "x", "context": {"win_type": "discard", "winner": 2**31 - 1, "dealer": 2.0,
-                              "flowers": "春夏"}},
+    {"hand": "x", "context": {"win_type": "discard", "discarder": 1, "winner": 2**31 - 1,
+                              "dealer": 2.0, "flowers": "春夏"}},
+    {"hand": {"concealed": "1m", "melds": [{"kind": "kong", "tiles": ["1m", "1m", "1m", "1m"]},
+                                           {"kind": "chow", "tiles": "1m2m3m4m"}]},
+     "context": {"win_type": "self_draw", "discarder": None, "kong": "replacement",
+                 "wild_indicator": "5m", "wilds": None}},
 ])
 def test_accepted_bodies_are_accepted_by_the_document(
     request_validator: Draft202012Validator, body: dict[str, Any]
 ) -> None:
     assert request_validator.is_valid(body)
     load_score_request(body)
+
+
+_GATES = "1112345678999m5m"
+
+
+@pytest.mark.parametrize(("body", "code"), [
+    ({"hand": _GATES, "context": {"win_type": "discard"}}, "inconsistent_context"),
+    ({"hand": _GATES, "context": {"win_type": "discard", "discarder": None}},
+     "inconsistent_context"),
+    ({"hand": _GATES, "context": {"win_type": "self_draw", "discarder": 1}},
+     "inconsistent_context"),
+    ({"hand": _GATES, "context": {"win_type": "discard", "discarder": 1,
+                                  "kong": "replacement"}}, "inconsistent_context"),
+    ({"hand": _GATES, "context": {"win_type": "self_draw", "kong": "robbed"}},
+     "inconsistent_context"),
+    ({"hand": _GATES, "context": {"win_type": "self_draw",
+                                  "kong": "after_kong_discard"}}, "inconsistent_context"),
+    ({"hand": "1112345678999m5m", "context": {"win_type": "self_draw", "wild_indicator": "5m",
+                                              "wilds": ["5m"]}}, "wilds_not_supported"),
+    ({"hand": "[123m][EEE]45m456p11s3m", "context": {"win_type": "self_draw",
+                                                    "wild_indicator": "5m", "wilds": "5m"}},
+     "wilds_not_supported"),
+    ({"hand": {"concealed": "2345678999m5m", "melds": [{"kind": "pung",
+                                                         "tiles": ["1m", "1m", "1m", "1m"]}]},
+      "context": {"win_type": "self_draw"}}, None),
+    ({"hand": {"concealed": "5678999m5m", "melds": [{"kind": "kong", "tiles": ["1m"] * 3},
+                                                    {"kind": "chow", "tiles": ["2m", "3m"]}]},
+      "context": {"win_type": "self_draw"}}, None),
+])
+def test_what_the_readers_refuse_across_fields_the_document_refuses(
+    request_validator: Draft202012Validator, client: FlaskClient, body: dict[str, Any],
+    code: str | None,
+) -> None:
+    """The contract says what the reading refuses across fields (a meld listed with the wrong
+    count of tiles, a discarder that does not fit the win type, a kong flag of the other win
+    type, an indicator and a list of wilds both), so a fuzzer drawing from it does not send
+    such bodies; the service refuses each (422)."""
+    assert not request_validator.is_valid(body)
+    load_score_request(body)  # the schema alone takes it: the refusal comes after
+    answer = client.post("/v1/rulesets/mcr/score", json=body)
+    assert answer.status_code == 422, answer.get_json()
+    if code is not None:
+        assert answer.get_json()["code"] == code
+    tianjin = client.post("/v1/rulesets/tianjin/score", json=body)
+    assert tianjin.status_code == 422, tianjin.get_json()
 
 
 def test_every_body_the_document_allows_passes_the_schema(spec: dict[str, Any]) -> None:

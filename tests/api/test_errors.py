@@ -62,6 +62,51 @@ def test_malformed_json_names_the_place(client: FlaskClient) -> None:
     assert "line 2" in body["detail"]
 
 
+# --- 400 duplicate_key -------------------------------------------------------------------
+
+_POSTS = ["/v1/rulesets/mcr/score", "/v1/rulesets/mcr/waits", "/v1/rulesets/mcr/analysis",
+          "/v1/rulesets/mcr/settle", "/v1/rulesets/kawuxing/settle",
+          "/v1/rulesets/mcr/score/batch", "/v1/rulesets/mcr/waits/batch",
+          "/v1/rulesets/mcr/analysis/batch"]
+
+
+@pytest.mark.parametrize("url", _POSTS)
+@pytest.mark.parametrize(("data", "pointers"), [
+    pytest.param(b'{"hand": "1112345678999m5m", "hand": "123m", "context": {}}', ["/hand"],
+                 id="top"),
+    pytest.param(b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw", '
+                 b'"flowers": 1, "win_type": "discard"}}', ["/context/win_type"], id="nested"),
+    pytest.param(b'{"requests": [{"hand": "1m"}, {"a/b": 1, "x~": [{"k": 1, "k": 1}], '
+                 b'"a/b": 2}]}', ["/requests/1/a~1b", "/requests/1/x~0/0/k"],
+                 id="in-a-list-escaped"),
+])
+def test_a_repeated_key_is_refused(client: FlaskClient, url: str, data: bytes,
+                                   pointers: list[str]) -> None:
+    """Both JSON parsers keep the last of a repeated key; the service refuses the body
+    instead of scoring what the client may not have meant."""
+    body = problem(client.post(url, data=data, content_type="application/json"), 400,
+                   "duplicate_key")
+    assert [e["pointer"] for e in body["errors"]] == pointers
+    assert {e["code"] for e in body["errors"]} == {"duplicate_key"}
+    assert pointers[0] in body["detail"]
+
+
+def test_colons_inside_strings_are_no_repeated_key(client: FlaskClient) -> None:
+    """A colon inside a string raises the count of colons above the count of keys: the body
+    is read again, finds no repeat, and is answered as usual."""
+    data = b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}, "x:": ":"}'
+    body = problem(post_raw(client, data), 422, "invalid_request")
+    assert body["errors"][0]["pointer"] == "/x:"
+    data = b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}}'
+    assert post_raw(client, data).status_code == 200
+
+
+def test_the_same_key_in_two_objects_is_no_repeat(client: FlaskClient) -> None:
+    data = (b'{"hand": {"concealed": "1112345678999m5m", "win_tile": "5m", "melds": []}, '
+            b'"context": {"win_type": "self_draw", "options": {}}}')
+    assert post_raw(client, data).status_code == 200
+
+
 # --- 415 unsupported_media_type ------------------------------------------------------------
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded",
@@ -339,6 +384,7 @@ HAND_ERRORS: list[tuple[str, dict[str, Any], str, int | None]] = [
      "/context/discarder", None),
     ("inconsistent_context", _ctx(kong="robbed"), "/context/kong", None),
     ("inconsistent_context", _ctx(kong="replacement"), "/context/kong", None),
+    ("inconsistent_context", _ctx(last_of_kind=True), "/context/last_of_kind", None),
     ("inconsistent_context", {"hand": NINE_GATES,
                               "context": {"win_type": "discard", "discarder": 0}},
      "/context/discarder", None),
@@ -408,7 +454,7 @@ def test_unexpected_exception_is_a_problem_500(
 
 
 def test_every_request_problem_code_is_tested() -> None:
-    tested = {"malformed_json", "unsupported_media_type", "payload_too_large",
+    tested = {"malformed_json", "duplicate_key", "unsupported_media_type", "payload_too_large",
               "unknown_ruleset", "not_found", "method_not_allowed", "invalid_request",
               "internal_error",
               "settle_not_supported",  # tests/api/test_settle.py

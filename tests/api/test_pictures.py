@@ -221,6 +221,49 @@ def test_errors_and_batches_stay_json(client: FlaskClient) -> None:
     assert batch.get_json()["results"][0]["result"]["winning"] is True
 
 
+_WAITING = {"mcr": {"hand": "[CCC][123m][789m]45m99m",
+                    "context": {"win_type": "discard", "discarder": 1}},
+            "hengyang": {"hand": "[9999x]{555d}123x456x8d",
+                         "context": {"win_type": "discard", "winner": 0, "discarder": 1}}}
+_ANALYSED = {"hand": "123m456m789m12p5s9sE", "context": {"win_type": "self_draw"}}
+
+
+@pytest.mark.parametrize(("kind", "ruleset", "body"), [
+    ("score", "mcr", SAMPLES["mcr"]), ("score", "tianjin", SAMPLES["tianjin"]),
+    ("score", "hengyang", SAMPLES["hengyang"]), ("waits", "mcr", _WAITING["mcr"]),
+    ("waits", "hengyang", _WAITING["hengyang"]), ("analysis", "mcr", _ANALYSED),
+    ("analysis", "tianjin", _ANALYSED)])
+def test_a_picture_operation_draws_what_accept_draws(client: FlaskClient, kind: str,
+                                                      ruleset: str, body: dict[str, Any]
+                                                      ) -> None:
+    """`.../<kind>/picture` answers the picture whatever the `Accept` (the contract's JSON
+    operations then answer JSON alone): the same bytes as the JSON path asked for SVG."""
+    negotiated = client.post(f"/v1/rulesets/{ruleset}/{kind}", json=body, headers=SVG)
+    assert negotiated.status_code == 200 and negotiated.mimetype == "image/svg+xml"
+    assert "Accept" in negotiated.headers.get("Vary", "")
+    for accept in (None, "application/json", "*/*"):
+        got = client.post(f"/v1/rulesets/{ruleset}/{kind}/picture", json=body,
+                          headers={"Accept": accept} if accept else {})
+        assert got.status_code == 200 and got.mimetype == "image/svg+xml", got.get_data()[:200]
+        assert got.get_data() == negotiated.get_data()
+        assert "Accept" not in got.headers.get("Vary", "")
+
+
+def test_a_picture_operation_refuses_as_its_json_operation(client: FlaskClient) -> None:
+    bad = client.post("/v1/rulesets/mcr/score/picture",
+                      json={"hand": "123m", "context": {"win_type": "self_draw"}})
+    assert bad.status_code == 422 and bad.mimetype == "application/problem+json"
+    assert bad.get_json()["code"] == "wrong_tile_count"
+    cards = client.post("/v1/rulesets/hengyang/analysis/picture",
+                        json={"hand": "123x", "context": {}})
+    assert cards.status_code == 422 and cards.get_json()["code"] == "analysis_not_supported"
+    unknown = client.post("/v1/rulesets/riichi/waits/picture", json=SAMPLES["mcr"])
+    assert unknown.status_code == 404 and unknown.get_json()["code"] == "unknown_ruleset"
+    twice = client.post("/v1/rulesets/mcr/score/picture", content_type="application/json",
+                        data=b'{"hand": "1m", "hand": "2m", "context": {}}')
+    assert twice.status_code == 400 and twice.get_json()["code"] == "duplicate_key"
+
+
 def test_every_case_and_every_waits_case_is_drawn(client: FlaskClient, app: Flask) -> None:
     """Every hand of the case files that the service answers (winning or not, wild tiles,
     word cards, every shape) is drawn: no request the JSON path answers fails as a picture,

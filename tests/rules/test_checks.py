@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from app.domain.errors import HandError
 from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles
 from app.domain.readings import Reading
@@ -426,9 +427,14 @@ def test_last_of_kind() -> None:
     assert call("last_of_kind", view("123m456p111s78sEE9s")) == 0
     # The winner's own melds hold the other three: always the last of its kind.
     assert call("last_of_kind", view("[999s]123m456p78sEE9s")) == 1
-    # Holding another copy among the standing tiles: never.
-    v = view("123m456p111s78s99s9s", last_of_kind=True)
-    assert call("last_of_kind", v) == 0
+    # Holding another copy among the standing tiles: never. A score request saying so is
+    # refused (inconsistent_context); a waits request's flag reaches the check for each
+    # completing tile, held or not.
+    with pytest.raises(HandError, match="和绝张"):
+        view("123m456p111s78s99s9s", last_of_kind=True)
+    v = view("123m456p111s78s99s9s")
+    assert run(CHECKS["last_of_kind"], v, v.ctx._replace(last_of_kind=True),
+               {}) == 0
 
 
 @pytest.mark.parametrize(

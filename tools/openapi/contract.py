@@ -14,7 +14,7 @@ paths of its own with its own bodies.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from tools.openapi import examples as ex
@@ -36,46 +36,42 @@ class Answer:
     also: Mapping[str, dict[str, Any]] = field(default_factory=dict)
 
 
-# The answer of score and waits as a picture (app/service/picture_answers.py).
-PICTURE = {"image/svg+xml": {"schema": {
-    "type": "string",
-    "description": (
-        "Sent instead of JSON when the request's `Accept` prefers `image/svg+xml` to "
-        "`application/json` (a higher quality; a tie answers JSON): the answer drawn as a "
-        "standalone SVG document, every tile or card drawn in SVG (`class=\"tile\"` or "
-        "`\"card\"`, `data-tile` its code), the groups as scored, the winning tile apart, "
-        "the fans, totals and payments written under them. Errors stay problem documents. "
-        "docs/pictures.md shows one.")},
-    "examples": {"picture": {
-        "summary": "A picture, its drawing left out (docs/pictures.md shows a whole one)",
-        "value": ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
-                  'width="620" height="377" viewBox="0 0 620 377" role="img"><title>国标麻将: '
-                  '111m 234m 55m 678m 999m + 5m</title><desc>国标麻将 (mcr). Hand 111m 234m 55m '
-                  '678m 999m, winning tile 5m; seat 0 wins on seat 2\'s discard. …</desc>'
-                  '<g class="tile" data-tile="1m" transform="translate(14 79)" aria-label="一万">'
-                  '…</g> …</svg>\n')}}}}
+# The picture operations (app/service/picture_answers.py): the answer of score, waits or
+# analysis drawn as SVG, on paths of their own so that the JSON operations answer one type.
+PICTURE_MEDIA = "image/svg+xml"
+PICTURE_NOTE = """\
+The answer is JSON. The same request posted to `{picture}` answers it drawn as an SVG
+picture. For the clients and the calculator page that ask so, this path also answers the
+picture when the request's `Accept` prefers `image/svg+xml` to `application/json` (a higher
+quality; a tie or `*/*` answers JSON): the same picture as `{picture_id}`'s."""
 
-# The answer of analysis as a picture (the tile games only).
-ANALYSIS_PICTURE = {"image/svg+xml": {"schema": {
-    "type": "string",
-    "description": (
-        "Sent instead of JSON when the request's `Accept` prefers `image/svg+xml` to "
-        "`application/json` (a higher quality; a tie answers JSON): the analysis drawn as a "
-        "standalone SVG document. The hand's tiles (`class=\"tile\"`, `data-tile` its code, "
-        "declared melds set aside), the shanten overall and per shape; for 13 tiles the "
-        "useful tiles with their copies left and the waits with what they score; for 14 one "
-        "row per discard, best first: the tile to discard, the shanten it leaves, the useful "
-        "tiles with their copies left and, for a row left ready, its waits with their values. "
-        "The tiles the analysis speaks of are drawn small (`class=\"tile-small\"`). Errors "
-        "stay problem documents. docs/pictures.md shows one.")},
-    "examples": {"picture": {
-        "summary": "A picture, its drawing left out (docs/pictures.md shows a whole one)",
-        "value": ('<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg" '
-                  'width="914.2" height="316.3" viewBox="0 0 914.2 316.3" role="img"><title>'
-                  '国标麻将: analysis of 123456789m123p5s</title><desc>国标麻将 (mcr). Hand '
-                  '123456789m123p5s (13 tiles); 听 ready; … 听 ready, useful 5s (3 left); waits '
-                  '5s 30; best 5s: total 22 · value 30.</desc> … <g class="tile" data-tile="1m" '
-                  '…>…</g> … <g class="tile-small" data-tile="5s" …>…</g> …</svg>\n')}}}}
+PICTURE_DESCRIPTION = """\
+The request of `{json_id}`, answered drawn as a standalone SVG document (`image/svg+xml`)
+whatever the request's `Accept`: {what} The request is read and checked exactly as
+`{json_id}` reads it, and its errors are the same problem documents. docs/pictures.md
+shows pictures whole."""
+
+SCORE_PICTURE_WHAT = (
+    "every tile or card drawn in SVG (`class=\"tile\"` or `\"card\"`, `data-tile` its "
+    "code), the groups as scored, the winning tile apart, the fans, totals and payments "
+    "written under them; a wild tile marked with what it stood for.")
+WAITS_PICTURE_WHAT = (
+    "the hand (`class=\"tile\"` or `\"card\"`, `data-tile` its code), then each wait with "
+    "what it scores, the best marked.")
+ANALYSIS_PICTURE_WHAT = (
+    "the hand's tiles (`class=\"tile\"`, `data-tile` its code, declared melds set aside), "
+    "the shanten overall and per shape; for 13 tiles the useful tiles with their copies "
+    "left and the waits with what they score; for 14 one row per discard, best first: the "
+    "tile to discard, the shanten it leaves, the useful tiles with their copies left and, "
+    "for a row left ready, its waits with their values. The tiles the analysis speaks of "
+    "are drawn small (`class=\"tile-small\"`).")
+PICTURE_SCHEMA: dict[str, Any] = {
+    "type": "string", "contentMediaType": PICTURE_MEDIA,
+    "description": "A standalone SVG document."}
+
+
+def picture_answer(what: str) -> Answer:
+    return Answer(f"The answer drawn as SVG: {what}", PICTURE_SCHEMA, PICTURE_MEDIA)
 
 
 @dataclass(frozen=True)
@@ -180,20 +176,29 @@ _MALFORMED_GZIP = Example("malformed_gzip", None, None, "A body sent as gzip tha
                           path=SCORE_URL, data=b"not gzip",
                           headers={**_JSON, "Content-Encoding": "gzip"})
 
+_DUPLICATE_KEY = Example(
+    "duplicate_key", None, None, "A key given twice in one object", path=SCORE_URL,
+    data=b'{"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}, "hand": "1m"}',
+    headers=_JSON)
+
 RESPONSES: dict[str, Answer] = {
     "BadRequest": Answer(
-        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), a body sent "
-        "with `Content-Encoding: gzip` is not valid gzip (`malformed_gzip`), or a query "
-        "parameter is not one the operation takes as given (`invalid_query`).",
+        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), an object "
+        "of it holds a key twice (`duplicate_key`, a pointer to each repeated key in "
+        "`errors`), a body sent with `Content-Encoding: gzip` is not valid gzip "
+        "(`malformed_gzip`), or a query parameter is not one the operation takes as given "
+        "(`invalid_query`).",
         "Problem", examples=(
-            _MALFORMED_JSON, _MALFORMED_GZIP,
+            _MALFORMED_JSON, _DUPLICATE_KEY, _MALFORMED_GZIP,
             Example("invalid_query", None, None,
                     "explain given as something else than true or false",
                     path=SCORE_URL + "?explain=maybe", data=_GOOD, headers=_JSON))),
     "MalformedJson": Answer(
-        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), or a body "
-        "sent with `Content-Encoding: gzip` is not valid gzip (`malformed_gzip`).",
-        "Problem", examples=(_MALFORMED_JSON, _MALFORMED_GZIP)),
+        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), an object "
+        "of it holds a key twice (`duplicate_key`, a pointer to each repeated key in "
+        "`errors`), or a body sent with `Content-Encoding: gzip` is not valid gzip "
+        "(`malformed_gzip`).",
+        "Problem", examples=(_MALFORMED_JSON, _DUPLICATE_KEY, _MALFORMED_GZIP)),
     "UnknownRuleset": Answer(
         "No rule set has this id (`unknown_ruleset`).", "Problem", examples=(
             Example("unknown_ruleset", None, None, "An unknown rule set",
@@ -287,7 +292,8 @@ Takes `requests`, 1 to 1,000 score requests (the rule set document's
 `{single}` answers for it, or `{{"error": ...}}`, the problem `{single}` would answer
 (its `status` inside it, its pointers relative to the request). One bad request never
 fails the others, whatever is wrong with it (not an object, an unknown tile, a wrong
-type). The body as a whole is refused only when it is not a batch: not JSON (`400`),
+type). The body as a whole is refused only when it is not a batch: not JSON, or an object
+of it, inside a request too, holding a key twice (`400`),
 larger than 2 MiB (`limits.batch_bytes`, `413`), no `requests` array, an unknown field,
 or none or more than 1,000 requests (`422 invalid_request`); or when it does not
 arrive whole in time (`408 request_timeout`).
@@ -371,14 +377,51 @@ SINGLE_ERRORS: dict[int, str | Answer] = {**_BODY_ERRORS, 500: "InternalError",
                                           503: "TimeLimitExceeded"}
 
 
+def with_picture(op: Operation, picture_id: str, what: str, shown: tuple[str, ...]
+                 ) -> tuple[Operation, Operation]:
+    """The JSON operation `op`, its description pointing at its picture operation, and that
+    picture operation (`picture_id`): the same path with `/picture`, the same request, its
+    errors, the answer drawn as SVG. Its examples are those of `op` named in `shown`: the
+    first a picture, the others requests it refuses."""
+    path = f"{op.path}/picture"
+    assert op.description is not None
+    json_op = replace(op, description=op.description + "\n\n" + PICTURE_NOTE.format(
+        picture=f"POST {path}", picture_id=picture_id))
+    # The first named is a picture, shortened; the others are refused as `op` refuses them.
+    examples = tuple(
+        replace(e, trim=ex.svg_head, answer=(
+            f"{e.answer}: the picture's head, its title and description (its drawing left "
+            "out)" if e.name == shown[0] else e.answer))
+        for e in op.examples if e.name in shown)
+    assert len(examples) == len(shown), (op.operation_id, shown)
+    picture = Operation(
+        "post", path, picture_id, op.tag, f"{op.summary}, drawn as an SVG picture",
+        PICTURE_DESCRIPTION.format(json_id=op.operation_id, what=what), picture_answer(what),
+        {**op.responses, 400: "MalformedJson"}, op.request, examples,
+        tuple(p for p in op.parameters if p != "Explain"), op.ruleset)
+    return json_op, picture
+
+
 def tile_operations() -> tuple[Operation, ...]:
-    """The tile games' score, waits and batches, on the templated paths."""
+    """The tile games' score, waits and batches, on the templated paths, and the pictures of
+    score, waits and analysis."""
+    score, waits, score_batch, waits_batch, analysis, analysis_batch = _tile_json_operations()
+    return (*with_picture(score, "scoreHandPicture", SCORE_PICTURE_WHAT,
+                          ("nine_gates", "five_copies")),
+            *with_picture(waits, "listWaitsPicture", WAITS_PICTURE_WHAT,
+                          ("nine_gates", "wrong_tile_count")),
+            score_batch, waits_batch,
+            *with_picture(analysis, "analyseHandPicture", ANALYSIS_PICTURE_WHAT, ("discards",)),
+            analysis_batch)
+
+
+def _tile_json_operations() -> tuple[Operation, ...]:
     scoring = ("TileRuleset", "Explain")
     return (
         Operation(
             "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
             SCORE_DESCRIPTION,
-            Answer(SCORE_ANSWER, "ScoreResponse", "application/json", also=PICTURE),
+            Answer(SCORE_ANSWER, "ScoreResponse", "application/json"),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`), or it cannot describe "
                 "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
@@ -389,7 +432,7 @@ def tile_operations() -> tuple[Operation, ...]:
             "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
             "List the tiles a hand one tile short waits on, each with its score",
             WAITS_DESCRIPTION,
-            Answer(WAITS_ANSWER, "WaitsResponse", "application/json", also=PICTURE),
+            Answer(WAITS_ANSWER, "WaitsResponse", "application/json"),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
@@ -413,8 +456,7 @@ def tile_operations() -> tuple[Operation, ...]:
             "post", "/v1/rulesets/{ruleset}/analysis", "analyseHand", "scoring",
             "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
             ANALYSIS_DESCRIPTION,
-            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json",
-                   also=ANALYSIS_PICTURE),
+            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json"),
             {**SINGLE_ERRORS, 422: Answer(
                 "The body does not match the schema (`invalid_request`, also for a "
                 "`hand.win_tile`), it cannot describe a hand of 13 or 14 tiles "
@@ -533,6 +575,15 @@ CARD_422 = ("The body does not match the schema (`invalid_request`), or it canno
 def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ...]:
     """A word-card game's score, waits and batches, on paths of its own; `prefix` names its
     components and operations (`hengyang`: `HengyangScoreRequest`, `scoreHandHengyang`)."""
+    score, waits, *batches = _card_json_operations(ruleset, name, prefix)
+    shown = ex.CARD_PICTURE_EXAMPLES.get(ruleset, {})
+    return (*with_picture(score, f"scoreHandPicture{prefix}", SCORE_PICTURE_WHAT,
+                          shown.get("score", ())),
+            *with_picture(waits, f"listWaitsPicture{prefix}", WAITS_PICTURE_WHAT,
+                          shown.get("waits", ())), *batches)
+
+
+def _card_json_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ...]:
     base = f"/v1/rulesets/{ruleset}"
     examples = ex.CARD_EXAMPLES.get(ruleset, {})
     score_id, waits_id = f"scoreHand{prefix}", f"listWaits{prefix}"
@@ -541,7 +592,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
         Operation(
             "post", f"{base}/score", score_id, "scoring", f"Score one hand of {name}",
             CARD_SCORE_DESCRIPTION.format(name=name, id=ruleset),
-            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json", also=PICTURE),
+            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json"),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("score_problems", ()))},
             f"{prefix}ScoreRequest", examples.get("score", ()), ("Explain",), ruleset),
@@ -550,7 +601,7 @@ def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ..
             f"List the cards a hand of {name} one card short waits on, each with its score",
             CARD_WAITS_DESCRIPTION.format(name=name, id=ruleset, score=score_id),
             Answer(WAITS_ANSWER.replace("tile", "card"), "CardWaitsResponse",
-                   "application/json", also=PICTURE),
+                   "application/json"),
             {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
                                           examples=examples.get("waits_problems", ()))},
             f"{prefix}WaitsRequest", examples.get("waits", ()), ("Explain",), ruleset),

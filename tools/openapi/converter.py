@@ -290,6 +290,9 @@ class Converter(OpenAPIConverter):
             assert instance.unknown == INCLUDE, cls
         if required:
             out["required"] = required
+        # Rules across fields the schema's reading enforces, as JSON Schema keywords (of this
+        # class only: a subclass reads its own way).
+        out.update(cls.__dict__.get("contract_rules", {}))
         description = text(cls.__dict__.get("__doc__"))
         if description:
             out["description"] = description

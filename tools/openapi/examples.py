@@ -42,6 +42,15 @@ class Fixed:
     value: Any
 
 
+def svg_head(answer: Any) -> Any:
+    """A picture shortened to its head: the SVG element, its title and its description (what
+    it shows in words), its drawing left out. A problem document stays whole."""
+    if not isinstance(answer, str):
+        return answer
+    end = answer.index("</desc>") + len("</desc>")
+    return answer[:end] + " …</svg>\n"
+
+
 def three_fans(document: dict[str, Any]) -> dict[str, Any]:
     """A rule set's document with three of its fans."""
     keep = ("big_four_winds", "nine_gates", "pung_of_terminals_or_honors")
@@ -539,3 +548,9 @@ METRICS = "".join(line + "\n" for line in (
     "# TYPE mahjong_http_requests_in_flight gauge",
     "mahjong_http_requests_in_flight 0.0",
 ))
+
+# The examples of a word-card game's picture operations, by the JSON operation's examples'
+# names: a picture, and a request the game refuses.
+CARD_PICTURE_EXAMPLES: dict[str, dict[str, tuple[str, ...]]] = {
+    "hengyang": {"score": ("ti_self_draw", "short_hand"), "waits": ("ti_chi_on_table",)},
+}
