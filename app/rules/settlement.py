@@ -257,22 +257,7 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         raise err("settlement", "amounts count in units of the payment's base, but "
                   "payment.params sets no 'base'")
     by_name = {o.name: o for o in options}
-    kongs_raw = raw.get("kongs")
-    if not isinstance(kongs_raw, dict):
-        raise err("settlement.kongs", "must map kong kinds (direct, added, concealed) to "
-                  "{payer, amount}")
-    kongs: dict[str, KongMoney] = {}
-    for kind, conf in kongs_raw.items():
-        field = f"settlement.kongs.{kind}"
-        if kind not in (*KONG_KINDS, GOLDEN):
-            raise err(field, f"unknown kind of kong (known: {', '.join((*KONG_KINDS, GOLDEN))})")
-        if kind == GOLDEN and not wilds:
-            raise err(field, "a golden kong (金杠) is four wild tiles, but this rule set plays "
-                      "without wild tiles (`wild:`)")
-        kongs[kind] = _kong(conf, kind, field, by_name, err)
-    if GOLDEN in kongs and CONCEALED not in kongs:
-        raise err("settlement.kongs.golden", "a golden kong set off is paid as a concealed "
-                  "kong, so kongs.concealed must be given too")
+    kongs = _kongs(raw.get("kongs"), by_name, err, wilds=wilds)
     drawn_raw = raw.get("drawn_game")
     if not isinstance(drawn_raw, dict):
         raise err("settlement.drawn_game", "must be a mapping (the drawn-game checks)")
@@ -280,33 +265,12 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
     if factors and not seat_factors:
         raise err("settlement.seat_factors", "the payment scheme has no seat factor (坐庄 / "
                   "拉庄) to apply")
-    follow: FollowDealer | None = None
+    follow = None
     if raw.get("follow_dealer") is not None:
-        conf = raw["follow_dealer"]
-        if not isinstance(conf, dict):
-            raise err("settlement.follow_dealer", "must be a mapping with amount")
-        _known_keys(conf, section(TILES, "settlement.follow_dealer").allowed,
-                    "settlement.follow_dealer", err)
-        if "amount" not in conf:
-            raise err("settlement.follow_dealer.amount", "missing")
-        follow = FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount",
-                                      by_name, err))
-    reveal: str | None = None
-    ready_hand = False
+        follow = _follow_dealer(raw["follow_dealer"], by_name, err)
+    reveal, ready_hand = None, False
     if raw.get("reveal") is not None:
-        conf = raw["reveal"]
-        if not isinstance(conf, dict):
-            raise err("settlement.reveal", "must be a mapping with option (a per_seat option "
-                      "with entries 0 and 1)")
-        _known_keys(conf, section(TILES, "settlement.reveal").allowed, "settlement.reveal",
-                    err)
-        od = _option_ref({"option": conf.get("option")}, "settlement.reveal.option", by_name,
-                         err)
-        if od.type != "per_seat" or od.minimum != 0 or od.maximum != 1:
-            raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
-                      "option with minimum 0 and maximum 1 (1: the seat has revealed)")
-        reveal = od.name
-        ready_hand = _bool(conf.get("ready_hand", False), "settlement.reveal.ready_hand", err)
+        reveal, ready_hand = _reveal(raw["reveal"], by_name, err)
     ends = _bool(raw.get("win_ends_round", False), "settlement.win_ends_round", err)
     one_winner = _bool(raw.get("one_winner", False), "settlement.one_winner", err)
     if one_winner and not ends:
@@ -335,6 +299,54 @@ def build_settlement(raw: Any, options: tuple[OptionDef, ...], payment_params: M
         kong_chain_doubling=_bool(raw.get("kong_chain_doubling", False),
                                   "settlement.kong_chain_doubling", err),
     )
+
+
+def _kongs(raw: Any, by_name: Mapping[str, OptionDef], err: ErrorFactory, *,
+           wilds: bool) -> dict[str, KongMoney]:
+    """`settlement.kongs`: each kind of kong's money."""
+    if not isinstance(raw, dict):
+        raise err("settlement.kongs", "must map kong kinds (direct, added, concealed) to "
+                  "{payer, amount}")
+    kongs: dict[str, KongMoney] = {}
+    for kind, conf in raw.items():
+        field = f"settlement.kongs.{kind}"
+        if kind not in (*KONG_KINDS, GOLDEN):
+            raise err(field, f"unknown kind of kong (known: {', '.join((*KONG_KINDS, GOLDEN))})")
+        if kind == GOLDEN and not wilds:
+            raise err(field, "a golden kong (金杠) is four wild tiles, but this rule set plays "
+                      "without wild tiles (`wild:`)")
+        kongs[kind] = _kong(conf, kind, field, by_name, err)
+    if GOLDEN in kongs and CONCEALED not in kongs:
+        raise err("settlement.kongs.golden", "a golden kong set off is paid as a concealed "
+                  "kong, so kongs.concealed must be given too")
+    return kongs
+
+
+def _follow_dealer(conf: Any, by_name: Mapping[str, OptionDef],
+                   err: ErrorFactory) -> FollowDealer:
+    """`settlement.follow_dealer`: what following the dealer's first discard pays."""
+    if not isinstance(conf, dict):
+        raise err("settlement.follow_dealer", "must be a mapping with amount")
+    _known_keys(conf, section(TILES, "settlement.follow_dealer").allowed,
+                "settlement.follow_dealer", err)
+    if "amount" not in conf:
+        raise err("settlement.follow_dealer.amount", "missing")
+    return FollowDealer(_amount(conf["amount"], "settlement.follow_dealer.amount", by_name, err))
+
+
+def _reveal(conf: Any, by_name: Mapping[str, OptionDef],
+            err: ErrorFactory) -> tuple[str, bool]:
+    """`settlement.reveal`: the per-seat option that says who has revealed (亮倒), and whether
+    a revealed hand must be ready at the drawn game."""
+    if not isinstance(conf, dict):
+        raise err("settlement.reveal", "must be a mapping with option (a per_seat option "
+                  "with entries 0 and 1)")
+    _known_keys(conf, section(TILES, "settlement.reveal").allowed, "settlement.reveal", err)
+    od = _option_ref({"option": conf.get("option")}, "settlement.reveal.option", by_name, err)
+    if od.type != "per_seat" or od.minimum != 0 or od.maximum != 1:
+        raise err("settlement.reveal.option", f"option {od.name!r} must be a per_seat "
+                  "option with minimum 0 and maximum 1 (1: the seat has revealed)")
+    return od.name, _bool(conf.get("ready_hand", False), "settlement.reveal.ready_hand", err)
 
 
 def _kong_discard(value: Any, options: Mapping[str, OptionDef],

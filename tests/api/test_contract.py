@@ -220,8 +220,8 @@ NAMED_EXAMPLES = ("tianjin", "kawuxing", "changchun")
 
 
 def _example_ruleset(name: str, default: str) -> str:
-    """Examples named `<rule set>_...` (tianjin, kawuxing, changchun) are posted to that rule set, the
-    others to `default`."""
+    """Examples named `<rule set>_...` (tianjin, kawuxing, changchun) are posted to that rule
+    set, the others to `default`."""
     prefix = name.split("_", 1)[0]
     return prefix if prefix in NAMED_EXAMPLES else default
 

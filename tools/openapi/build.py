@@ -34,9 +34,9 @@ from app.service.schemas import ANALYSIS_REQUEST, BATCH_REQUEST, SCORE_REQUEST, 
 from app.service.settle_schemas import SETTLE_REQUEST
 from app.version import __version__
 from tools.openapi import contract
-from tools.openapi.contract import Answer, Operation
 from tools.openapi.converter import Converter, Plugin, ref, text
 from tools.openapi.examples import Example, Fixed
+from tools.openapi.shapes import Answer, Operation
 
 
 def prefix(ruleset: str) -> str:

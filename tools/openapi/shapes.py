@@ -1,0 +1,41 @@
+"""What the contract declares of one operation (`Operation`) and of one of its responses
+(`Answer`); `contract.py` declares the operations, `build.py` writes them out."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from tools.openapi.examples import Example, Fixed
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A response: its description, the schema of its body (None: a shared response's
+    reference, or a text body), its media type, examples and headers."""
+
+    description: str
+    schema: str | dict[str, Any] | None = None
+    media: str = "application/problem+json"
+    examples: tuple[Example | Fixed, ...] = ()
+    headers: Mapping[str, Any] = field(default_factory=dict)
+    # Other media types the same answer may be sent as (asked for with `Accept`): media
+    # type -> its content object.
+    also: Mapping[str, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Operation:
+    method: str
+    path: str
+    operation_id: str
+    tag: str
+    summary: str
+    description: str | None
+    answer: Answer  # the 200 answer (its examples: those of `examples` answered 200)
+    responses: Mapping[int, str | Answer]  # a shared response's name, or the operation's own
+    request: str | None = None  # the request body's schema
+    examples: tuple[Example, ...] = ()
+    parameters: tuple[str | dict[str, Any], ...] = ()  # shared parameters' names, or inline
+    ruleset: str | None = None  # the rule set the examples are posted to by default
