@@ -21,6 +21,7 @@ from app.service.schema_fields import (
     MSG_NOT_MELDS,
     MSG_NULL,
     RULESET_ID_MAX,
+    CountedTiles,
     Flowers,
     HandBase,
     NotAllowed,
@@ -66,16 +67,31 @@ class NamedRuleset(StrictStr):
     contract_name: ClassVar[str] = "NamedRuleset"
 
 
+_MELD_TILES_REQUIRED = _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')
+
+
 class MeldSchema(_Strict):
     """A declared meld. Only a kong can be concealed (暗杠)."""
 
     what = "a meld"
     kind = StrictStr(required=True, choices=MELD_KINDS,
                      error_messages={"required": _required("chow, pung or kong.")})
-    tiles = Tiles(required=True, error_messages={
-        "required": _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')})
+    tiles = Tiles(required=True, error_messages={"required": _MELD_TILES_REQUIRED})
     concealed = StrictBool(allow_none=True)
     """True only for a concealed kong. Default false."""
+
+    # The contract (tools/openapi) writes a meld as one object shape per kind, these fields
+    # standing in for the schema's own: a chow or pung holds three tiles and is never concealed,
+    # a kong holds four. (Said so, not as `if`/`then` rules, which schema-driven generators
+    # merge on every draw.) The reader refuses the same bodies with messages of its own.
+    contract_variants: ClassVar[tuple[dict[str, fields.Field[Any]], ...]] = (
+        {"kind": StrictStr(required=True, choices=("chow", "pung")),
+         "tiles": CountedTiles(3, required=True),
+         "concealed": StrictBool(allow_none=True,
+                                 metadata={"json_schema": {"type": "boolean", "const": False}})},
+        {"kind": StrictStr(required=True, choices=("kong",)),
+         "tiles": CountedTiles(4, required=True)},
+    )
 
 
 _MELDS = fields.List(fields.Nested(MeldSchema()), allow_none=True, load_default=None,

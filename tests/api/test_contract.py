@@ -348,14 +348,24 @@ _GATES = "1112345678999m5m"
     ({"hand": "[123m][EEE]45m456p11s3m", "context": {"win_type": "self_draw",
                                                     "wild_indicator": "5m", "wilds": "5m"}},
      "wilds_not_supported"),
+    ({"hand": {"concealed": "2345678999m5m", "melds": [{"kind": "pung",
+                                                         "tiles": ["1m", "1m", "1m", "1m"]}]},
+      "context": {"win_type": "self_draw"}}, None),
+    ({"hand": {"concealed": "5678999m5m", "melds": [{"kind": "kong", "tiles": ["1m"] * 3},
+                                                    {"kind": "chow", "tiles": ["2m", "3m"]}]},
+      "context": {"win_type": "self_draw"}}, None),
+    ({"hand": {"concealed": "1112345678999m5m",
+               "melds": [{"kind": "chow", "tiles": "123p", "concealed": True}]},
+      "context": {"win_type": "self_draw"}}, None),
 ])
 def test_what_the_readers_refuse_across_fields_the_document_refuses(
     request_validator: Draft202012Validator, client: FlaskClient, body: dict[str, Any],
     code: str | None,
 ) -> None:
     """The contract says what the reading refuses across fields where a schema-driven
-    generator can follow it cheaply (an indicator and a list of wilds both), so a fuzzer
-    drawing from it does not send such bodies; the service refuses each (422)."""
+    generator can follow it cheaply (a meld listed with the wrong count of tiles, a concealed
+    chow, an indicator and a list of wilds both), so a fuzzer drawing from it does not send
+    such bodies; the service refuses each (422)."""
     assert not request_validator.is_valid(body)
     load_score_request(body)  # the schema alone takes it: the refusal comes after
     answer = client.post("/v1/rulesets/mcr/score", json=body)

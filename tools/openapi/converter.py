@@ -42,6 +42,7 @@ from app.service.schema_fields import (
     MAX_OPTIONS,
     OPTION_INT_MAX,
     OPTION_INT_MIN,
+    CountedTiles,
     Flowers,
     HandBase,
     NotAllowed,
@@ -210,6 +211,10 @@ class Converter(OpenAPIConverter):
             return {"type": "boolean"}
         if isinstance(field, StrictInt):
             return {"type": "integer", "minimum": field.minimum, "maximum": field.maximum}
+        if isinstance(field, CountedTiles):
+            return {"oneOf": [self._notation(), {
+                "type": "array", "minItems": field.count, "maxItems": field.count,
+                "items": self._sub(TileCode())}]}
         if isinstance(field, Tiles):
             return {"oneOf": [self._notation(), {"type": "array", "maxItems": field.max_items,
                                                  "items": self._sub(TileCode())}]}
@@ -270,10 +275,25 @@ class Converter(OpenAPIConverter):
     def schema2jsonschema(self, schema: Schema | type[Schema]) -> dict[str, Any]:
         instance = resolve_schema_instance(schema)
         cls = type(instance)
+        variants = cls.__dict__.get("contract_variants")
+        if not variants:
+            return self._object(instance, {})
+        # One object shape per variant, the variant's fields standing in for the schema's.
+        out: dict[str, Any] = {"oneOf": [self._object(instance, v) for v in variants]}
+        for shape in out["oneOf"]:
+            shape.pop("description", None)
+        description = text(cls.__dict__.get("__doc__"))
+        if description:
+            out["description"] = description
+        return out
+
+    def _object(self, instance: Schema, replaced: dict[str, fields.Field[Any]]) -> dict[str, Any]:
+        cls = type(instance)
         docs = attribute_docs(cls)
         properties: dict[str, Any] = {}
         required: list[str] = []
         for name, field in instance.fields.items():
+            field = replaced.get(name, field)
             if isinstance(field, NotAllowed):
                 continue  # a field the object must not hold: not a property
             key = field.data_key or name
