@@ -12,12 +12,12 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
-from hypothesis_jsonschema import from_schema
 from marshmallow import ValidationError
 
 from app.service.card_requests import card_schemas
 from tests.api.helpers import problem, validator_for
 from tests.loaded import repo_rulesets
+from tests.schema_strategies import from_schema
 
 URL = "/v1/rulesets/hengyang/score"
 WAITS_URL = "/v1/rulesets/hengyang/waits"

@@ -28,7 +28,6 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
-from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
 from marshmallow import ValidationError
 from openapi_spec_validator import validate
@@ -48,6 +47,7 @@ from tests.api.helpers import (
 )
 from tests.api.test_errors import INVALID
 from tests.loaded import repo_rulesets
+from tests.schema_strategies import from_schema
 
 HTTP_METHODS = ("get", "put", "post", "delete", "patch", "head", "options", "trace")
 SCORE_OPERATION = ("/v1/rulesets/{ruleset}/score", "post")

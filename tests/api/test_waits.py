@@ -464,7 +464,7 @@ def test_documented_request_schema_and_marshmallow_agree(spec: dict[str, Any]) -
         assert validator.is_valid(body)
         load_waits_request(body)
 
-    from hypothesis_jsonschema import from_schema
+    from tests.schema_strategies import from_schema
 
     @settings(max_examples=100, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
