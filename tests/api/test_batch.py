@@ -79,7 +79,7 @@ def patient_app() -> Flask:
     return create_app({"REQUEST_TIME_LIMIT": 600, "ACCESS_LOG": False})
 
 
-@pytest.mark.parametrize(("endpoint", "hands"), [("score", 10_000), ("waits", 600)])
+@pytest.mark.parametrize(("endpoint", "hands"), [("score", 3_000), ("waits", 600)])
 def test_batch_items_are_the_single_calls_answers(patient_app: Flask, spec: dict[str, Any],
                                                   endpoint: str, hands: int) -> None:
     app = patient_app

@@ -40,7 +40,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from app.service.problems import HAND_ERROR_CODES, ROUND_ERROR_CODES
 
 # Random cases per operation, on top of the document's examples and the coverage cases.
-MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "50"))
+MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "25"))
 OPENAPI_ENV = "SCHEMATHESIS_OPENAPI"
 
 # The 422 codes of a request the contract allows that cannot be a real hand, win or round

@@ -1,7 +1,7 @@
 """Differential test of the discard analysis (`app.scoring.analysis`) on `mcr` against the
 reference library (pymahjonggb 1.4.0: `MahjongShanten` and the per-shape functions).
 
-`SHANTEN_DIFF_HANDS` (default 100,000) hands of 13 tiles, in four chunks of a quarter each
+`SHANTEN_DIFF_HANDS` (default 30,000) hands of 13 tiles, in four chunks of a quarter each
 (so that the workers share them), a mix of random tiles, near-ready hands (a complete hand
 less a tile, then zero to two tiles swapped for random ones) of the regular and the special
 shapes, and hands with one or two declared melds. For each:
@@ -17,7 +17,7 @@ shapes, and hands with one or two declared melds. For each:
   cannot be drawn). Nine gates (a shape of ours, a regular hand, never below the regular
   shanten) is not in the reference: its shanten is checked against the regular one only.
 
-And `SHANTEN_DIFF_14` (default 3,000) hands of 14 tiles: every discard row's shanten equals
+And `SHANTEN_DIFF_14` (default 1,500) hands of 14 tiles: every discard row's shanten equals
 `MahjongShanten` of the 13 tiles left, and the hand's own shanten is the least of them (or
 -1 for a complete hand).
 
@@ -47,8 +47,8 @@ from tests.loaded import repo_rulesets
 
 from .generator import oracle_tile
 
-N_HANDS = int(os.environ.get("SHANTEN_DIFF_HANDS", "100000"))
-N_14 = int(os.environ.get("SHANTEN_DIFF_14", "3000"))
+N_HANDS = int(os.environ.get("SHANTEN_DIFF_HANDS", "30000"))
+N_14 = int(os.environ.get("SHANTEN_DIFF_14", "1500"))
 SEED = int(os.environ.get("SHANTEN_DIFF_SEED", "27"))
 CHUNKS = 4
 

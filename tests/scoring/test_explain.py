@@ -1,7 +1,7 @@
 """Explanations (`app.scoring.explain`) hold on random hands, against the rule sets' data.
 
-On `EXPLAIN_MCR_HANDS` random legal MCR hands (default 10,000) and `EXPLAIN_TIANJIN_HANDS`
-tianjin hands holding wild tiles (default 2,000), each hand is scored with and without an
+On `EXPLAIN_MCR_HANDS` random legal MCR hands (default 4,000) and `EXPLAIN_TIANJIN_HANDS`
+tianjin hands holding wild tiles (default 1,000), each hand is scored with and without an
 explanation, and:
 
 - the result is the same either way (every counted fan unchanged);
@@ -47,8 +47,8 @@ from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import random_hands
 from tests.scoring.test_wild_brute_force import random_cases
 
-MCR_HANDS = int(os.environ.get("EXPLAIN_MCR_HANDS", "10000"))
-TIANJIN_HANDS = int(os.environ.get("EXPLAIN_TIANJIN_HANDS", "2000"))
+MCR_HANDS = int(os.environ.get("EXPLAIN_MCR_HANDS", "4000"))
+TIANJIN_HANDS = int(os.environ.get("EXPLAIN_TIANJIN_HANDS", "1000"))
 SEED = int(os.environ.get("EXPLAIN_SEED", "20261201"))
 ROOT = Path(__file__).resolve().parents[2]
 # The tile games: word cards are explained by another engine (tests/scoring/test_card_explain.py).

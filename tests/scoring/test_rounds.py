@@ -33,7 +33,7 @@ RULESETS = repo_rulesets()
 SICHUAN = RULESETS["sichuan"]
 CHENGDU = RULESETS["chengdu"]
 # Random rounds per property run; SETTLE_ROUNDS deepens it.
-ROUNDS = int(os.environ.get("SETTLE_ROUNDS", "1500"))
+ROUNDS = int(os.environ.get("SETTLE_ROUNDS", "600"))
 
 
 def kong(seat: int, kind: str, tile: str, **extra: Any) -> dict[str, Any]:

@@ -31,7 +31,7 @@ every place of the winning tile), on hands whose wilds come from an indicator; t
 reproduces the worked examples (tests/cases/tianjin/rule_page.yaml). Its waits are checked
 against scoring every tile.
 
-WILD_BRUTE_HANDS (default 3000) sets the number of hands, WILD_BRUTE_TIANJIN_HANDS (1500)
+WILD_BRUTE_HANDS (default 1500) sets the number of hands, WILD_BRUTE_TIANJIN_HANDS (800)
 and WILD_BRUTE_WAITS_HANDS (80) those of the tianjin checks, WILD_BRUTE_SEED the seed and
 WILD_BRUTE_MAX_WILDS (default 2) the most wild tiles a hand holds (3 or 4 run fine, slower).
 """
@@ -59,11 +59,11 @@ from app.scoring.waits import waits
 from app.service.hand_requests import build, build_waiting
 from tests.loaded import repo_rulesets
 
-HANDS = int(os.environ.get("WILD_BRUTE_HANDS", "3000"))
+HANDS = int(os.environ.get("WILD_BRUTE_HANDS", "1500"))
 SEED = int(os.environ.get("WILD_BRUTE_SEED", "20261130"))
 # More wilds make free groups of wilds only (three wilds: a free set); slower (34^n tries).
 MAX_WILDS = int(os.environ.get("WILD_BRUTE_MAX_WILDS", "2"))
-TIANJIN_HANDS = int(os.environ.get("WILD_BRUTE_TIANJIN_HANDS", "1500"))
+TIANJIN_HANDS = int(os.environ.get("WILD_BRUTE_TIANJIN_HANDS", "800"))
 WAITS_HANDS = int(os.environ.get("WILD_BRUTE_WAITS_HANDS", "80"))
 ROOT = Path(__file__).resolve().parents[2]
 

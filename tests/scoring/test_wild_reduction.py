@@ -26,7 +26,7 @@ from app.scoring.evaluate import score
 from app.service.hand_requests import build
 from tests.loaded import repo_rulesets
 
-HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "120"))
+HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "60"))
 ROOT = Path(__file__).resolve().parents[2]
 CODES = [STANDARD.code(t) for t in STANDARD.playing]
 

@@ -16,7 +16,7 @@ from app.service.schema_fields import HandBase, flatten_errors
 from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
 from app.service.settle_schemas import SETTLE_REQUEST
 
-PROPS = settings(max_examples=400, deadline=None, database=None,
+PROPS = settings(max_examples=200, deadline=None, database=None,
                  suppress_health_check=list(HealthCheck))
 
 json_scalars = st.one_of(

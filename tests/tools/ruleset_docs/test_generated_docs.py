@@ -230,7 +230,6 @@ def test_run_docs_writes_checks_and_removes(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert f"wrote docs/rulesets/{NEW_ID}.md" in proc.stdout
     assert page.read_text(encoding="utf-8").startswith(ruleset_marker(NEW_ID))
-    assert run_docs("--check").returncode == 0
 
     edited = page.read_text(encoding="utf-8").replace("平胡", "平和")
     page.write_text(edited, encoding="utf-8")
