@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+
+from app.rules.load_files import load_yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 COMPILED = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
@@ -97,7 +98,7 @@ def _hands() -> list[tuple[str, str, Any, Any]]:
         if path.parent.name not in rulesets:
             continue
         rs = rulesets[path.parent.name]
-        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+        for case in load_yaml(path.read_text(encoding="utf-8"))["cases"]:
             try:
                 hand, ctx = build(case["hand"], case["context"], rs)
             except HandError:
@@ -119,7 +120,7 @@ def _hands() -> list[tuple[str, str, Any, Any]]:
         if path.parent.parent.name not in rulesets:
             continue
         rs = rulesets[path.parent.parent.name]
-        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+        for case in load_yaml(path.read_text(encoding="utf-8"))["cases"]:
             standing, melds, ctx = build_waiting(case["hand"], case["context"], rs)
             out.append((rs.id, "waits", (standing, melds), ctx))
             out.append((rs.id, "analysis", (standing, melds), ctx))

@@ -34,9 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-import yaml
 from jsonschema import Draft202012Validator
 
+from app.rules.load_files import load_yaml
 from tests.api.helpers import validator_for
 from tests.api.test_serve import _running
 
@@ -187,7 +187,7 @@ class Runner:
 
 
 def _openapi_validator(name: str) -> Draft202012Validator:
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    spec = load_yaml((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     assert name in spec["components"]["schemas"], f"openapi.yaml has no schema {name!r}"
     return validator_for(spec, f"/components/schemas/{name}")
 
@@ -229,7 +229,7 @@ def run_page(page: Page, tmp: Path) -> None:
                 dest.write_text(block.text, encoding="utf-8")
             elif kind == "schema":
                 assert block.lang in {"json", "yaml"}, f"{block.where()}: schema of a {block.lang}"
-                value = json.loads(block.text) if block.lang == "json" else yaml.safe_load(
+                value = json.loads(block.text) if block.lang == "json" else load_yaml(
                     block.text)
                 errors = [e.message for e in _openapi_validator(target).iter_errors(value)]
                 assert not errors, f"{block.where()}: not a valid {target}: {errors[:3]}"

@@ -14,6 +14,7 @@ from flask.testing import FlaskClient
 
 from app import create_app
 from app.api.observe import APP_LOGGER, JsonFormatter
+from app.rules.load_files import load_yaml
 from tests.api.helpers import OPENAPI_FILE, REPO_ROOT, AppLog
 
 
@@ -48,7 +49,7 @@ def app_log(app: Flask) -> Iterator[AppLog]:
 
 @pytest.fixture(scope="session")
 def spec() -> dict[str, Any]:
-    loaded: dict[str, Any] = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))
+    loaded: dict[str, Any] = load_yaml(OPENAPI_FILE.read_text(encoding="utf-8"))
     return loaded
 
 
@@ -66,7 +67,7 @@ TEST_OPTIONS: list[dict[str, Any]] = [
 @pytest.fixture(scope="session")
 def options_app(tmp_path_factory: pytest.TempPathFactory) -> Flask:
     directory = tmp_path_factory.mktemp("rulesets")
-    data = yaml.safe_load((REPO_ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((REPO_ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
     data["options"] = TEST_OPTIONS
     (directory / "mcr.yaml").write_text(yaml.safe_dump(data, allow_unicode=True),
                                         encoding="utf-8")

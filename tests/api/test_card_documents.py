@@ -7,18 +7,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-import yaml
 from flask.testing import FlaskClient
 
 from app.rules.cards import CardRuleSet
 from app.rules.choices import Chosen
+from app.rules.load_files import load_yaml
 from app.service.card_documents import card_ruleset_document, choice_value
 from app.service.families import ruleset_document
 from tests.api.helpers import REPO_ROOT, validator_for
 from tests.loaded import repo_rulesets
 
 RULESET = "hengyang"
-RAW: dict[str, Any] = yaml.safe_load(
+RAW: dict[str, Any] = load_yaml(
     (REPO_ROOT / "rulesets" / f"{RULESET}.yaml").read_text(encoding="utf-8"))
 LIMITS = {"request_bytes": 1, "batch_bytes": 2, "batch_items": 3, "time_limit_seconds": 4.0}
 

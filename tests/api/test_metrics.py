@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -26,6 +25,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from app import RULESETS_ENV, create_app
 from app.api.metrics import LATENCY_BUCKETS, METRICS_KEY, UNMATCHED
+from app.rules.load_files import load_yaml
 from app.scoring import evaluate
 from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, REPO_ROOT, SCORE_URL
 from tests.api.test_serve import RUN, _broken_rulesets, _free_port, _running, _serve_env
@@ -41,7 +41,7 @@ BAD_HAND = {"hand": "1112345678999m5m5m", "context": {"win_type": "self_draw"}} 
 
 
 def _settle_example() -> Any:
-    spec = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))
+    spec = load_yaml(OPENAPI_FILE.read_text(encoding="utf-8"))
     content = spec["paths"]["/v1/rulesets/{ruleset}/settle"]["post"]["requestBody"]["content"]
     return content["application/json"]["examples"]["rule_page"]["value"]
 
@@ -228,7 +228,7 @@ def test_the_documented_example_is_what_the_service_says(
         fresh: tuple[Flask, FlaskClient]) -> None:
     """Every line of getMetrics' example is in the exposition after one hand scored."""
     _, client = fresh
-    spec = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))
+    spec = load_yaml(OPENAPI_FILE.read_text(encoding="utf-8"))
     content = spec["paths"]["/metrics"]["get"]["responses"]["200"]["content"]["text/plain"]
     example = next(iter(content["examples"].values()))["value"]
     assert client.post(SCORE_URL, json=NINE_GATES_REQUEST).status_code == 200

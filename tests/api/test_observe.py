@@ -262,9 +262,9 @@ def test_outside_a_request_the_line_has_no_request_id(app: Flask, app_log: AppLo
 
 def test_one_version_everywhere(client: FlaskClient) -> None:
     project = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["version"]
-    import yaml
+    from app.rules.load_files import load_yaml
 
-    document = yaml.safe_load(OPENAPI_FILE.read_text(encoding="utf-8"))["info"]["version"]
+    document = load_yaml(OPENAPI_FILE.read_text(encoding="utf-8"))["info"]["version"]
     assert __version__ == project == document
     assert client.get("/healthz").get_json()["version"] == __version__
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 from flask.testing import FlaskClient
 
 from app.rules.cards import CardRuleSet
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from tests.api.helpers import REPO_ROOT, validator_for
 from tests.loaded import repo_rulesets
@@ -38,7 +38,7 @@ def winning_case(ruleset: str, spec: dict[str, Any]) -> dict[str, Any]:
     """The first case of the rule set's case files that expects a win (else the first score
     example of the document named after the rule set)."""
     for path in sorted(Path(CASES / ruleset).glob("*.yaml")):
-        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+        for case in load_yaml(path.read_text(encoding="utf-8"))["cases"]:
             if case["expect"].get("winning") is True:
                 return case
     # A word-card game's own score operation, else the tile games' examples named after it.

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app import DEFAULT_RULESETS_DIR, rulesets_dir
+from app.rules.load_files import load_yaml
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
 
@@ -50,7 +50,7 @@ def collect(kind: str | None = None) -> list[Any]:
         if ruleset not in ids:
             continue
         where = f"{ruleset}/{kind}" if kind else ruleset
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = load_yaml(path.read_text(encoding="utf-8"))
         for i, case in enumerate(data["cases"]):
             params.append(pytest.param(ruleset, case, id=f"{where}/{path.stem}/{i}"))
     return params

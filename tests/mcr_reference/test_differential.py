@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 import yaml
 
+from app.rules.load_files import load_yaml
 from tests.loaded import repo_rulesets
 
 from .generator import Case, FanKey, Generation, generate
@@ -108,7 +109,7 @@ def allow_list_entry(o: Outcome) -> str:
 
 
 def load_known_differences() -> list[dict[str, Any]]:
-    data = yaml.safe_load(KNOWN_DIFFERENCES.read_text(encoding="utf-8"))
+    data = load_yaml(KNOWN_DIFFERENCES.read_text(encoding="utf-8"))
     assert isinstance(data, list), f"{KNOWN_DIFFERENCES.name}: expected a list of entries"
     return data
 

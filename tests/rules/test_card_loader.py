@@ -14,11 +14,12 @@ import yaml
 from app.rules.cards import CardRuleSet
 from app.rules.choices import Chosen, resolve
 from app.rules.errors import RuleSetError
+from app.rules.load_files import load_yaml
 from app.rules.loader import load_rulesets
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = {p.stem: yaml.safe_load(p.read_text(encoding="utf-8"))
+SOURCES = {p.stem: load_yaml(p.read_text(encoding="utf-8"))
            for p in (ROOT / "rulesets").glob("*.yaml")}
 CARD_IDS = [rid for rid, data in SOURCES.items() if data.get("family") == "cards"]
 

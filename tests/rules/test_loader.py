@@ -22,6 +22,7 @@ from app.domain.shapes import decompose
 from app.rules.checks import CHECKS, TileGroup
 from app.rules.choices import Chosen
 from app.rules.errors import RuleSetError
+from app.rules.load_files import load_yaml
 from app.rules.load_params import bind_check
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
@@ -687,7 +688,7 @@ def test_mcr_excluders_precede_what_they_exclude(mcr: RuleSet) -> None:
 
 
 def test_mcr_is_the_same_through_build_ruleset(mcr: RuleSet) -> None:
-    data = yaml.safe_load((ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
     again = build_ruleset(data, "mcr.yaml")
     assert [f.id for f in again.fans] == [f.id for f in mcr.fans]
     assert [f.params for f in again.fans] == [f.params for f in mcr.fans]

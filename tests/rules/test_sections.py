@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.rules.families import CARDS, TILES
+from app.rules.load_files import load_yaml
 from app.rules.sections import SECTIONS, TYPES, missing_key, section, unknown_key
 from tests.rules.test_loader import assert_names, load_error, mini, write
 
@@ -95,7 +95,7 @@ def test_a_shape_key_of_the_wrong_type(tmp_path: Path, key: str, type_: str) -> 
 @pytest.mark.parametrize(("key", "type_"), _typed(CARDS, ""))
 def test_a_card_rule_set_top_key_of_the_wrong_type(tmp_path: Path, key: str, type_: str
                                                   ) -> None:
-    data = yaml.safe_load((ROOT / "rulesets" / "hengyang.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((ROOT / "rulesets" / "hengyang.yaml").read_text(encoding="utf-8"))
     data = copy.deepcopy(data)
     data[key] = WRONG[type_]
     write(tmp_path, data)

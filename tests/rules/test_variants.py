@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from app.rules.load_files import resolve
+from app.rules.load_files import load_yaml, resolve
 
 ROOT = Path(__file__).resolve().parents[2]
 RULESETS = ROOT / "rulesets"
@@ -21,7 +20,7 @@ MAX_LINES = 120
 
 
 def _raw() -> dict[str, tuple[Path, dict[str, Any]]]:
-    return {p.stem: (p, yaml.safe_load(p.read_text(encoding="utf-8")))
+    return {p.stem: (p, load_yaml(p.read_text(encoding="utf-8")))
             for p in sorted(RULESETS.glob("*.yaml"))}
 
 

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.domain.hand import KONG, PUNG, Hand
 from app.domain.readings import Group, Reading
 from app.domain.shapes import SEVEN_PAIRS
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
@@ -28,7 +28,7 @@ from tests.api.helpers import NINE_GATES_RESPONSE
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]
-MCR_DATA: dict[str, Any] = yaml.safe_load((ROOT / "rulesets" / "mcr.yaml").read_text("utf-8"))
+MCR_DATA: dict[str, Any] = load_yaml((ROOT / "rulesets" / "mcr.yaml").read_text("utf-8"))
 MCR: RuleSet = repo_rulesets()["mcr"]
 T = MCR.tileset
 

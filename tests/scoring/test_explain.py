@@ -24,9 +24,8 @@ import os
 from collections import Counter
 from pathlib import Path
 
-import yaml
-
 from app.domain.hand import Hand, WinContext
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.policies import UNLIMITED
 from app.rules.view import View
@@ -194,7 +193,7 @@ def test_explanations_of_every_case_of_every_rule_set() -> None:
         if path.parent.name not in RULESETS:
             continue  # a word-card game: its case runner checks its explanations
         rs = RULESETS[path.parent.name]
-        for case in yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]:
+        for case in load_yaml(path.read_text(encoding="utf-8"))["cases"]:
             if "error" in case["expect"]:
                 continue
             hand, ctx = build(case["hand"], case["context"], rs)

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
+from app.rules.load_files import load_yaml
 from tests.scoring.hengyang_oracle import (
     CODES,
     WIN_TYPES,
@@ -314,7 +314,7 @@ def _money(case: dict[str, Any], huxi: int, cards: list[str], w: str) -> dict[st
 def _scoring_cases() -> list[Any]:
     out = []
     for path in sorted(CASES.glob("*.yaml")):
-        for i, case in enumerate(yaml.safe_load(path.read_text(encoding="utf-8"))["cases"]):
+        for i, case in enumerate(load_yaml(path.read_text(encoding="utf-8"))["cases"]):
             if "error" not in case["expect"]:
                 out.append(pytest.param(case, id=f"{path.stem}/{i}"))
     return out
@@ -364,7 +364,7 @@ ERROR_CODES = {"unknown_card", "too_many_copies", "illegal_group", "win_card_mis
 
 
 def test_error_cases_use_known_codes_and_cover_them_all() -> None:
-    data = yaml.safe_load((CASES / "errors.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((CASES / "errors.yaml").read_text(encoding="utf-8"))
     codes = [c["expect"]["error"] for c in data["cases"]]
     assert set(codes) == ERROR_CODES
     assert all(set(c["expect"]) == {"error"} for c in data["cases"])

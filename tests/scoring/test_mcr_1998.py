@@ -26,10 +26,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import SEVEN_PAIRS, decompose
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.rules.view import HandFacts, View
@@ -49,7 +48,7 @@ NINE_GATES_SHAPE = "nine_gates"
 
 def _mcr_without_nine_gates() -> RuleSet:
     """mcr reading 1112345678999 + X as sets and a pair, as any other hand."""
-    data = yaml.safe_load((ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((ROOT / "rulesets" / "mcr.yaml").read_text(encoding="utf-8"))
     del data["shapes"][NINE_GATES_SHAPE]
     data["fans"] = [f for f in data["fans"] if f["id"] != "nine_gates"]
     return build_ruleset(data, "mcr.yaml")

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from app.domain.errors import HandError
 from app.domain.tiles import STANDARD
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
@@ -39,7 +39,7 @@ def tianjin() -> RuleSet:
 @pytest.fixture(scope="module")
 def exact() -> RuleSet:
     raw: dict[str, Any] = copy.deepcopy(
-        yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
+        load_yaml((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
     raw["id"] = "tianjin_exact"
     raw["wild"]["read"] = "full"
     raw["fans"].append({"id": "probe", "name": "探", "name_en": "Probe", "value": 0,
@@ -103,7 +103,7 @@ def test_hand_fans_are_shared_by_the_substitutions_only_when_every_hand_check_se
     (清一色 tells suits apart) makes each substitution decide its own."""
     assert tianjin.plan.wild is not None and tianjin.plan.wild.physical_hand_fans
     raw: dict[str, Any] = copy.deepcopy(
-        yaml.safe_load((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
+        load_yaml((ROOT / "rulesets" / "tianjin.yaml").read_text(encoding="utf-8")))
     raw["id"] = "tianjin_one_suit"
     raw["fans"].append({"id": "one_suit", "name": "清一色", "name_en": "Full Flush",
                         "value": 1, "check": "one_suit", "params": {"honors": False},

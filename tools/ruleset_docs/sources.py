@@ -10,8 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from app.rules.load_files import load_yaml
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
 from app.service.families import ruleset_document
@@ -66,7 +65,7 @@ def _case_files(cases_dir: Path, rid: str) -> tuple[CaseFile, ...]:
     for kind, pattern in (("score", "*.yaml"), ("waits", "waits/*.yaml")):
         for path in sorted((cases_dir / rid).glob(pattern)):
             text = path.read_text(encoding="utf-8")
-            data = yaml.safe_load(text)
+            data = load_yaml(text)
             if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
                 raise DocsError(f"{path}: a case file holds `cases:`, a list")
             rel = "tests/cases/" + path.relative_to(cases_dir).as_posix()
@@ -81,7 +80,7 @@ def load_sources(rulesets_dir: Path, cases_dir: Path) -> dict[str, Source]:
     for rid in sorted(loaded):
         rs = loaded[rid]
         text = (rulesets_dir / f"{rid}.yaml").read_text(encoding="utf-8")
-        raw = yaml.safe_load(text)
+        raw = load_yaml(text)
         parent = raw.get("extends")
         out[rid] = Source(
             ruleset=rs, document=ruleset_document(rs, {}), raw=raw,

@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 import app
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
 from app.rules.cards import CardRuleSet
+from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
@@ -225,7 +225,7 @@ def test_the_shapes_and_flags_of_a_larger_sample() -> None:
 
 
 def _variant(name: str, **changes: Any) -> RuleSet:
-    data = yaml.safe_load((app.DEFAULT_RULESETS_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((app.DEFAULT_RULESETS_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
     data.update(changes)
     return build_ruleset(data, f"{name} variant")
 
