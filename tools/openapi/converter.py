@@ -75,23 +75,33 @@ def text(doc: str | None) -> str | None:
 
 @cache
 def attribute_docs(cls: type) -> dict[str, str]:
-    """The docstrings right below the fields of a class body (and of its bases'), by name."""
+    """The docstrings right below the fields of a class body (and of its bases'), by name.
+    Only the project's classes are read (a library's base class documents no field of ours);
+    each once (`_own_docs`): reading a class's source is the slow part of the generator."""
     docs: dict[str, str] = {}
     for klass in reversed(cls.__mro__):
-        try:
-            source = textwrap.dedent(inspect.getsource(klass))
-        except (OSError, TypeError):
-            continue  # made at run time, or a builtin
-        tree = ast.parse(source)
-        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
-        for before, after in itertools.pairwise(body):
-            if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                    and isinstance(after.value.value, str)):
-                continue
-            target = (before.targets[0] if isinstance(before, ast.Assign) and len(before.targets)
-                      == 1 else before.target if isinstance(before, ast.AnnAssign) else None)
-            if isinstance(target, ast.Name):
-                docs[target.id] = after.value.value
+        if klass.__module__.split(".", 1)[0] in ("app", "tools"):
+            docs.update(_own_docs(klass))
+    return docs
+
+
+@cache
+def _own_docs(klass: type) -> dict[str, str]:
+    try:
+        source = textwrap.dedent(inspect.getsource(klass))
+    except (OSError, TypeError):
+        return {}  # made at run time
+    tree = ast.parse(source)
+    body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+    docs: dict[str, str] = {}
+    for before, after in itertools.pairwise(body):
+        if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            continue
+        target = (before.targets[0] if isinstance(before, ast.Assign) and len(before.targets)
+                  == 1 else before.target if isinstance(before, ast.AnnAssign) else None)
+        if isinstance(target, ast.Name):
+            docs[target.id] = after.value.value
     return docs
 
 
