@@ -38,7 +38,13 @@ from app.service.families import (
     settle_body,
     settles_rounds,
 )
-from app.service.picture_answers import PICTURE_MEDIA_TYPE, draws_picture, picture_body
+from app.service.picture_answers import (
+    MAX_WIDTH,
+    MIN_WIDTH,
+    PICTURE_MEDIA_TYPE,
+    draws_picture,
+    picture_body,
+)
 from app.service.problems import ApiError
 from app.version import __version__
 
@@ -114,6 +120,24 @@ def _explain() -> bool:
     return given[0] == "true"
 
 
+def _width() -> int | None:
+    """The `width` query parameter of a picture: a whole number of pixels within the bounds
+    (absent: None, the picture's own layout)."""
+    if not request.environ.get("QUERY_STRING"):
+        return None
+    given = request.args.getlist("width")
+    if not given:
+        return None
+    value = given[0]
+    if len(given) > 1 or not (value.isascii() and value.isdigit() and len(value) <= 5
+                              and MIN_WIDTH <= int(value) <= MAX_WIDTH):
+        raise ApiError("invalid_query",
+                       f"Query parameter 'width' must be given once, as a whole number of "
+                       f"pixels from {MIN_WIDTH} to {MAX_WIDTH} "
+                       f"(got {', '.join(repr(g[:40]) for g in given[:3])}).")
+    return int(value)
+
+
 def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
     """Whether the request asks for the answer as a picture: its `Accept` names
     `image/svg+xml` and prefers it to JSON (a tie, or `*/*`, answers JSON), and the rule
@@ -129,7 +153,8 @@ def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
 def _picture(rs: ServedRuleSet, kind: str, *, negotiated: bool = True) -> Response:
     """The answer of `kind` drawn as SVG. `negotiated`: chosen by the request's `Accept` on
     a JSON path (the answer says it varies with it), not asked on a picture path."""
-    svg = picture_body(kind, json_object_body(), rs)
+    width = _width()
+    svg = picture_body(kind, json_object_body(), rs, width)
     count_hands(rs.id, kind)
     response = Response(svg, mimetype=PICTURE_MEDIA_TYPE)
     if negotiated:

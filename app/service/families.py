@@ -162,7 +162,8 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     rounds: RoundSettlement[RS, Any, Any] | None = None
     analysis: DiscardAnalysis[RS, Any, Any] | None = None
     # answer kind -> (the request as read, the answer's JSON, the rule set) -> SVG bytes
-    pictures: Mapping[str, Callable[[Any, Json, RS], bytes]] = field(default_factory=dict)
+    pictures: Mapping[str, Callable[[Any, Json, RS, float | None], bytes]] = field(
+        default_factory=dict)
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

@@ -17,9 +17,11 @@ from typing import Any
 
 from app.rules.families import ServedRuleSet
 from app.service.families import analysis_of, service_family
+from app.service.pictures.layout import MAX_WIDTH, MIN_WIDTH
 from app.service.problems import ApiError
 
-__all__ = ["ANSWERS", "PICTURE_MEDIA_TYPE", "draws_picture", "picture_body"]
+__all__ = ["ANSWERS", "MAX_WIDTH", "MIN_WIDTH", "PICTURE_MEDIA_TYPE", "draws_picture",
+           "picture_body"]
 
 PICTURE_MEDIA_TYPE = "image/svg+xml"
 
@@ -54,13 +56,14 @@ def draws_picture(rs: ServedRuleSet, kind: str) -> bool:
     return kind in ANSWERS and kind in service_family(rs).pictures
 
 
-def picture_body(kind: str, body: Json, rs: ServedRuleSet) -> bytes:
-    """The SVG of the answer of `kind` to a decoded request body; raises the request's
-    error as the JSON answer would (analysis_not_supported for a family that analyses no
-    hands), and not_found for a family that answers but does not draw this kind."""
+def picture_body(kind: str, body: Json, rs: ServedRuleSet, width: int | None = None) -> bytes:
+    """The SVG of the answer of `kind` to a decoded request body, kept within `width` pixels
+    when given (`app.service.pictures.layout`); raises the request's error as the JSON answer
+    would (analysis_not_supported for a family that analyses no hands), and not_found for a
+    family that answers but does not draw this kind."""
     request, answer = ANSWERS[kind](body, rs)
     draw = service_family(rs).pictures.get(kind)
     if draw is None:
         raise ApiError("not_found", f"Rule set {rs.id!r} draws no picture of its {kind} "
                                     f"answers; post the request to the JSON operation.")
-    return draw(request, answer, rs)
+    return draw(request, answer, rs, width)

@@ -390,3 +390,76 @@ def test_every_case_hand_is_drawn_as_an_analysis(client: FlaskClient, app: Flask
             assert svg_tiles(svg) == _analysed_tiles(body, app, ruleset), (ruleset, case)
             drawn += 1
     assert drawn > 300
+
+
+# --- a picture asked for at a width --------------------------------------------------------
+
+NARROW = 320
+
+
+def _svg_width(svg: bytes) -> float:
+    return float(ET.fromstring(svg).attrib["width"])
+
+
+def test_every_case_is_drawn_within_a_narrow_width(client: FlaskClient) -> None:
+    """Every case hand the service answers (score and waits) and the analyses above, drawn
+    at `?width=320`: no wider than that, every tile of the default picture still drawn, and
+    its words all there (wrapped lines rejoined)."""
+    drawn = 0
+    asked = [(kind, *param.values) for kind, params in (("score", collect()),
+                                                         ("waits", collect("waits")))
+             for param in params]
+    asked += [("analysis", ruleset, body) for ruleset, body in ANALYSED]
+    for kind, ruleset, case in asked:
+        body = {k: v for k, v in case.items() if k in ("hand", "visible")}
+        body["context"] = case.get("context") or {}
+        path = f"/v1/rulesets/{ruleset}/{kind}/picture"
+        wide = client.post(path, json=body)
+        if wide.status_code != 200:
+            continue
+        narrow = client.post(f"{path}?width={NARROW}", json=body)
+        assert narrow.status_code == 200, (ruleset, case)
+        svg = narrow.get_data()
+        assert _svg_width(svg) <= NARROW, (kind, ruleset, case)
+        assert svg_tiles(svg) == svg_tiles(wide.get_data()), (kind, ruleset, case)
+        words = "".join(svg_text(wide.get_data()).split())
+        assert "".join(svg_text(svg).split()) == words, (kind, ruleset, case)
+        drawn += 1
+    assert drawn > 300
+
+
+def test_a_wide_picture_wraps_its_rows_and_lines_and_keeps_its_text_size(
+        client: FlaskClient) -> None:
+    """A hand of many groups and a long fan list, drawn at 240 px: the rows of tiles and the
+    lines of text wrap (the picture grows taller, not wider); the text keeps its size."""
+    body = {"hand": "[5555s]{EEEE}[123p]789m1m1m", "context": {"win_type": "self_draw"}}
+    wide = client.post("/v1/rulesets/mcr/score/picture", json=body).get_data()
+    narrow = client.post("/v1/rulesets/mcr/score/picture?width=240", json=body).get_data()
+    assert _svg_width(wide) > 240 >= _svg_width(narrow)
+    assert float(ET.fromstring(narrow).attrib["height"]) > float(
+        ET.fromstring(wide).attrib["height"])
+
+    def sizes(svg: bytes) -> set[str]:
+        return {t.attrib["font-size"] for t in ET.fromstring(svg).iter(f"{SVG_NS}text")}
+
+    assert sizes(narrow) == sizes(wide)
+
+
+@pytest.mark.parametrize("query", ["width=199", "width=4001", "width=abc", "width=",
+                                   "width=320&width=320", "width=3.5e2", "width=%EF%BC%93"])
+def test_a_width_out_of_bounds_is_invalid_query(client: FlaskClient, query: str) -> None:
+    got = client.post(f"/v1/rulesets/mcr/score/picture?{query}",
+                      json={"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}})
+    assert got.status_code == 400 and got.mimetype == "application/problem+json"
+    assert got.get_json()["code"] == "invalid_query"
+    assert "width" in got.get_json()["detail"]
+
+
+def test_the_calculator_asks_for_widths_the_service_draws() -> None:
+    """The calculator's bounds of `width` are the service's."""
+    from pathlib import Path
+
+    from app.service.pictures.layout import MAX_WIDTH, MIN_WIDTH
+    script = Path(__file__).resolve().parents[2] / "app" / "api" / "static" / "calculator.js"
+    assert (f"const PICTURE_WIDTH = {{ min: {MIN_WIDTH}, max: {MAX_WIDTH} }};"
+            in script.read_text(encoding="utf-8"))

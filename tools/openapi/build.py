@@ -202,7 +202,8 @@ class Builder:
 
     def shared_response(self, name: str) -> dict[str, Any]:
         if name not in self.shared:
-            status = {"BadRequest": 400, "MalformedJson": 400, "UnknownRuleset": 404,
+            status = {"BadRequest": 400, "MalformedJson": 400, "PictureBadRequest": 400,
+                      "UnknownRuleset": 404,
                       "RequestTimeout": 408, "PayloadTooLarge": 413,
                       "BatchPayloadTooLarge": 413, "UnsupportedMediaType": 415,
                       "NotABatch": 422, "InternalError": 500, "TimeLimitExceeded": 503}[name]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.service.pictures.layout import MAX_ROW, MAX_WIDTH, MIN_WIDTH
 from tools.openapi import examples as ex
 from tools.openapi.examples import Example, Fixed
 from tools.openapi.pictures import (
@@ -99,6 +100,16 @@ given twice, is answered `400 invalid_query`. A rule set of word cards explains 
 (`CardExplanation`: the 名堂 an option left out, and the arrangements compared with their 胡息
 and score).""",
         "schema": {"type": "string", "enum": ["true", "false"], "default": "false"}},
+    "Width": {
+        "name": "width", "in": "query", "required": False,
+        "description": f"""\
+The picture's width in pixels (a phone's screen, say): rows of tiles or cards wrap within it, a
+group too wide for it goes on in the next row, and lines of text wrap at spaces (or between the
+characters of a longer word), at their own size. Without it, rows wrap at about {MAX_ROW:.0f} px
+and lines of text are not wrapped. A whole number from {MIN_WIDTH} to {MAX_WIDTH}; anything
+else, or the parameter given twice, is answered `400 invalid_query`.""",
+        "schema": {"type": "integer", "minimum": MIN_WIDTH, "maximum": MAX_WIDTH},
+        "example": 360},
 }
 
 # --- shared responses ----------------------------------------------------------------------
@@ -129,6 +140,16 @@ RESPONSES: dict[str, Answer] = {
             Example("invalid_query", None, None,
                     "explain given as something else than true or false",
                     path=SCORE_URL + "?explain=maybe", data=_GOOD, headers=_JSON))),
+    "PictureBadRequest": Answer(
+        "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), an object "
+        "of it holds a key twice (`duplicate_key`, a pointer to each repeated key in "
+        "`errors`), a body sent with `Content-Encoding: gzip` is not valid gzip "
+        "(`malformed_gzip`), or `width` is not a number of pixels it takes "
+        "(`invalid_query`).",
+        "Problem", examples=(
+            _MALFORMED_JSON, _DUPLICATE_KEY, _MALFORMED_GZIP,
+            Example("invalid_width", None, None, "A width narrower than a picture can be",
+                    path=SCORE_URL + "/picture?width=100", data=_GOOD, headers=_JSON))),
     "MalformedJson": Answer(
         "The body is not JSON, not UTF-8, or not a JSON object (`malformed_json`), an object "
         "of it holds a key twice (`duplicate_key`, a pointer to each repeated key in "

@@ -66,6 +66,6 @@ def with_picture(op: Operation, picture_id: str, what: str, shown: tuple[str, ..
     picture = Operation(
         "post", path, picture_id, op.tag, f"{op.summary}, drawn as an SVG picture",
         PICTURE_DESCRIPTION.format(json_id=op.operation_id, what=what), picture_answer(what),
-        {**op.responses, 400: "MalformedJson"}, op.request, examples,
-        tuple(p for p in op.parameters if p != "Explain"), op.ruleset)
+        {**op.responses, 400: "PictureBadRequest"}, op.request, examples,
+        (*(p for p in op.parameters if p != "Explain"), "Width"), op.ruleset)
     return json_op, picture

@@ -14,6 +14,9 @@ const WINDS = ["E", "S", "W", "N"];
 // The rule set the page opens on when the address names none (the first listed if the
 // service does not serve it): the most widely played rules of competition.
 const DEFAULT_RULESET = "mcr";
+// The widths the picture operations draw (their `width` parameter; the service's
+// app/service/pictures/layout.py, which a test holds this to).
+const PICTURE_WIDTH = { min: 200, max: 4000 };
 const $ = (id) => document.getElementById(id);
 const state = { doc: null, family: "tiles", pending: [], history: [] };
 
@@ -408,15 +411,27 @@ function showProblem(problem) {
   if (first) first.focus();
 }
 
+/* The width the picture's frame has (the result laid out unseen when it is still hidden): the
+ * picture is asked for at that width, so that it fits its frame at its own size, its rows and
+ * lines wrapped by the service (`width` of the picture operations). */
+function pictureWidth() {
+  const result = $("result");
+  const hidden = result.hidden;
+  if (hidden) { result.style.visibility = "hidden"; result.hidden = false; }
+  const width = $("picture").clientWidth;
+  if (hidden) { result.hidden = true; result.style.visibility = ""; }
+  return Math.min(Math.max(Math.floor(width), PICTURE_WIDTH.min), PICTURE_WIDTH.max);
+}
+
 async function ask(answer) {
   clearProblems();
   setState("busy");
   const body = { hand: $("hand").value, context: contextValues() };
   if (answer.extend) answer.extend(body);
   const url = `/v1/rulesets/${encodeURIComponent(state.doc.id)}/${answer.kind}`;
-  const post = (accept) => fetch(url, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json", Accept: accept } });
+  const post = (path) => fetch(path, { method: "POST", body: JSON.stringify(body), headers: { "Content-Type": "application/json" } });
   try {
-    const [json, picture] = await Promise.all([post("application/json"), post("image/svg+xml")]);
+    const [json, picture] = await Promise.all([post(url), post(`${url}/picture?width=${pictureWidth()}`)]);
     const data = await json.json();
     if (!json.ok) { showProblem(data); $("result").hidden = true; setState("problem"); return; }
     const out = $("result-body");
@@ -429,7 +444,8 @@ async function ask(answer) {
       figure.append(document.importNode(svg, true));
     }
     $("result").hidden = false;
-    // kept at its own size to be read (calculator.css): wider than its frame, it scrolls
+    // drawn for its frame's width; kept at its own size to be read (calculator.css): were it
+    // still wider (a frame narrower than the narrowest picture), it scrolls, saying so
     figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
     // One column (a phone): the result is under the form, brought into view.
     if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });

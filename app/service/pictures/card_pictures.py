@@ -74,7 +74,7 @@ def _context_text(ctx: CardWin, rs: CardRuleSet) -> str:
 
 
 def card_score_picture(request: tuple[CardHand, CardWin], answer: Json,
-                       rs: CardRuleSet) -> bytes:
+                       rs: CardRuleSet, width: float | None = None) -> bytes:
     """The picture of a word-card game's score answer for the request it answers."""
     hand, ctx = request
     win_code = rs.deck.cards[hand.win_card].code
@@ -99,7 +99,7 @@ def card_score_picture(request: tuple[CardHand, CardWin], answer: Json,
         rest = list(hand.cards)
         rest.remove(hand.win_card)
         held = [Group(_faces(sorted(rest), rs))]
-    canvas = Canvas(STYLE)
+    canvas = Canvas(STYLE, width)
     heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx, rs)} · {_verdict(answer)}")
     sections = []
     if table:
@@ -130,11 +130,12 @@ def _wait_text(wait: Json, rs: CardRuleSet) -> str:
 
 
 def card_waits_picture(request: tuple[tuple[int, ...], tuple[Piece, ...], CardWin],
-                       answer: Json, rs: CardRuleSet) -> bytes:
+                       answer: Json, rs: CardRuleSet,
+                       width: float | None = None) -> bytes:
     """The picture of a word-card game's waits answer: the hand one card short, then each
     card that completes it with what the completed hand scores (the best marked)."""
     cards, table, ctx = request
-    canvas = Canvas(STYLE)
+    canvas = Canvas(STYLE, width)
     heading(canvas, f"{rs.name} · {rs.name_en}",
             f"{_context_text(ctx, rs)} · {waits_state(answer)}")
     sections = []

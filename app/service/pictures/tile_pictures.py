@@ -181,12 +181,13 @@ def _context_text(ctx: WinContext) -> str:
     return f"seat {ctx.winner} wins {how}"
 
 
-def tile_score_picture(request: tuple[Hand, WinContext], answer: Json, rs: RuleSet) -> bytes:
+def tile_score_picture(request: tuple[Hand, WinContext], answer: Json, rs: RuleSet,
+                       width: float | None = None) -> bytes:
     """The picture of a tile game's score answer (`answer`, the JSON the service writes) for
     the request it answers."""
     hand, ctx = request
     groups, declared, winning = _laid_out(hand, ctx, answer, rs)
-    canvas = Canvas(STYLE)
+    canvas = Canvas(STYLE, width)
     heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {_verdict(answer)}")
     sections = [Section("手牌 hand", groups)]
     if declared:
@@ -265,11 +266,11 @@ def _short_hand(standing: Sequence[int], melds: Sequence[Meld], rs: RuleSet) -> 
 
 
 def tile_waits_picture(request: tuple[tuple[int, ...], tuple[Meld, ...], WinContext],
-                       answer: Json, rs: RuleSet) -> bytes:
+                       answer: Json, rs: RuleSet, width: float | None = None) -> bytes:
     """The picture of a tile game's waits answer: the hand one tile short, then each tile
     that completes it with what the completed hand scores (the best marked)."""
     standing, melds, ctx = request
-    canvas = Canvas(STYLE)
+    canvas = Canvas(STYLE, width)
     heading(canvas, f"{rs.name} · {rs.name_en}", f"{_context_text(ctx)} · {waits_state(answer)}")
     canvas.row(_short_hand(standing, melds, rs))
     _waits_grid(canvas, answer, rs)
@@ -369,11 +370,12 @@ def _row_text(row: Json) -> str:
     return f"discard {row['tile']}{void}: {_left_text(row)}"
 
 
-def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet) -> bytes:
+def tile_analysis_picture(request: AnalysisRequest, answer: Json, rs: RuleSet,
+                          width: float | None = None) -> bytes:
     """The picture of a tile game's discard analysis: the hand, its shanten, then for 13 tiles
     its useful tiles and waits, for 14 one row per discard (the module's docstring)."""
     standing, melds, ctx, visible, _ = request
-    canvas = Canvas(STYLE)
+    canvas = Canvas(STYLE, width)
     seen = f" · {len(visible)} tiles seen elsewhere" if visible else ""
     heading(canvas, f"{rs.name} · {rs.name_en}",
             f"{answer['tiles']} tiles · {_shanten_text(answer['shanten'])}{seen} · waits "
