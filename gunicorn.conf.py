@@ -5,6 +5,7 @@ import gc
 import os
 import shutil
 import sys
+import time
 from typing import Any
 
 bind = f"0.0.0.0:{os.environ.get('PORT', '8000')}"
@@ -79,22 +80,56 @@ def _under_gevent(worker: Any) -> bool:
     return ggevent is not None and isinstance(worker, ggevent.GeventWorker)
 
 
+# The worker's memory guard (app/api/memory_guard.py), made as the worker starts.
+_memory_guard: Any = None
+MEMORY_CHECK_DELAY_S = 0.5
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    _check_memory(worker)  # after the previous request, if it is still to be done
+    req.mahjong_started = time.perf_counter()
+
+
+def _check_memory(worker: Any) -> None:
+    if _memory_guard is not None and _memory_guard.check() and worker.alive:
+        worker.log.warning("worker %s: its memory stays past its allowance (%.0f MiB) "
+                           "after trimming and emptying its memos; it is replaced",
+                           worker.pid, _memory_guard.allowance / 2**20)
+        worker.alive = False
+
+
 def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> None:
-    """Under gevent, once a response is sent, wait for the worker's event loop to have nothing
+    """Once a response is sent, the memory guard looks at the worker's memory, when the
+    response has been let go (its body may be most of what the request made): under gevent
+    a moment later, otherwise as the next request comes. A worker
+    that stays past its allowance after giving back what it can is replaced (as
+    `max_requests` does: it finishes what it holds, then exits, and the master starts
+    another).
+
+    Under gevent, once a response is sent, wait for the worker's event loop to have nothing
     else to do before reading this connection's next request. Scoring never waits on I/O, so
     without it a client that sends its next request at once finds the worker reading it before
     anything else can run, and keeps the worker to itself (measured: p99 in seconds at 64
     connections); with `gevent.sleep(0)` the connections take turns but a new connection's
     first request still waits hundreds of ms to be read. `idle` serves every connection,
     new ones included, in turn."""
+    started = getattr(req, "mahjong_started", None)
+    if _memory_guard is not None and started is not None:
+        _memory_guard.answered(time.perf_counter() - started)
     if _under_gevent(worker):
         import gevent
 
+        if _memory_guard is not None and _memory_guard.due:
+            # Later, not at once: this request's greenlet still holds its response until it
+            # reads the connection's next request.
+            gevent.spawn_later(MEMORY_CHECK_DELAY_S, _check_memory, worker)
         gevent.idle()
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """Under gevent, long work takes turns with the worker's other connections: the engine's
+    """The worker's memory guard starts from what the worker holds now (`post_request`).
+
+    Under gevent, long work takes turns with the worker's other connections: the engine's
     time-limit check (called between the hands it scores) waits, once a request has run for a
     slice of `MAHJONG_TURN_SLICE_MS` (10 ms) and as long has passed since the last wait, for
     the worker's event loop to have nothing
@@ -106,6 +141,10 @@ def post_fork(server: Any, worker: Any) -> None:
     Under gevent too, a read of a request body still waiting at the body's deadline is cut
     short there (`gevent.Timeout`); without a timer it would be refused only once the read
     returns, when the rest of the body has come (app/api/body_deadline.py)."""
+    global _memory_guard
+    from app.api.memory_guard import MemoryGuard
+
+    _memory_guard = MemoryGuard.from_environment()
     if _under_gevent(worker):
         import gevent
 

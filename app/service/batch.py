@@ -148,24 +148,32 @@ def time_limit_item(seconds: float) -> Item:
 
 
 def run_batch(requests: Sequence[object], ruleset: ServedRuleSet, item: ItemFunction,
-              seconds: float | None) -> list[Item]:
-    """The items of `requests`, in order, all within `seconds` (None: no limit)."""
-    results: list[Item] = []
+              seconds: float | None, encode: Callable[[Item], Any] | None = None) -> list[Any]:
+    """The items of `requests`, in order, all within `seconds` (None: no limit); each passed
+    through `encode` as soon as it is made when given (the service keeps its JSON bytes, far
+    smaller than the objects of a large answer, which are then freed one by one)."""
+    results: list[Any] = []
+    keep: Callable[[Item], Any] = encode if encode is not None else _itself
     with time_limit(seconds) if seconds is not None else nullcontext():
         for body in requests:
             try:
                 check()
-                results.append(item(body, ruleset))
+                results.append(keep(item(body, ruleset)))
             except TimeLimitExceeded:
                 break
             except Exception:
                 _log.exception("unhandled error on item %d of a batch for %s",
                                len(results), ruleset.id)
-                results.append(internal_error_item())
+                results.append(keep(internal_error_item()))
     if len(results) < len(requests):
         assert seconds is not None
         _log.warning("a batch for %s ran past the time limit of %g s: %d of its %d requests "
                      "not scored", ruleset.id, seconds, len(requests) - len(results),
                      len(requests))
-        results.extend(time_limit_item(seconds) for _ in range(len(requests) - len(results)))
+        results.extend(keep(time_limit_item(seconds))
+                       for _ in range(len(requests) - len(results)))
     return results
+
+
+def _itself(item: Item) -> Item:
+    return item
