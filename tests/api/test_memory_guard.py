@@ -97,7 +97,7 @@ def test_a_headroom_that_is_no_number_of_mib_stops_the_worker(
 
 
 BOUND_MIB = 20
-HEAVY_HANDS = 250
+HEAVY_HANDS = 150
 KINDS = [f"{n}{s}" for s in "mps" for n in range(1, 10)] + ["W", "N", "C", "F", "P"]
 
 
