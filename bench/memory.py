@@ -1,6 +1,7 @@
 """Benchmark: how the workers' memory grows over many requests.
 
-    python bench/memory.py [--per-worker N] [--workers W] [--connections C] [--mix all|scoring]
+    python bench/memory.py [--per-worker N] [--workers W] [--connections C]
+                           [--mix all|scoring|heavy]
                            [--seed S] [--interval K] [--warm-up U] [--requests T]
                            [--max-requests M] [--max-seconds X]
 
@@ -28,7 +29,10 @@ C / W; a new connection waits for a worker with room).
 
 Nearly all the hands are different (the engine memoises what it learns about hands); the
 rounds to settle repeat (a pool of a few hundred). It prints how many requests of each kind
-were sent and what they were answered. `--mix scoring` is the earlier mix: score and waits
+were sent and what they were answered. `--mix heavy` is the memory guard's case (docs/
+operations.md#memory): single `mcr` scores, and one request in 40 a batch of 250 explained
+waits of `tianjin` hands holding six or seven wild tiles, the heaviest request there is.
+`--mix scoring` is the earlier mix: score and waits
 only, half `tianjin` score requests holding 1 to 7 wild tiles, the rest `mcr`, `sichuan`,
 `chengdu` and `tianjin` (0 to 3 wilds) score and waits, no two the same.
 
@@ -315,16 +319,36 @@ MIX: tuple[tuple[float, Callable[[int, int], list[Req]]], ...] = (
 )
 
 
-def build_mix(n: int, seed: int) -> list[Req]:
-    """n requests of MIX's kinds, in their shares, in a seeded random order."""
-    total = sum(share for share, _ in MIX)
-    exact = [n * share / total for share, _ in MIX]
+# The heaviest request there is, as `--mix heavy` sends it: a batch of explained waits of
+# tianjin hands holding six or seven wild tiles.
+HEAVY_BATCH = 250
+
+
+def heavy_batches(n: int, seed: int) -> list[Req]:
+    pool = bodies.tianjin_bodies(n * HEAVY_BATCH, seed, (6, 7), waits=True)
+    return [post("waits/batch tianjin 6-7 wilds ?explain=true",
+                 "/v1/rulesets/tianjin/waits/batch?explain=true",
+                 {"requests": pool[i * HEAVY_BATCH:(i + 1) * HEAVY_BATCH]}) for i in range(n)]
+
+
+# What `--mix heavy` sends: mostly single mcr scores, and the heaviest batches among them.
+HEAVY_MIX: tuple[tuple[float, Callable[[int, int], list[Req]]], ...] = (
+    (1, heavy_batches),
+    (39, single("mcr", "score")),
+)
+
+
+def build_mix(n: int, seed: int,
+              mix: tuple[tuple[float, Callable[[int, int], list[Req]]], ...] = MIX) -> list[Req]:
+    """n requests of the mix's kinds, in their shares, in a seeded random order."""
+    total = sum(share for share, _ in mix)
+    exact = [n * share / total for share, _ in mix]
     counts = [int(x) for x in exact]
-    by_remainder = sorted(range(len(MIX)), key=lambda k: counts[k] - exact[k])
+    by_remainder = sorted(range(len(mix)), key=lambda k: counts[k] - exact[k])
     for k in by_remainder[:n - sum(counts)]:
         counts[k] += 1
     out: list[Req] = []
-    for k, ((_, make), count) in enumerate(zip(MIX, counts, strict=True)):
+    for k, ((_, make), count) in enumerate(zip(mix, counts, strict=True)):
         made = make(count, seed + 1000 * k)
         # A generator short of different hands repeats them rather than send fewer.
         out += [made[i % len(made)] for i in range(count)] if made else []
@@ -430,9 +454,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--requests", type=int,
                     help="requests in all (default: --per-worker times --workers)")
     ap.add_argument("--connections", type=int, default=12, help="connections (default 12)")
-    ap.add_argument("--mix", choices=("all", "scoring"), default="all",
+    ap.add_argument("--mix", choices=("all", "scoring", "heavy"), default="all",
                     help="all: every endpoint, hostile requests included (default); scoring: "
-                    "score and waits only, half tianjin hands of 1 to 7 wilds")
+                    "score and waits only, half tianjin hands of 1 to 7 wilds; heavy: mcr "
+                    f"scores and one in 40 a batch of {HEAVY_BATCH} explained waits of "
+                    "tianjin hands with 6 or 7 wilds")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"default {DEFAULT_SEED}")
     ap.add_argument("--interval", type=int, default=2000,
                     help="read the workers' memory every K requests (default 2000)")
@@ -450,6 +476,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     if args.mix == "all":
         work = build_mix(total, args.seed)
+    elif args.mix == "heavy":
+        work = build_mix(total, args.seed, HEAVY_MIX)
     else:
         work = [post(path.rsplit("/", 2)[-1] + " " + path.rsplit("/", 2)[-2], path, body)
                 for path, body in build_requests(total, args.seed)]
