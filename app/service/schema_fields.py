@@ -509,19 +509,6 @@ class WildTiles(Tiles):
     max_items = MAX_FLOWER_LIST
 
 
-class CountedTiles(Tiles):
-    """Tiles as one notation string or as a list of exactly `count` tile codes."""
-
-    # Used by a schema's `contract_variants` only: the contract says the count of a list (a
-    # notation string is counted when read), the reader refuses a wrong count itself, with the
-    # meld's own message.
-    contract_name: ClassVar[str | None] = None  # type: ignore[assignment]
-
-    def __init__(self, count: int, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.count = count
-
-
 class NotAllowed(fields.Field[Any]):
     """A field this request must not carry, refused whatever its value (null included)."""
 

@@ -21,7 +21,6 @@ from app.service.schema_fields import (
     MSG_NOT_MELDS,
     MSG_NULL,
     RULESET_ID_MAX,
-    CountedTiles,
     Flowers,
     HandBase,
     NotAllowed,
@@ -65,6 +64,19 @@ class NamedRuleset(StrictStr):
     # A line of a log names its rule set (`./run log`, the command-line scorer): it may
     # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
     contract_name: ClassVar[str] = "NamedRuleset"
+
+
+class CountedTiles(Tiles):
+    """Tiles as one notation string or as a list of exactly `count` tile codes."""
+
+    # Used by a schema's `contract_variants` only: the contract says the count of a list (a
+    # notation string is counted when read), the reader refuses a wrong count itself, with the
+    # meld's own message.
+    contract_name: ClassVar[str | None] = None  # type: ignore[assignment]
+
+    def __init__(self, count: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.count = count
 
 
 _MELD_TILES_REQUIRED = _required('the meld\'s tiles, such as "123m" or ["1m", "2m", "3m"].')

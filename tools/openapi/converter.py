@@ -42,7 +42,6 @@ from app.service.schema_fields import (
     MAX_OPTIONS,
     OPTION_INT_MAX,
     OPTION_INT_MIN,
-    CountedTiles,
     Flowers,
     HandBase,
     NotAllowed,
@@ -55,7 +54,7 @@ from app.service.schema_fields import (
     TileCode,
     Tiles,
 )
-from app.service.schemas import BatchRequests
+from app.service.schemas import BatchRequests, CountedTiles
 from app.service.settle_schemas import _EVENT_SCHEMAS, _KONG_SCHEMAS, Event
 
 NULL = {"type": "null"}
