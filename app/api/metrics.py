@@ -61,7 +61,7 @@ UNKNOWN_RULESET = "unknown"
 # prometheus_client chooses its mode when imported, by this variable: so does this module.
 MULTIPROCESS = MULTIPROC_ENV in os.environ
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"})
-# 1 ms (a health check) to 10 s (the service's default time limit per request).
+# From a health check's time to the service's default time limit per request.
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0)
 

@@ -106,36 +106,33 @@ def get_ruleset(ruleset: str) -> Response:
 # 422 with the code and pointer of the fault.
 
 
+def _query(name: str, accepts: Callable[[str], bool], wanted: str) -> str | None:
+    """A query parameter given at most once and accepted by `accepts` (None when absent);
+    400 invalid_query otherwise, saying what is `wanted`."""
+    if not request.environ.get("QUERY_STRING"):  # most requests: no query string to parse
+        return None
+    given = request.args.getlist(name)
+    if not given:
+        return None
+    if len(given) > 1 or not accepts(given[0]):
+        raise ApiError("invalid_query",
+                       f"Query parameter {name!r} must be given once, as {wanted} "
+                       f"(got {', '.join(repr(g[:40]) for g in given[:3])}).")
+    return given[0]
+
+
 def _explain() -> bool:
     """The `explain` query parameter: true or false (absent: false)."""
-    if not request.environ.get("QUERY_STRING"):  # most requests: no query string to parse
-        return False
-    given = request.args.getlist("explain")
-    if not given:
-        return False
-    if len(given) > 1 or given[0] not in ("true", "false"):
-        raise ApiError("invalid_query",
-                       f"Query parameter 'explain' must be given once, as true or false "
-                       f"(got {', '.join(repr(g[:40]) for g in given[:3])}).")
-    return given[0] == "true"
+    return _query("explain", ("true", "false").__contains__, "true or false") == "true"
 
 
 def _width() -> int | None:
     """The `width` query parameter of a picture: a whole number of pixels within the bounds
     (absent: None, the picture's own layout)."""
-    if not request.environ.get("QUERY_STRING"):
-        return None
-    given = request.args.getlist("width")
-    if not given:
-        return None
-    value = given[0]
-    if len(given) > 1 or not (value.isascii() and value.isdigit() and len(value) <= 5
-                              and MIN_WIDTH <= int(value) <= MAX_WIDTH):
-        raise ApiError("invalid_query",
-                       f"Query parameter 'width' must be given once, as a whole number of "
-                       f"pixels from {MIN_WIDTH} to {MAX_WIDTH} "
-                       f"(got {', '.join(repr(g[:40]) for g in given[:3])}).")
-    return int(value)
+    value = _query("width", lambda v: (v.isascii() and v.isdigit() and len(v) <= 5
+                                       and MIN_WIDTH <= int(v) <= MAX_WIDTH),
+                   f"a whole number of pixels from {MIN_WIDTH} to {MAX_WIDTH}")
+    return None if value is None else int(value)
 
 
 def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:

@@ -22,11 +22,9 @@ SuitSplit = tuple[tuple[tuple[str, int], ...], int]
 
 # Bounds of the memos of suit patterns (see `app.scoring.memory` for how they were chosen):
 # since parts are kept whole (`app.domain.standing.Part`), these are asked only when a new
-# part is read, and by `regular_splits` and `regular_waits`. On 4,000 requests of
-# bench/memory.py's mix they hit little either way (suit_splits 30% at 4,096 entries, 26%
-# at 1,024; part_ranks 25% and 9%): 1,024 costs ~12,000 more misses of 2-34 us, under 0.5%
-# of the scoring time, and holds ~2 MB less (measured RSS of the run, with `near` at 1,024
-# too: 12.2 -> 9.1 MiB).
+# part is read, and by `regular_splits` and `regular_waits`. On bench/memory.py's mix they
+# hit little at any size, so the smaller bound costs a negligible share of the scoring time
+# in misses and holds less memory (the figures: bench/README.md, `memory.py`).
 SPLITS_LIMIT = 1024
 
 
