@@ -246,11 +246,10 @@ def _seven_pairs(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                  tileset: TileSet) -> list[Reading]:
     if declared or tiles.size != 14 or tiles.distinct > 7 or tiles.odd:
         return []
-    pairs: list[Group] = []
-    for t, n in enumerate(tiles.counts):
-        if n:
-            pairs += [_new(Group, (PAIR, t, False, True, ()))] * (n // 2)
-    return [_new(Reading, (SEVEN_PAIRS, tuple(pairs), -1, -1, ()))]
+    # Every count is even: the sorted tiles pair off in order (a kind held four times twice).
+    ordered = tiles.ordered
+    pairs = tuple([_new(Group, (PAIR, ordered[i], False, True, ())) for i in range(0, 14, 2)])
+    return [_new(Reading, (SEVEN_PAIRS, pairs, -1, -1, ()))]
 
 
 # --- 十三幺 -------------------------------------------------------------------------------
@@ -328,8 +327,9 @@ def _honors_and_knitted(tiles: Standing, declared: tuple[Group, ...], win_tile: 
                         tileset: TileSet) -> list[Reading]:
     if declared or tiles.distinct != 14 or tiles.size != 14:
         return []
-    numbered = {t for t in tiles.kinds if tileset.kinds[t].is_number}
-    if any(numbered <= set(arr) for arr in knitted_arrangements(tileset)):
+    suit = tileset.suit_no
+    numbered = {t for t in tiles.kinds if suit[t] >= 0}
+    if any(numbered.issubset(arr) for arr in knitted_arrangements(tileset)):
         return [_new(Reading, (HONORS_AND_KNITTED, (), -1, -1, ()))]
     return []
 
@@ -361,7 +361,9 @@ def _knitted_straight_completes(tiles: Standing, n_melds: int,
 def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: int,
                       tileset: TileSet) -> list[Reading]:
     # Each numbered suit holds its share of the arrangement (147, 258 or 369).
-    if len(declared) > 1 or tiles.distinct < 9 or tiles.knits < len(layout(tileset).suits):
+    # Nine kinds at least, and a pair among them (no pair: every kind held once).
+    if (len(declared) > 1 or tiles.distinct < 9 or tiles.distinct == tiles.size
+            or tiles.knits < len(layout(tileset).suits)):
         return []
     out = []
     counts = tiles.counts
@@ -377,8 +379,9 @@ def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: in
             continue
         # Each suit's three knitted tiles (147, 258 or 369) make one knit, headed by its lowest;
         # `arr` is sorted and each suit is a contiguous run, so the heads are every third tile.
-        knits = tuple(Group(KNIT, t) for t in arr[::3])
-        out.append(Reading(KNITTED_STRAIGHT, declared + knits + tuple(splits[0])))
+        knits = tuple([_new(Group, (KNIT, t, False, True, ())) for t in arr[::3]])
+        out.append(_new(Reading, (KNITTED_STRAIGHT, declared + knits + tuple(splits[0]), -1,
+                                  -1, ())))
     return out
 
 

@@ -58,6 +58,9 @@ class FanDef:
     # Counted only when some other fan counts too: on a hand with no other fan it is left
     # out (卡五星 last_tile_plain false: no 海底 on a bare 屁胡).
     needs_other_fan: bool = False
+    # A reading counting it is the hand's reading: no other reading is compared (MCR 连七对,
+    # a special form read within 七对: final as the special shapes are).
+    final: bool = False
     # The value chosen by request options (`value: {option: name}`, or mapped from an
     # option's choices); then `value` holds it under the options' defaults, and the engine
     # takes each request's.

@@ -61,6 +61,9 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
     if needs_other and spec.last:
         raise err("needs_other_fan", "a fan decided only when nothing else counts cannot "
                   "also need another fan", fid)
+    final = f.get("final") or False
+    if final and spec.last:
+        raise err("final", "a fan decided only when nothing else counts cannot be final", fid)
     bound = bind_check(spec.func, params)
     return FanDef(
         id=fid, name=f["name"], name_en=f["name_en"], value=value, check=f["check"],
@@ -68,7 +71,7 @@ def read_fan(f: dict[str, Any], tileset: TileSet, fan_ids: set[str], shape_ids: 
         description=" ".join(f["description"].split()),
         shapes=frozenset(shapes) if shapes is not None else None,
         when_nothing_else=spec.last, counts_toward_minimum=ctm, when=switch,
-        needs_other_fan=needs_other, value_by=value_by, bound=bound,
+        needs_other_fan=needs_other, final=final, value_by=value_by, bound=bound,
     )
 
 

@@ -311,6 +311,8 @@ class Plan:
     ties: int = 0
     # The bits of the fans that count only beside some other fan (`FanDef.needs_other_fan`).
     needs_company: int = 0
+    # The bits of the final fans (`FanDef.final`): a reading counting one ends the comparison.
+    finals_by_fan: int = 0
     # The shapes a bool request option switches on: (shape, option, the option's default).
     shape_gates: tuple[tuple[str, str, bool], ...] = ()
     # The fans whose value request options choose (`FanDef.value_by`): (position, the
@@ -418,6 +420,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         beside_minimum=sum(s.bit for s in steps if not s.toward_minimum),
         ties=sum(s.bit for s in steps if s.breaks_ties),
         needs_company=sum(s.bit for s in steps if s.fan.needs_other_fan),
+        finals_by_fan=sum(s.bit for s in steps if s.fan.final),
         shape_gates=tuple((name, sd.enabled_by,
                            bool((option_defaults or {}).get(sd.enabled_by, False)))
                           for name, sd in shapes.items()

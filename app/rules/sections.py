@@ -106,7 +106,7 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
         "options[]": _OPTION,
         "fans[]": _s("id:text name:text name_en:text value check:text params:map "
                      "excludes:texts description:text shapes:texts counts_toward_minimum:bool "
-                     "enabled_by when needs_other_fan:bool every_shape:bool",
+                     "enabled_by when needs_other_fan:bool every_shape:bool final:bool",
                      "id name name_en value check description"),
         "shapes.*": _s("only_fans:texts extras_by_win_rank:map final:bool priority:int "
                        "enabled_by"),

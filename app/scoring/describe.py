@@ -44,7 +44,7 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
     brackets as on input (`[123p]`, `{5555s}` for a concealed kong), and what each wild tile
     stood for."""
     if not reading.groups:
-        return Decomposition(reading.shape, (format_tiles(sorted(hand.concealed), tileset),))
+        return _new(Decomposition, (reading.shape, (format_tiles(hand.concealed, tileset),), ()))
     pieces = reading.pieces
     if pieces and not hand.melds and not wild_set and layout(tileset).apart:
         # A regular reading of standing tiles only: its parts' cuts come written out in

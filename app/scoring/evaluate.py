@@ -175,7 +175,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             candidates = ((View(readings[0], facts, policy), None),)
         else:
             shared = HandFans()
-            candidates = [(View(r, facts, policy), shared) for r in readings]
+            # Made as they are compared: a final fan may end the comparison early.
+            candidates = ((View(r, facts, policy), shared) for r in readings)
     disabled = 0
     for bit, option in plan.gates:
         if not ctx.options.get(option, True):
@@ -203,7 +204,13 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
     # first reading only: their answer holds for every reading.
     hand_meets: bool | None = None
+    # A reading counting a final fan (MCR 连七对) is the hand's reading: no other is compared
+    # (an explanation still lists the others, read but not compared).
+    final_fans = plan.finals_by_fan
+    decided = False
     for view, of_hand in candidates:
+        if decided and trace is None:
+            break
         meets = True
         if requirements:
             if hand_meets is None:
@@ -215,7 +222,7 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
                     if not req.per_hand and not req.bound(view, ctx):  # type: ignore[misc]
                         meets = False
                         break
-            if best is not None and meets != best_meets:
+            if not decided and best is not None and meets != best_meets:
                 if not meets:
                     continue
                 best = None
@@ -235,6 +242,12 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             worth = known
         if trace is not None:
             trace.readings.append((view, t, meets))
+            if decided:
+                continue
+        if t.bits & final_fans and meets:
+            best = (worth, t.total, shape.priority, view, t)
+            best_meets = decided = True
+            continue
         if best is None or worth > best[0] or (worth == best[0] and (
                 t.total > best[1] or (t.total == best[1] and (
                     t.breaks_ties or shape.priority < best[2])))):

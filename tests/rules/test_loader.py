@@ -148,6 +148,9 @@ FAN_REJECTIONS = [
      ["regular", "seven_pairs"]),
     ("counts_toward_minimum not a bool", _with_fan_change(1, {"counts_toward_minimum": "no"}),
      "b", "counts_toward_minimum", ["true or false"]),
+    ("final not a bool", _with_fan_change(1, {"final": "yes"}), "b", "final", ["true or false"]),
+    ("final fan decided last", _with_fan_change(1, {"check": "nothing_else", "final": True}),
+     "b", "final", ["nothing else counts", "cannot be final"]),
 ]
 
 

@@ -20,7 +20,7 @@ from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
-from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, score
+from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, Trace, score
 from app.scoring.result import ScoreResult
 from app.service.hand_requests import build
 from app.service.responses import score_response
@@ -173,6 +173,38 @@ def test_final_special_shapes_end_the_comparison() -> None:
     r = scored(text, variant(huge_regular(True)))
     assert r.decomposition is not None and r.decomposition.shape == "nine_gates"
     assert "huge" not in fans(r)
+    r = scored(text, variant(huge_regular(False)))
+    assert r.decomposition is not None and r.decomposition.shape == "regular"
+    assert fans(r)["huge"] == 1
+
+
+def test_a_final_fan_ends_the_comparison() -> None:
+    """连七对 is final: a reading counting it is the hand's, whatever another reading of the
+    same tiles would score; an explanation still lists the other readings."""
+    text = "22334455667788p"
+    r = scored(text)
+    assert r.decomposition is not None and r.decomposition.shape == "seven_pairs"
+    assert "seven_shifted_pairs" in fans(r)
+
+    def huge_regular(final: bool) -> Any:
+        def change(d: dict[str, Any]) -> None:
+            d["fans"].insert(0, {
+                "id": "huge", "name": "巨", "name_en": "Huge", "value": 500,
+                "check": "one_suit", "params": {"honors": False}, "shapes": ["regular"],
+                "description": "A test fan for regular readings only."})
+            for f in d["fans"]:
+                if f["id"] == "seven_shifted_pairs":
+                    f["final"] = final
+        return change
+
+    final = variant(huge_regular(True))
+    r = scored(text, final)
+    assert r.decomposition is not None and r.decomposition.shape == "seven_pairs"
+    assert "huge" not in fans(r)
+    trace = Trace()
+    hand, context = build(text, {"win_type": "discard", "discarder": 1}, final)
+    assert score(hand, context, final, trace).fan_total == r.fan_total
+    assert [v.shape for v, _, _ in trace.readings].count("regular") >= 1
     r = scored(text, variant(huge_regular(False)))
     assert r.decomposition is not None and r.decomposition.shape == "regular"
     assert fans(r)["huge"] == 1

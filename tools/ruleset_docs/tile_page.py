@@ -285,6 +285,8 @@ class TilePage(SettlementSection, PageSkeleton):
             notes.append(f"counts only while {self.option(c.option)} {some} {values}")
         if f.needs_other_fan:
             notes.append("counts only beside some other fan")
+        if f.final:
+            notes.append("final: a reading counting it is the hand's, no other is compared")
         if not f.counts_toward_minimum:
             notes.append("not counted toward the minimum")
         if f.when_nothing_else:

@@ -25,12 +25,14 @@ def shifted_pairs(v: View, ctx: WinContext) -> int:
     """连七对: seven pairs of seven consecutive ranks in one suit."""
     if v.shape != SEVEN_PAIRS:
         return 0
-    ts = v.facts.tileset
+    suit = v.facts.tileset.suit_no
     pairs = sorted(v.pairs)
-    s = ts.suit_no[pairs[0]]
-    if s < 0 or any(ts.suit_no[p] != s for p in pairs):
+    low, high = pairs[0], pairs[6]
+    # Seven different kinds spanning seven ranks, the lowest and highest of one suit (a
+    # suit's kinds are numbered in a row): seven consecutive ranks.
+    if high - low != 6 or suit[low] < 0 or suit[low] != suit[high]:
         return 0
-    return 1 if all(pairs[i + 1] == pairs[i] + 1 for i in range(6)) else 0
+    return 1 if len(set(pairs)) == 7 else 0
 
 
 @check()
