@@ -366,17 +366,26 @@ def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: in
             or tiles.knits < len(layout(tileset).suits)):
         return []
     out = []
-    counts = tiles.counts
-    held = counts.__getitem__
+    kinds = tiles.kinds
     for arr in knitted_arrangements(tileset):
-        if 0 in map(held, arr):
+        if not kinds.issuperset(arr):
             continue
-        rest = counts[:]
+        rest = list(tiles.ordered)
         for t in arr:
-            rest[t] -= 1
-        splits = regular_splits(rest, tileset)
-        if len(splits) != 1:
-            continue
+            rest.remove(t)
+        splits: list[list[Group]]
+        if len(rest) == 2:
+            # Beside a declared meld only the pair is left.
+            if rest[0] != rest[1]:
+                continue
+            splits = [[_new(Group, (PAIR, rest[0], False, True, ()))]]
+        else:
+            counts = [0] * len(tileset.kinds)
+            for t in rest:
+                counts[t] += 1
+            splits = regular_splits(counts, tileset)
+            if len(splits) != 1:
+                continue
         # Each suit's three knitted tiles (147, 258 or 369) make one knit, headed by its lowest;
         # `arr` is sorted and each suit is a contiguous run, so the heads are every third tile.
         knits = tuple([_new(Group, (KNIT, t, False, True, ())) for t in arr[::3]])
