@@ -6,27 +6,27 @@ reference calculator (pymahjonggb's `MahjongFanCalculator`) on the same hands, i
 The hands are the differential test's random legal MCR hands (tests/mcr_reference/
 generator.py), written as a game server sends them (bench/bodies.py's `mcr_case_bodies`: hand
 object, every context field); the reference is called with each case's own arguments, so both
-sides score the same hands. Per hand, in each of R rounds, four things are timed one after
-the other, in an order that turns with the hand and the round, the garbage collector paused:
+sides score the same hands. In each of R rounds, four things are timed per hand, in two
+pairs interleaved hand by hand (which side goes first alternates), the garbage collector
+paused:
 
-- the reference calculator (`verbose=True`, as bench/mcr.py calls it);
-- the engine: `evaluate.score` on the hand read beforehand;
+- the reference calculator (`verbose=True`, as bench/mcr.py calls it) and the engine,
+  `evaluate.score` on the hand read beforehand (the pair bench/mcr.py times);
 - a score request through Flask's test client (the service as a game server reaches it:
-  every operations feature on, the access log written to /dev/null);
-- the same body refused at its last field: the last context field (`discarder` on a discard
-  win, `last_of_kind` on a self-drawn one) given a string, refused by the request's schema
-  (422 invalid_request) once every field before it has been read.
+  every operations feature on, the access log written to /dev/null), and the same body
+  refused at its last field: the last context field (`discarder` on a discard win,
+  `last_of_kind` on a self-drawn one) given a string, refused by the request's schema (422
+  invalid_request) once every field before it has been read.
 
 Each figure is a hand's best time over the rounds; the lines print the median over hands.
 The service's cost of a hand is median(score request) - median(refused request): what
 reading the hand, scoring it and writing its answer add to a request whose JSON was read
-to its last field. Then
-a batch of 1,000 of the hands (`score/batch`, best of the rounds, per hand) against the
-single request's median; and the command-line scorer `mahjong-score --jobs 1` (as
-`python -m mahjong_scoring.cli`, from this checkout) on a log of M hands (the same
-generator, the same seed), its wall time per hand with the process start included (best of
-K runs), against the reference's own time on those M hands (each called once, as the
-scorer sees each line once; best of K + 1 passes taken around the runs).
+to its last field. Then a batch of 1,000 of the hands (`score/batch`, best of the rounds,
+per hand) against the single request's median; and the command-line scorer `mahjong-score
+--jobs 1` (as `python -m mahjong_scoring.cli`, from this checkout) on a log of M hands (the
+same generator, the same seed), its wall time per hand with the process start included
+(best of K runs), against the reference's own time on those M hands (each called once, as
+the scorer sees each line once; best of K + 1 passes taken around the runs).
 
 Each line says whether its target is met: the engine's median ratio (bench/mcr.py's
 figure) <= 5, the service per hand <= 6 times the reference, a batch of 1,000 per hand <=
@@ -205,19 +205,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         if t < best["refused"][i]:
             best["refused"][i] = t
 
-    sides = [timed_reference, timed_engine, timed_score, timed_refused]
+    # Two pairs, each interleaved hand by hand: the reference and the engine (as bench/mcr.py
+    # times them, neither side's caches emptied by a request between them), then the score
+    # request and its refusal.
+    pairs = [(timed_reference, timed_engine), (timed_score, timed_refused)]
     gc.collect()
     gc.disable()
     try:
         for r in range(args.rounds):
-            for i in range(n):
-                turn = (i + r) % len(sides)
-                for side in sides[turn:] + sides[:turn]:
-                    side(i)
-                if i % 500 == 499:
-                    gc.enable()
-                    gc.collect()
-                    gc.disable()
+            for first, second in pairs:
+                for i in range(n):
+                    sides = (first, second) if (i + r) % 2 else (second, first)
+                    for side in sides:
+                        side(i)
+                    if i % 500 == 499:
+                        gc.enable()
+                        gc.collect()
+                        gc.disable()
             for k, data in enumerate(batches):
                 t0 = perf()
                 post(BATCH, data)
