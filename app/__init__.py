@@ -17,8 +17,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.version import __version__
-
 if TYPE_CHECKING:
     from flask import Flask
 
@@ -45,6 +43,15 @@ DEFAULT_BODY_TIMEOUT = 10.0
 CORS_ENV = "MAHJONG_CORS_ORIGINS"
 # The JSON access log on standard output: on unless this is "off" (or "0", "false").
 ACCESS_LOG_ENV = "MAHJONG_ACCESS_LOG"
+
+
+def __getattr__(name: str) -> str:
+    # `app.__version__`, looked up when first asked for (`app.version`).
+    if name == "__version__":
+        from app.version import version
+
+        return version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def rulesets_dir(config: Mapping[str, Any]) -> Path:

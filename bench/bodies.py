@@ -97,36 +97,39 @@ def unique(bodies: list[Body]) -> list[Body]:
 def mcr_bodies(n: int, seed: int) -> tuple[list[Body], list[Body]]:
     """(score bodies, waits bodies) for `n` random legal MCR hands: the waits body is the
     score body's hand without its winning tile, with the same context."""
-    gen = mcr_generator()
+    pairs = [mcr_case_bodies(case) for case in mcr_generator().generate(n, seed).cases]
+    return [score for score, _ in pairs], [waits for _, waits in pairs]
+
+
+def mcr_case_bodies(case: Any) -> tuple[Body, Body]:
+    """(score body, waits body) of one case of the differential generator (its `hand` and
+    `ctx`), so that a benchmark can give the reference calculator the same hand (the case's
+    `oracle_args`)."""
     tileset = rulesets()["mcr"].tileset
-    scores: list[Body] = []
-    waits: list[Body] = []
-    for case in gen.generate(n, seed).cases:
-        hand, ctx = case.hand, case.ctx
-        melds = [{"kind": m.kind, "tiles": format_meld(m.tiles, tileset),
-                  "concealed": m.concealed} for m in hand.melds]
-        context: Body = {
-            "win_type": ctx.win_type,
-            "winner": ctx.winner,
-            "dealer": ctx.dealer,
-            "seat_wind": WINDS[ctx.seat_wind],
-            "round_wind": WINDS[ctx.round_wind],
-            "flowers": ctx.flowers,
-            "kong": ctx.kong,
-            "last_tile": ctx.last_tile,
-            "last_of_kind": ctx.last_of_kind,
-        }
-        if ctx.discarder is not None:
-            context["discarder"] = ctx.discarder
-        scores.append({"hand": {"concealed": format_tiles(hand.concealed, tileset),
-                                "melds": melds,
-                                "win_tile": format_tiles([hand.win_tile], tileset)},
-                       "context": context})
-        short = list(hand.concealed)
-        short.remove(hand.win_tile)
-        waits.append({"hand": {"concealed": format_tiles(short, tileset), "melds": melds},
-                      "context": context})
-    return scores, waits
+    hand, ctx = case.hand, case.ctx
+    melds = [{"kind": m.kind, "tiles": format_meld(m.tiles, tileset),
+              "concealed": m.concealed} for m in hand.melds]
+    context: Body = {
+        "win_type": ctx.win_type,
+        "winner": ctx.winner,
+        "dealer": ctx.dealer,
+        "seat_wind": WINDS[ctx.seat_wind],
+        "round_wind": WINDS[ctx.round_wind],
+        "flowers": ctx.flowers,
+        "kong": ctx.kong,
+        "last_tile": ctx.last_tile,
+        "last_of_kind": ctx.last_of_kind,
+    }
+    if ctx.discarder is not None:
+        context["discarder"] = ctx.discarder
+    score = {"hand": {"concealed": format_tiles(hand.concealed, tileset), "melds": melds,
+                      "win_tile": format_tiles([hand.win_tile], tileset)},
+             "context": context}
+    short = list(hand.concealed)
+    short.remove(hand.win_tile)
+    waits = {"hand": {"concealed": format_tiles(short, tileset), "melds": melds},
+             "context": context}
+    return score, waits
 
 
 # --- tianjin -----------------------------------------------------------------------------------

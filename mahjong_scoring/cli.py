@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import multiprocessing
 import os
 import stat
 import sys
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import IO, Any
-
-from tqdm import tqdm
+from typing import IO, TYPE_CHECKING, Any
 
 from app.rules.errors import RuleSetError
 from mahjong_scoring.lines import LineScorer, served_rulesets
@@ -33,8 +29,14 @@ CHUNK_LINES = 250
 # long log is never read into memory ahead of its writing.
 CHUNKS_PER_WORKER = 4
 
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
 # A chunk's answer: (its items as JSON lines, lines, won or ready, errors).
 Scored = tuple[bytes, int, int, int]
+
+# The progress bar (tqdm), the worker pool (multiprocessing) are imported when used: a run
+# without them (`--jobs 1`, no terminal) starts sooner.
 
 _scorer: LineScorer | None = None  # a worker process's own, made by `_start_worker`
 
@@ -183,11 +185,9 @@ def _run(source: IO[bytes], sink: IO[bytes], settings: tuple[Any, ...], jobs: in
          show: bool) -> tuple[int, int, int, float]:
     """Score every line of `source` into `sink`: (lines, won or ready, errors, seconds)."""
     total = _line_count(source) if show else None
-    tqdm.monitor_interval = 0  # no monitor thread: the workers are forked after the bar starts
     start = time.perf_counter()
     hands = won = errors = 0
-    with tqdm(total=total, unit=" hands", file=sys.stderr, disable=not show,
-              dynamic_ncols=True, smoothing=0.1) as bar:
+    with _progress(total, show) as bar:
         for encoded, n, w, e in _scored_chunks(_chunks(source), settings, jobs):
             sink.write(encoded)
             hands += n
@@ -196,6 +196,29 @@ def _run(source: IO[bytes], sink: IO[bytes], settings: tuple[Any, ...], jobs: in
             bar.update(n)
     sink.flush()
     return hands, won, errors, time.perf_counter() - start
+
+
+class _NoBar:
+    """No progress bar: what `_run` asks of one, doing nothing."""
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, n: int) -> None:
+        return None
+
+
+def _progress(total: int | None, show: bool) -> Any:
+    """The progress bar on stderr (hands/s, and the ETA when `total` is known), or none."""
+    if not show:
+        return _NoBar()
+    from tqdm import tqdm
+
+    tqdm.monitor_interval = 0  # no monitor thread: the workers are forked after the bar starts
+    return tqdm(total=total, unit=" hands", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
 
 
 def _line_count(source: IO[bytes]) -> int | None:
@@ -260,6 +283,9 @@ def _scored_chunks(chunks: Iterator[tuple[int, list[bytes]]], settings: tuple[An
         for first, lines in chunks:
             yield _worker_chunk(first, lines)
         return
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork where there is one: a worker starts with the rule sets and the engine already
     # loaded here, instead of importing and loading them again (about a second).
     methods = multiprocessing.get_all_start_methods()

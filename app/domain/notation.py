@@ -77,6 +77,10 @@ class _Grammar:
     # Tokens already read (`read_tiles`): a compact group or one character -> its tiles. A
     # memo, emptied when it reaches TOKENS_LIMIT.
     tokens: dict[str, tuple[int, ...]]
+    # Declared melds read from notation strings (by the request reader, `app.service
+    # .hand_reading`): (kind, tiles, concealed) -> the meld. A memo, emptied when it reaches
+    # MELDS_LIMIT.
+    melds: dict[tuple[str, str, bool], Meld]
 
 
 _GRAMMARS: dict[int, tuple[TileSet, _Grammar]] = {}
@@ -128,6 +132,7 @@ def _build_grammar(tileset: TileSet) -> _Grammar:
         hint=hint,
         flowers=frozenset(tileset.flowers),
         tokens={},
+        melds={},
     )
 
 
@@ -287,6 +292,18 @@ _TOKEN = re.compile(r"[0-9]*[^0-9]")
 # Distinct tokens a tile set's memo holds: real traffic writes a suit's tiles in a few
 # thousand ways (one group per suit and hand); past the bound the memo starts again.
 TOKENS_LIMIT = 4096
+
+
+# Distinct declared melds a tile set's memo holds: a few hundred (each pung, kong and chow,
+# open or concealed), each written in a few ways; past the bound the memo starts again.
+MELDS_LIMIT = 4096
+
+
+def melds_memo(tileset: TileSet) -> dict[tuple[str, str, bool], Meld]:
+    """The memo of the declared melds read from `tileset`'s notation strings, (kind, tiles,
+    concealed) -> the meld; its user keeps it within MELDS_LIMIT and stores only melds
+    read without a fault."""
+    return _grammar(tileset).melds
 
 
 def read_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:

@@ -84,6 +84,9 @@ def memory_bounds() -> dict[str, MemoBound]:
         # Tile strings read by token, per tile set (a request's notation, read at the API).
         "notation.tokens": MemoBound(notation.TOKENS_LIMIT * len(notation._GRAMMARS),
                                      sum(len(g.tokens) for _, g in notation._GRAMMARS.values())),
+        # Declared melds read from notation strings, per tile set (read at the API).
+        "notation.melds": MemoBound(notation.MELDS_LIMIT * len(notation._GRAMMARS),
+                                    sum(len(g.melds) for _, g in notation._GRAMMARS.values())),
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
@@ -143,6 +146,7 @@ def forget_everything() -> None:
     standing.forget_parts()
     for _, grammar in notation._GRAMMARS.values():
         grammar.tokens.clear()
+        grammar.melds.clear()
     for table in (readings._GROUPS, readings._WRITTEN, standing._SEGMENTS):
         table.clear()
     for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,

@@ -34,19 +34,21 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     """The win context; ``hand`` is the hand, or for a waiting hand (no winning tile yet) its
     declared melds."""
     tileset = ruleset.tileset
-    get = data.get
-    win_type = data["win_type"]
-    kong = get("kong")
-    flowers, flower_tiles = _flowers(get("flowers"), ruleset)
-    wild_indicator, wilds = _wilds(data, ruleset)
-    winner = _seat(get("winner"), "winner", ruleset.players) or 0
-    dealer = _seat(get("dealer"), "dealer", ruleset.players) or 0
-    discarder = _seat(get("discarder"), "discarder", ruleset.players)
-    options = build_options(get("options"), ruleset, dealer=dealer)
-    first_turn = bool(get("first_turn"))
+    # The schema's reading is a dict: read as one, each field is a direct lookup.
+    fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
+    win_type = fields["win_type"]
+    kong = fields.get("kong")
+    flowers, flower_tiles = _flowers(fields.get("flowers"), ruleset)
+    wild_indicator, wilds = _wilds(fields, ruleset)
+    players = ruleset.players
+    winner = _seat(fields.get("winner"), "winner", players) or 0
+    dealer = _seat(fields.get("dealer"), "dealer", players) or 0
+    discarder = _seat(fields.get("discarder"), "discarder", players)
+    options = build_options(fields.get("options"), ruleset, dealer=dealer)
+    first_turn = bool(fields.get("first_turn"))
 
     _check_consistency(win_type, kong, winner, discarder, hand, tileset)
-    if get("last_of_kind") and isinstance(hand, Hand):
+    if fields.get("last_of_kind") and isinstance(hand, Hand):
         _check_last_of_kind(hand, tileset)
     for rule in ruleset.context_rules:
         _check_context_rule(rule, win_type, winner, options)
@@ -58,25 +60,28 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
             "claimed before a player's first turn (only a concealed kong can be declared)",
             "/context/first_turn",
         )
-    seat_wind = get("seat_wind")
-    round_wind = get("round_wind")
-    return WinContext(
-        win_type=win_type,
-        kong=kong,
-        last_tile=bool(get("last_tile")),
-        last_of_kind=bool(get("last_of_kind")),
-        first_turn=first_turn,
-        seat_wind=WIND_NAMES[seat_wind] if seat_wind is not None else 0,
-        round_wind=WIND_NAMES[round_wind] if round_wind is not None else 0,
-        flowers=flowers,
-        flower_tiles=flower_tiles,
-        wild_indicator=wild_indicator,
-        wilds=wilds,
-        winner=winner,
-        discarder=discarder,
-        dealer=dealer,
-        options=options,
-    )
+    seat_wind = fields.get("seat_wind")
+    round_wind = fields.get("round_wind")
+    # Built from a tuple in the fields' order (`_make`): a named tuple of fifteen fields
+    # called with keywords costs several times as much (tests/service/test_hand_requests.py
+    # checks the order on a context whose fields all differ from their defaults).
+    return WinContext._make((
+        win_type,
+        kong,
+        bool(fields.get("last_tile")),
+        bool(fields.get("last_of_kind")),
+        first_turn,
+        WIND_NAMES[seat_wind] if seat_wind is not None else 0,
+        WIND_NAMES[round_wind] if round_wind is not None else 0,
+        flowers,
+        flower_tiles,
+        wild_indicator,
+        wilds,
+        winner,
+        discarder,
+        dealer,
+        options,
+    ))
 
 
 def _seat(value: int | None, key: str, players: int) -> int | None:

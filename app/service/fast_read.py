@@ -24,6 +24,7 @@ HAND = 4  # HandBase: a notation string, or an object read by `nested`
 OBJECT = 5  # Nested: an object read by `nested`
 OBJECTS = 6  # List of Nested: a list of at most `max_items` objects read by `nested`
 OTHER = 7  # read by `other(value, key, object)`: the field's own reading, raising at a fault
+FLOWERS = 8  # Flowers: an integer in [minimum, maximum], or tiles as TILES reads them
 
 NO_LIMIT = -1
 
@@ -120,7 +121,7 @@ def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
         if type(value) is not bool:
             raise _Fault
         return value
-    if kind == INTEGER:
+    if kind == INTEGER or (kind == FLOWERS and (type(value) is int or type(value) is float)):
         number: int
         if type(value) is int:
             number = value
@@ -131,7 +132,7 @@ def _value(f: FieldReader, value: Any, key: str, data: dict[str, Any]) -> Any:
         if not f.minimum <= number <= f.maximum:
             raise _Fault
         return number
-    if kind == TILES or kind == HAND:
+    if kind == TILES or kind == HAND or kind == FLOWERS:
         if type(value) is str:
             if len(value) > f.notation_length:
                 raise _Fault

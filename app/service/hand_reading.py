@@ -13,9 +13,11 @@ from typing import Any
 from app.domain.errors import Code, HandError, NotationError
 from app.domain.hand import CHOW, HAND_SIZE, KONG, MAX_MELDS, Meld
 from app.domain.notation import (
+    MELDS_LIMIT,
     format_meld,
     format_tiles,
     meld_kind,
+    melds_memo,
     parse_hand_string,
     parse_tile,
     read_tiles,
@@ -36,7 +38,6 @@ def read_hand(data: str | Mapping[str, Any], tileset: TileSet, *, waiting: bool
     if isinstance(data, str):
         standing, melds, win_tile = _parse_hand_string(data, tileset, waiting)
         standing_ptr = "/hand"
-        meld_ptrs = ["/hand"] * len(melds)
         if len(melds) > MAX_MELDS:
             raise _too_many_melds(len(melds), "/hand")
     else:
@@ -45,15 +46,14 @@ def read_hand(data: str | Mapping[str, Any], tileset: TileSet, *, waiting: bool
         raw_melds = data.get("melds") or ()
         if len(raw_melds) > MAX_MELDS:
             raise _too_many_melds(len(raw_melds), "/hand/melds")
-        meld_ptrs = [f"/hand/melds/{k}" for k in range(len(raw_melds))]
-        melds = [_read_meld(m, tileset, p) for m, p in zip(raw_melds, meld_ptrs, strict=True)]
+        melds = [_read_known_meld(m, tileset, k) for k, m in enumerate(raw_melds)]
         win_tile = _read_win_tile(data.get("win_tile"), tileset)
 
     if len(standing) != _needed(len(melds), waiting):
         where = "outside brackets in hand" if standing_ptr == "/hand" else "in hand.concealed"
         raise _wrong_tile_count(f"{len(standing)} standing tile{_s(len(standing))} {where}",
                                 len(melds), waiting, standing_ptr)
-    _check_copies(standing, standing_ptr, melds, meld_ptrs, tileset)
+    _check_copies(standing, standing_ptr, melds, tileset)
 
     if waiting:
         return tuple(standing), tuple(melds), None
@@ -134,6 +134,25 @@ def read_field_tiles(raw: str | Sequence[str], tileset: TileSet, pointer: str) -
             for k, item in enumerate(raw)]
 
 
+def _read_known_meld(raw: Mapping[str, Any], tileset: TileSet, k: int) -> Meld:
+    """Meld `k` of the hand's `melds`, from the memo when its tiles are a notation string
+    read before."""
+    tiles = raw["tiles"]
+    concealed = raw.get("concealed")
+    if type(tiles) is not str or not (concealed is None or type(concealed) is bool):
+        return _read_meld(raw, tileset, f"/hand/melds/{k}")
+    # A meld read once without a fault is the same meld wherever it is written again.
+    memo = melds_memo(tileset)
+    key = (raw["kind"], tiles, bool(concealed))
+    meld = memo.get(key)
+    if meld is None:
+        meld = _read_meld(raw, tileset, f"/hand/melds/{k}")
+        if len(memo) >= MELDS_LIMIT:
+            memo.clear()
+        memo[key] = meld
+    return meld
+
+
 def _read_meld(raw: Mapping[str, Any], tileset: TileSet, pointer: str) -> Meld:
     kind = raw["kind"]
     tiles_ptr = f"{pointer}/tiles"
@@ -190,10 +209,11 @@ def _read_win_tile(raw: str | None, tileset: TileSet) -> int | None:
 
 
 def _check_copies(standing: list[int], standing_ptr: str, melds: list[Meld],
-                  meld_ptrs: list[str], tileset: TileSet) -> None:
+                  tileset: TileSet) -> None:
     """No kind may appear more often than the tile set has copies of it (4 in a standard set).
 
-    The pointer names the field where the count first goes over.
+    The pointer names the field where the count first goes over: the standing tiles', or a
+    meld's (`/hand` for a whole-hand string, where the melds are written too).
     """
     copies = tileset.copies
     counts = [0] * len(copies)
@@ -209,8 +229,8 @@ def _check_copies(standing: list[int], standing_ptr: str, melds: list[Meld],
         return
     seen = [0] * len(counts)
     groups: list[tuple[Sequence[int], str]] = [(standing, standing_ptr)]
-    groups += [(m.tiles, p if p == "/hand" else f"{p}/tiles")
-               for m, p in zip(melds, meld_ptrs, strict=True)]
+    groups += [(m.tiles, "/hand" if standing_ptr == "/hand" else f"/hand/melds/{k}/tiles")
+               for k, m in enumerate(melds)]
     for tiles, ptr in groups:
         for t in tiles:
             seen[t] += 1

@@ -26,6 +26,7 @@ from marshmallow.decorators import VALIDATES_SCHEMA
 
 from app.service.fast_read import (
     BOOLEAN,
+    FLOWERS,
     HAND,
     INTEGER,
     NO_LIMIT,
@@ -313,6 +314,11 @@ def _field_reader(name: str, f: fields.Field[Any], read: _Read) -> FieldReader:
             assert isinstance(f, StrictInt)
             return FieldReader(name, INTEGER, allow_none=allow_none, minimum=f.minimum,
                                maximum=f.maximum)
+        if _reads_as(f, Flowers):
+            assert isinstance(f, Flowers)
+            return FieldReader(name, FLOWERS, allow_none=allow_none, minimum=0, maximum=MAX_INT,
+                               max_items=f.max_items, notation_length=MAX_NOTATION_LENGTH,
+                               code_length=MAX_TILE_CODE_LENGTH)
         if _reads_as(f, Tiles):
             assert isinstance(f, Tiles)
             return FieldReader(name, TILES, allow_none=allow_none, max_items=f.max_items,

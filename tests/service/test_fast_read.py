@@ -15,6 +15,7 @@ from marshmallow import ValidationError
 
 from app.service.fast_read import (
     BOOLEAN,
+    FLOWERS,
     HAND,
     INTEGER,
     OBJECT,
@@ -52,8 +53,9 @@ def test_the_score_request_is_read_by_kind() -> None:
     assert {k: f.kind for k, f in meld.by_key.items()} == {
         "kind": STRING, "tiles": TILES, "concealed": BOOLEAN}
     context = {k: f.kind for k, f in _reader(CONTEXT).by_key.items()}
-    # Flowers (a count, a list or a string) and options are read by their own fields.
-    assert {k for k, kind in context.items() if kind == OTHER} == {"flowers", "options"}
+    # Options are read by their own field; flowers are a count, a list or a string.
+    assert {k for k, kind in context.items() if kind == OTHER} == {"options"}
+    assert context["flowers"] == FLOWERS
     assert context["winner"] == INTEGER and context["win_type"] == STRING
 
 
@@ -81,7 +83,15 @@ def test_a_valid_object_reads_as_the_schema_reads_it() -> None:
     ("wilds", "5m" * 200),  # too long a notation string
     ("wilds", [5]),  # a list of something other than tile codes
     ("wilds", ["5m"] * 40),
-    ("flowers", -1),  # refused by the field itself
+    ("flowers", -1),
+    ("flowers", 2.5),
+    ("flowers", 2**31),
+    ("flowers", True),
+    ("flowers", "f" * 201),
+    ("flowers", ["1f"] * 17),
+    ("flowers", ["1f", 2]),
+    ("flowers", ["spring-flower"]),  # a tile code longer than any
+    ("flowers", {"n": 2}),
     ("options", []),
     ("nonsense", 1),  # not a field
 ])
@@ -91,6 +101,15 @@ def test_a_fault_reads_as_none_and_the_schema_says_why(key: str, value: Any) -> 
     with pytest.raises(ValidationError) as info:
         CONTEXT.load(data)
     assert key in info.value.messages
+
+
+@pytest.mark.parametrize("value", [0, 3, 3.0, "1f3f", "春夏", ["1f", "3f"], [], None])
+def test_flowers_read_as_the_field_reads_them(value: Any) -> None:
+    data = {**VALID_CONTEXT, "flowers": value}
+    fast = read_object(_reader(CONTEXT), data)
+    assert fast is not None
+    assert fast == CONTEXT._read_declared(data)
+    assert type(fast["flowers"]) is type(CONTEXT._read_declared(data)["flowers"])
 
 
 def test_a_missing_required_field_or_a_null_where_none_is_allowed() -> None:

@@ -325,6 +325,22 @@ def test_context_defaults() -> None:
     assert ctx.options == {"x": False}
 
 
+def test_every_context_field_lands_in_its_own_field() -> None:
+    # The context is built from a tuple in the fields' order: each field given a value
+    # unlike every other, then compared field by field.
+    _, ctx = build("111234567m99p789s", {
+        "win_type": "discard", "kong": "robbed", "last_tile": True, "last_of_kind": False,
+        "first_turn": True, "seat_wind": "N", "round_wind": "S", "flowers": "12f",
+        "wild_indicator": "9p", "winner": 1, "discarder": 3, "dealer": 2,
+        "options": {"x": True}}, RULES_WITH_WILDS)
+    assert ctx._asdict() == {
+        "win_type": "discard", "kong": "robbed", "last_tile": True, "last_of_kind": False,
+        "first_turn": True, "seat_wind": 3, "round_wind": 1, "flowers": 2,
+        "flower_tiles": tiles("1f", "2f"), "wild_indicator": c["9p"],
+        "wilds": tiles("1p", "9p"), "winner": 1, "discarder": 3, "dealer": 2,
+        "options": {"x": True}}
+
+
 def test_context_nulls_mean_defaults() -> None:
     _, ctx = build(NINE_GATES, {"win_type": "self_draw", "kong": None, "last_tile": None,
                                 "seat_wind": None, "flowers": None, "winner": None,
