@@ -1,8 +1,8 @@
 """Benchmark: the discard analysis (牌效, `app.scoring.analysis`) per hand.
 
-    python bench/analysis.py [--hands N] [--seed S]
+    python bench/analysis.py [--hands N] [--seed S] [--heavy-only]
 
-Four timings, each per hand, median and p99 in milliseconds, every hand timed once on its
+Six timings, each per hand, median and p99 in milliseconds, every hand timed once on its
 first analysis (the engine's memos warm from a warm-up on other hands, never from the hand
 itself: what a serving worker sees):
 
@@ -16,7 +16,15 @@ itself: what a serving worker sees):
 4. the shanten number alone (`analysis.shanten`) of 13-tile `mcr` hands against the reference
    library's `MahjongShanten` (pymahjonggb 1.4.0) on the same hands, interleaved per hand (each
    the minimum of 5 timings: the number alone is a few microseconds), and the ratio of the
-   medians (ours / reference).
+   medians (ours / reference);
+5. 14-tile `tianjin` hands holding 5, 6 and 7 wild tiles (a third each), waits scored.
+   Target: p99 <= 50 ms. With the ratios of its median and p99 to those of the same hands
+   analysed without scoring the waits (timed just before, the memos then warm alike);
+6. `waits` of 13-tile `tianjin` hands holding 7 wild tiles (every tile completes most of
+   them). Target: p99 <= 50 ms. With the ratios to the same hands' analysis without scoring.
+
+`--heavy-only` runs timings 5 and 6 alone. The first line names the build and the folder the
+engine was imported from (run from another checkout with `PYTHONPATH=.` to time that one).
 
 Hands: half random tiles, half near-ready (four sets and a pair, one to two tiles swapped for
 random ones), seeded. Nothing here asserts: it reports, and says whether each target is met.
@@ -38,11 +46,13 @@ from typing import Any, cast
 
 from timing import percentile
 
+import app
 from app.domain.hand import WinContext
 from app.rules.loader import load_rulesets
 from app.rules.model import RuleSet
 from app.scoring.analysis import analyse, shanten
 from app.scoring.build import engine_build
+from app.scoring.waits import waits
 
 ROOT = Path(__file__).resolve().parents[1]
 WALL = [t for t in range(34) for _ in range(4)]
@@ -84,8 +94,9 @@ def mcr_hands(n: int, size: int, seed: int) -> list[list[int]]:
             for i in range(n)]
 
 
-def tianjin_hands(n: int, wilds: int, seed: int) -> list[tuple[list[int], WinContext]]:
-    """14-tile hands holding exactly `wilds` wild tiles; the indicator out of play."""
+def tianjin_hands(n: int, wilds: int, seed: int,
+                  size: int = 14) -> list[tuple[list[int], WinContext]]:
+    """`size`-tile hands holding exactly `wilds` wild tiles; the indicator out of play."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
@@ -99,8 +110,8 @@ def tianjin_hands(n: int, wilds: int, seed: int) -> list[tuple[list[int], WinCon
         def fits(tiles: list[int], t: int, ind: int = indicator) -> bool:
             return tiles.count(t) + (t == ind) <= 4
 
-        base = (_near(rng, 14 - wilds, naturals, fits) if rng.random() < 0.5
-                else rng.sample([t for t in WALL if t in naturals], 14 - wilds))
+        base = (_near(rng, size - wilds, naturals, fits) if rng.random() < 0.5
+                else rng.sample([t for t in WALL if t in naturals], size - wilds))
         hand = base + [rng.choice(wild) for _ in range(wilds)]
         if all(fits(hand, t) for t in hand):
             out.append((hand, WinContext("self_draw", wild_indicator=indicator,
@@ -137,10 +148,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--hands", type=int, default=1000, help="hands per timing (default 1000)")
     ap.add_argument("--seed", type=int, default=27, help="default 27")
+    ap.add_argument("--heavy-only", action="store_true",
+                    help="only the tianjin hands of 5-7 wilds (timings 5 and 6)")
     args = ap.parse_args(argv)
-    print(f"engine build: {engine_build()}")
+    print(f"engine build: {engine_build()}, the app from {Path(app.__file__).parents[1]}")
     rulesets = load_rulesets(ROOT / "rulesets")
     mcr, tianjin = cast(RuleSet, rulesets["mcr"]), cast(RuleSet, rulesets["tianjin"])
+    if args.heavy_only:
+        heavy(tianjin, args.hands, args.seed)
+        return 0
     ctx = WinContext("self_draw", options=mcr.option_defaults)
 
     warm = mcr_hands(WARM_UP, 14, args.seed + 1000)
@@ -170,8 +186,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         target = _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms") if wilds == 3 else ""
         _line(f"tianjin 14 tiles, {wilds} wilds, waits scored", ms, target)
 
+    heavy(tianjin, args.hands, args.seed)
     shanten_alone(mcr, ctx, mcr_hands(args.hands, 13, args.seed + 3))
     return 0
+
+
+def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
+    """Timings 5 and 6: `tianjin` hands holding many wilds, after a warm-up on others."""
+    topts = tianjin.option_defaults
+    for h, c in tianjin_hands(WARM_UP // 4, 6, seed + 3000):
+        analyse(h, (), c._replace(options=topts), tianjin)
+    tj = [(h, c._replace(options=topts))
+          for i in range(3)
+          for h, c in tianjin_hands(max(hands // 12, 20), 5 + i, seed + 20 + i)]
+    bare = _times(lambda hc: analyse(hc[0], (), hc[1], tianjin, score_waits=False), tj)
+    ms = _times(lambda hc: analyse(hc[0], (), hc[1], tianjin), tj)
+    _line("tianjin 14 tiles, 5-7 wilds, waits scored", ms,
+          _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms"))
+    _ratio("  against the same hands, waits not scored", ms, bare)
+    tj = [(h, c._replace(options=topts))
+          for h, c in tianjin_hands(max(hands // 4, 50), 7, seed + 30, size=13)]
+    bare = _times(lambda hc: analyse(hc[0], (), hc[1], tianjin, score_waits=False), tj)
+    ms = _times(lambda hc: waits(tuple(hc[0]), (), hc[1], tianjin), tj)
+    _line("tianjin 13 tiles, 7 wilds, waits", ms,
+          _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms"))
+    _ratio("  against their analysis, waits not scored", ms, bare)
+
+
+def _ratio(name: str, ms: list[float], reference: list[float]) -> None:
+    """The ratios of the medians and of the p99s to a reference timed in the same run."""
+    print(f"{name:<44} ratio of the medians {percentile(ms, 50) / percentile(reference, 50):6.1f}"
+          f"   of the p99s {percentile(ms, 99) / percentile(reference, 99):6.1f}")
 
 
 def shanten_alone(mcr: RuleSet, ctx: WinContext, hands: list[list[int]]) -> None:
