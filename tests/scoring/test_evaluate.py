@@ -153,6 +153,13 @@ def test_ties_are_deterministic() -> None:
 # Special shapes
 
 
+# A fan of regular readings worth more than any special form: what a final form outranks.
+HUGE_REGULAR_FAN = {
+    "id": "huge", "name": "巨", "name_en": "Huge", "value": 500, "check": "one_suit",
+    "params": {"honors": False}, "shapes": ["regular"],
+    "description": "A test fan for regular readings only."}
+
+
 def test_final_special_shapes_end_the_comparison() -> None:
     """九莲宝灯 is final: a regular reading of the same tiles is not compared, even when a rule
     set would score it higher."""
@@ -163,10 +170,7 @@ def test_final_special_shapes_end_the_comparison() -> None:
 
     def huge_regular(final: bool) -> Any:
         def change(d: dict[str, Any]) -> None:
-            d["fans"].insert(0, {
-                "id": "huge", "name": "巨", "name_en": "Huge", "value": 500,
-                "check": "one_suit", "params": {"honors": False}, "shapes": ["regular"],
-                "description": "A test fan for regular readings only."})
+            d["fans"].insert(0, HUGE_REGULAR_FAN)
             d["shapes"]["nine_gates"]["final"] = final
         return change
 
@@ -188,10 +192,7 @@ def test_a_final_fan_ends_the_comparison() -> None:
 
     def huge_regular(final: bool) -> Any:
         def change(d: dict[str, Any]) -> None:
-            d["fans"].insert(0, {
-                "id": "huge", "name": "巨", "name_en": "Huge", "value": 500,
-                "check": "one_suit", "params": {"honors": False}, "shapes": ["regular"],
-                "description": "A test fan for regular readings only."})
+            d["fans"].insert(0, HUGE_REGULAR_FAN)
             for f in d["fans"]:
                 if f["id"] == "seven_shifted_pairs":
                     f["final"] = final
