@@ -26,6 +26,7 @@ their checks tell apart (`WildPlan`), with the memos of the wild readings.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -66,6 +67,10 @@ class FanStep(NamedTuple):
 
 # A fan found: (its position in evaluation order, how many times).
 Hit = tuple[int, int]
+# The most times a fan can count in a hand: its position, its check's `most` bound to its
+# parameters ((facts, ctx) -> times; None: once), and whether the fans counted before it may
+# leave it out (the fixed extras and the 无番和-like fan are added after them).
+Most = tuple[int, "Callable[..., int] | None", bool]
 # What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
 Probe = tuple[BoundCheck, int]
 # The largest number of answers a memo of `Shared` keeps, emptied when full. A key's values
@@ -134,6 +139,10 @@ class ShapePlan:
     priority: int  # ties between equal totals go to the lower
     final: bool  # when a hand has this shape, no other shape's readings are compared
     tileset: TileSet
+    # The most times each reading fan (the 无番和-like fan and the fixed extras too) can count
+    # in a hand, when every such fan's check says (`check(most=)`); else None
+    # (`app.scoring.ceiling`).
+    ceiling: tuple[Most, ...] | None = None
     # The probes of the hand fans by the context's features, and of the reading fans by a
     # reading's features: one entry per set of features met, so never more than
     # 2 ** len(FEATURES) (1024) each; a rule set meets a few dozen.
@@ -313,6 +322,8 @@ class Plan:
     needs_company: int = 0
     # The bits of the final fans (`FanDef.final`): a reading counting one ends the comparison.
     finals_by_fan: int = 0
+    # Every shape says the most its reading fans can count (`ShapePlan.ceiling`).
+    ceilings: bool = False
     # The shapes a bool request option switches on: (shape, option, the option's default).
     shape_gates: tuple[tuple[str, str, bool], ...] = ()
     # The fans whose value request options choose (`FanDef.value_by`): (position, the
@@ -392,14 +403,19 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
                   and (f.shapes is None or name in f.shapes)]
         regular = [f for f in chosen if not f.when_nothing_else]
         last = next((f for f in chosen if f.when_nothing_else), None)
+        reading = [f for f in regular if CHECKS[f.check].scope != "hand"]
+        extras = {rank: tuple(step(by_id[fid]) for fid in ids)
+                  for rank, ids in sd.extras_by_win_rank.items()}
         plans[name] = ShapePlan(
             name=name,
             hand=tuple(step(f) for f in regular if CHECKS[f.check].scope == "hand"),
-            reading=tuple(step(f) for f in regular if CHECKS[f.check].scope != "hand"),
+            reading=tuple(step(f) for f in reading),
             last=step(last) if last is not None else None,
-            extras={rank: tuple(step(by_id[fid]) for fid in ids)
-                    for rank, ids in sd.extras_by_win_rank.items()},
-            priority=sd.priority, final=sd.final, tileset=tileset)
+            extras=extras,
+            priority=sd.priority, final=sd.final, tileset=tileset,
+            ceiling=_ceiling(reading, last,
+                             {s.position for steps in extras.values() for s in steps},
+                             position))
     steps = [step(f) for f in fans]
     plan = Plan(
         shapes=plans,
@@ -421,6 +437,7 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
         ties=sum(s.bit for s in steps if s.breaks_ties),
         needs_company=sum(s.bit for s in steps if s.fan.needs_other_fan),
         finals_by_fan=sum(s.bit for s in steps if s.fan.final),
+        ceilings=all(p.ceiling is not None for p in plans.values()),
         shape_gates=tuple((name, sd.enabled_by,
                            bool((option_defaults or {}).get(sd.enabled_by, False)))
                           for name, sd in shapes.items()
@@ -430,6 +447,20 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
     )
     LIVE_PLANS.add(plan)
     return plan
+
+
+def _ceiling(reading: Sequence[FanDef], last: FanDef | None, extras: set[int],
+             position: Mapping[str, int]) -> tuple[Most, ...] | None:
+    """The `most` of each reading fan's check bound to the fan's parameters, and the fixed
+    extras (once each); None when some check has no `most`."""
+    found: list[Most] = []
+    for f in [*reading, *([last] if last is not None else [])]:
+        most = CHECKS[f.check].most
+        if most is None:
+            return None
+        params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+        found.append((position[f.id], functools.partial(most, **params), f is not last))
+    return (*found, *((p, None, False) for p in sorted(extras)))
 
 
 def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild: WildDef,

@@ -20,7 +20,9 @@ each step looks for):
    payment scheme that prices the fans themselves (`by_fans`), the highest value first,
    then the highest total. Between equals
    the reading found first stays, unless a later one has a tie-break fan or a shape of lower
-   priority.
+   priority. The comparison ends at a reading no later one can better: one counting a final
+   fan (MCR 连七对), or one reaching the most the fans could add up to in the hand, where the
+   checks say it (`app.scoring.ceiling`: 天津's many readings of wild hands).
 5. Flowers are added to the best reading's fans; the total is capped where the rule set
    caps it (`max_fan`, 封顶).
 6. Whether it wins: the rule set's requirements (四川 定缺), its minimum (flowers aside where
@@ -41,9 +43,10 @@ from app.domain import deadline
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import completing_tiles, decompose
 from app.rules.model import RuleSet
-from app.rules.payments import resolve_params
-from app.rules.plan import Plan
+from app.rules.payments import Scheme, resolve_params
+from app.rules.plan import Plan, ShapePlan
 from app.rules.view import HandFacts, SubstitutedFacts, View
+from app.scoring.ceiling import Price, ceiling
 from app.scoring.describe import describe
 from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
@@ -52,6 +55,8 @@ from app.scoring.wild_readings import wild_views
 NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
 _NO_WILDS: frozenset[int] = frozenset()
+# The readings compared before the most a reading can score is worked out (see step 4).
+_CEILING_AFTER: Final = 2
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
@@ -60,13 +65,17 @@ _new: Final = tuple.__new__
 
 class Trace:
     """What an explanation needs of one scoring (`app.scoring.explain`): every reading
-    compared, with its tally and whether it met the rule set's requirements, the reading
+    read, with its tally and whether it met the rule set's requirements, the reading
     chosen, the facts it was read on, and the fans the request's options switched off."""
 
-    __slots__ = ("best", "disabled", "hand", "plan", "readings", "stood_for", "wild_set")
+    __slots__ = ("best", "compared", "disabled", "hand", "plan", "readings", "stood_for",
+                 "wild_set")
 
     def __init__(self) -> None:
         self.readings: list[tuple[View, Tally, bool]] = []
+        # How many of them were compared: those after a reading no later one could better
+        # were read, not compared.
+        self.compared = 0
         self.best: tuple[View, Tally] | None = None
         self.disabled = 0
         self.hand: Hand | None = None
@@ -152,11 +161,15 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
         win_wild = hand.win_tile in wild_set
     # 2. Readings.
     candidates: Iterable[tuple[View, HandFans | None]]
+    facts: HandFacts
+    # Whether the hand fans are the same in every reading (decided once for the hand).
+    same_hand_fans = True
     if wild_set and not wild_set.isdisjoint(hand.concealed):
         # Read through its substitutions, each with facts of its own: the hand's own facts
         # are filled in only if something asks for them.
-        candidates = wild_views(hand, SubstitutedFacts(hand, ctx, tileset, shape_names, hand,
-                                                       wild_count, win_wild), wild_set, rs)
+        facts = SubstitutedFacts(hand, ctx, tileset, shape_names, hand, wild_count, win_wild)
+        candidates = wild_views(hand, facts, wild_set, rs)
+        same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
     else:
         facts = HandFacts(hand, ctx, tileset, shape_names)
         facts.wild_count = wild_count
@@ -208,6 +221,16 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     # (an explanation still lists the others, read but not compared).
     final_fans = plan.finals_by_fan
     decided = False
+    # So is a reading reaching the most any reading can score (`app.scoring.ceiling`), where
+    # no later reading of as much could replace it: no tie-break fan, requirements decided
+    # by the hand alone, the hand fans the same in every reading, and the shape first among
+    # equals.
+    may_stop = (plan.ceilings and same_hand_fans and not plan.ties & ~disabled
+                and all(req.per_hand for req in requirements))
+    shapes = [plan.shapes[name] for name in shape_names] if may_stop else []
+    first_priority = min(sp.priority for sp in shapes) if may_stop else 0
+    top: tuple[int, int] | None = None
+    compared = 0
     for view, of_hand in candidates:
         if decided and trace is None:
             break
@@ -244,15 +267,28 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             trace.readings.append((view, t, meets))
             if decided:
                 continue
+            trace.compared += 1
         if t.bits & final_fans and meets:
             best = (worth, t.total, shape.priority, view, t)
             best_meets = decided = True
             continue
-        if best is None or worth > best[0] or (worth == best[0] and (
-                t.total > best[1] or (t.total == best[1] and (
-                    t.breaks_ties or shape.priority < best[2])))):
+        compared += 1
+        better = best is None or worth > best[0] or (worth == best[0] and (
+            t.total > best[1] or (t.total == best[1] and (
+                t.breaks_ties or shape.priority < best[2]))))
+        if better:
             best = (worth, t.total, shape.priority, view, t)
             best_meets = meets
+        # The ceiling is worked out once a second reading is compared (a hand read one way
+        # has nothing to save), then held against each new best.
+        if may_stop and compared >= _CEILING_AFTER and (better or top is None):
+            if top is None:
+                top = _top(plan, shapes, view, of_hand, facts, ctx, disabled,
+                           _pricing(plan, scheme, params, worths) if priced else None)
+                may_stop = top is not None
+            assert best is not None
+            decided = (top is not None and best[2] == first_priority
+                       and (best[0], best[1]) >= top)
     if best is None:
         return ScoreResult(
             ruleset=rs.id, winning=False,
@@ -325,6 +361,36 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     worth, multiplier = scheme.value(fan_total, **params)
     return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
                               worth, multiplier))
+
+
+def _top(plan: Plan, shapes: list[ShapePlan], view: View, of_hand: HandFans | None,
+         facts: HandFacts, ctx: WinContext, disabled: int, price: Price
+         ) -> tuple[int, int] | None:
+    """The most a reading of the hand can score (`app.scoring.ceiling`): its hand fans as
+    `of_hand` decided them (or, for a hand read one way, as this reading counts them)."""
+    if of_hand is None:
+        return None
+
+    def hits(shape: ShapePlan) -> list[Hit]:
+        assert of_hand is not None
+        return of_hand.hits(shape, view, ctx)
+
+    return ceiling(plan, shapes, hits, facts, ctx, disabled, price)
+
+
+def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
+             worths: dict[tuple[int, tuple[Hit, ...]], int]) -> Price:
+    """What a scheme pricing the fans gives a choice of counted fans (remembered as the
+    readings' worths are)."""
+
+    def price(total: int, counted: list[Hit]) -> int:
+        key = (total, tuple(counted))
+        known = worths.get(key)
+        if known is None:
+            known = worths[key] = scheme.value(total, fans=_ids(plan, counted), **params)[0]
+        return known
+
+    return price
 
 
 def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:

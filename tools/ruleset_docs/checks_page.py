@@ -46,7 +46,8 @@ __all__ = ["card_sections", "chinese_name", "promises", "render_checks_page",
            "shape_descriptions", "type_words"]
 
 CHECK_SPEC_FIELDS = frozenset({"name", "func", "scope", "last", "signature", "needs",
-                               "tells_apart", "depends_on", "each_kind", "pungs_of", "pair_of"})
+                               "tells_apart", "depends_on", "each_kind", "pungs_of", "pair_of",
+                               "most"})
 SHAPE_FIELDS = frozenset({"name", "read", "completes", "wilds", "melds", "kinds"})
 SCHEME_FIELDS = frozenset({"value", "pay", "by_fans", "seat_factor", "prepare", "paid_by"})
 SCOPES = {"reading": "reading: decided for each reading of the hand",
@@ -125,6 +126,9 @@ def promises(spec: CheckSpec) -> list[str]:
     if spec.pair_of is not None:
         out.append(f"pair of: nothing unless the pair is one of the tiles {_fn(spec.pair_of)} "
                    "names (or the reading has no single pair)")
+    if spec.most is not None:
+        out.append(f"most: {_fn(spec.most)} says the most times it counts in any reading "
+                   "of the hand")
     return out
 
 
@@ -182,7 +186,10 @@ def render_checks_page(shapes_source: Path | None = None) -> str:
              "- each kind: a hand check that is 1 exactly when every kind of tile held meets a "
              "condition (decided for all such fans at once);",
              "- pungs of / pair of: the check finds nothing unless the reading holds a pung of "
-             "(or its pair is) one of some tiles; other readings are not asked.", "",
+             "(or its pair is) one of some tiles; other readings are not asked;",
+             "- most: the most times the check can count in any reading of the hand; when "
+             "every reading fan of a rule set says it, the comparison of a hand's readings "
+             "stops at one reaching the most they could add up to.", "",
              "## Checks", "",
              *table(["Check", "Name", "Scope", "Module"],
                     [[link(code(name), f"#{check_anchor(name)}"), md(chinese_name(spec)),

@@ -40,6 +40,13 @@ then asks it only of readings holding one. `pair_of=` names a function `(tileset
 only of readings whose pair is one of them or that have no single pair. These are promises
 about the function, tested for every check that makes them.
 
+`most=` names a function `(facts, ctx, **params) -> int` of a reading check: the most times
+the check can count in any reading of the hand whose facts are `facts` (the hand as held:
+`facts.physical`, its wild tiles `facts.wild_count`, `facts.win_wild`), never less than
+it counts in one. When every reading fan of a shape declares it, the engine stops comparing
+a hand's readings once one reaches what the fans could add up to (`app.scoring.ceiling`):
+a bound that is never reached costs a comparison, never a wrong answer.
+
 `needs=(...)` names features of a reading without which the check is always 0 (see
 `app.rules.view.FEATURES`: "pungs", "kongs", "chows", "chow_pairs", "wait",
 "numbered_pungs", "four_chows", "four_pungs", and from the context "last_tile",
@@ -76,6 +83,8 @@ EachKind = Callable[..., bool]
 # The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`); the
 # same for the pair (`pair_of=`).
 PungsOf = Callable[..., "frozenset[int] | None"]
+# The most times a check can count in any reading of a hand: (facts, ctx, **params) -> int.
+Most = Callable[..., int]
 
 
 @dataclass(frozen=True)
@@ -92,6 +101,7 @@ class CheckSpec:
     each_kind: EachKind | None = None
     pungs_of: PungsOf | None = None
     pair_of: PungsOf | None = None
+    most: Most | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -102,7 +112,8 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
           tells_apart: GroupKey | str | None = None, depends_on: DependsOn | None = None,
           each_kind: EachKind | None = None,
           pungs_of: PungsOf | None = None,
-          pair_of: PungsOf | None = None) -> Callable[[CheckFn], CheckFn]:
+          pair_of: PungsOf | None = None,
+          most: Most | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -130,11 +141,20 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
                                     or pungs_of is not None):
             raise RuntimeError(f"check {key!r}: pair_of is for reading checks without "
                                "depends_on or pungs_of")
+        if most is not None and scope == "hand":
+            raise RuntimeError(f"check {key!r}: most is for reading checks (a hand check's "
+                               "answer is the same in every reading)")
+        if most is not None and _keywords(inspect.signature(most)) != _keywords(sig):
+            raise RuntimeError(f"check {key!r}: its most takes other parameters than it")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
-                                each_kind, pungs_of, pair_of)
+                                each_kind, pungs_of, pair_of, most)
         return func
 
     return register
+
+
+def _keywords(sig: inspect.Signature) -> set[str]:
+    return {n for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
 
 
 def group_tile_set(kind: str, tile: int) -> frozenset[int]:

@@ -11,9 +11,10 @@ from typing import Any, Literal
 
 from app.domain.hand import CHOW, KONG, WinContext
 from app.domain.readings import PAIR
+from app.domain.shanten import regular_need
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check
-from app.rules.view import View
+from app.rules.view import HandFacts, View
 
 _SIZE = {PAIR: 2, KONG: 4}
 
@@ -23,7 +24,25 @@ def _wild_wait_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] 
     return None if win is None else win[1] == _SIZE.get(kind, 3) - 1
 
 
-@check(tells_apart=_wild_wait_key)
+def _held_wilds(facts: HandFacts, ctx: WinContext) -> tuple[list[int], int]:
+    """The standing tiles held, as counts of the natural tiles, and how many are wild."""
+    wilds = ctx.wilds
+    counts = [0] * facts.tileset.size
+    held = 0
+    for t in facts.physical.concealed:
+        if t in wilds:
+            held += 1
+        else:
+            counts[t] += 1
+    return counts, held
+
+
+def _wild_wait_most(facts: HandFacts, ctx: WinContext) -> int:
+    # A wild besides the winning tile must complete its group.
+    return 1 if _held_wilds(facts, ctx)[1] > (1 if facts.win_wild else 0) else 0
+
+
+@check(tells_apart=_wild_wait_key, most=_wild_wait_most)
 def wild_wait(v: View, ctx: WinContext) -> int:
     """混儿吊: the winning tile completes its group only together with wild tiles (one wild
     as the pair, 单混儿吊; two wilds as a set, 双混儿吊), so any tile would have won.
@@ -48,7 +67,12 @@ def _middle_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | N
     return None if win is None else kind == CHOW and tile + 1 == win[0] and win[0] in tiles
 
 
-@check(needs=("chows",), tells_apart=_middle_key)
+def _middle_most(facts: HandFacts, ctx: WinContext, *, tiles: frozenset[int]) -> int:
+    # The winning tile is one of `tiles`, or a wild that may be read as one.
+    return 1 if facts.win_wild or facts.physical.win_tile in tiles else 0
+
+
+@check(needs=("chows",), tells_apart=_middle_key, most=_middle_most)
 def win_in_chow_middle(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     """捉五 (捉五魁): the winning tile, read as one of `tiles` (天津: 5万), sits in the middle
     of a chow (4万-5万-6万); the chow's other tiles may be wilds, and so may the winning tile
@@ -79,21 +103,47 @@ def _chows_and_wilds(v: View, ctx: WinContext) -> tuple[tuple[int, ...], tuple[i
     return v.chows, ctx.wilds
 
 
-@check(needs=("chows",), tells_apart=_straight_key, depends_on=_chows_and_wilds)
+def _straight_starts(ts: TileSet, ctx: WinContext, suit: str) -> list[int]:
+    # The first tile of each suit a 龙 may be of.
+    if suit == "wild":
+        if not ctx.wilds or not ts.kinds[ctx.wilds[0]].is_number:
+            return []
+        return [ts.suit_starts[ts.kinds[ctx.wilds[0]].suit]]
+    return [ts.suit_starts[s] for s in ts.suits]
+
+
+def _straight_most(facts: HandFacts, ctx: WinContext, *,
+                   suit: Literal["any", "wild"] = "any") -> int:
+    # 1 to 9 of a suit among the standing tiles (natural tiles first, wilds for the rest), and
+    # what is left still completes the hand with the wilds left (the tile counts alone: a
+    # wild's fifth copy is not ruled out, so this may allow a 龙 no reading has).
+    melds = len(facts.physical.melds)
+    if melds > 1:  # the three chows and the declared melds are more than four sets
+        return 0
+    counts, wilds = _held_wilds(facts, ctx)
+    ts = facts.tileset
+    for start in _straight_starts(ts, ctx, suit):
+        rest = counts[:]
+        missing = 0
+        for t in range(start, start + 9):
+            if rest[t]:
+                rest[t] -= 1
+            else:
+                missing += 1
+        if missing <= wilds and regular_need(rest, melds + 3, ts) <= wilds - missing:
+            return 1
+    return 0
+
+
+@check(needs=("chows",), tells_apart=_straight_key, depends_on=_chows_and_wilds,
+       most=_straight_most)
 def straight(v: View, ctx: WinContext, *, suit: Literal["any", "wild"] = "any") -> int:
     """龙 (一条龙) / 本混龙: 123, 456 and 789 of one suit as three chows (wilds may fill them);
     with `suit: wild`, only in the suit of the wild tiles (本混龙)."""
     chows = v.chows
     if len(chows) < 3:
         return 0
-    ts = v.facts.tileset
-    if suit == "wild":
-        if not ctx.wilds or not ts.kinds[ctx.wilds[0]].is_number:
-            return 0
-        starts = [ts.suit_starts[ts.kinds[ctx.wilds[0]].suit]]
-    else:
-        starts = [ts.suit_starts[s] for s in ts.suits]
-    for start in starts:
+    for start in _straight_starts(v.facts.tileset, ctx, suit):
         if start in chows and start + 3 in chows and start + 6 in chows:
             return 1
     return 0

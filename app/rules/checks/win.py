@@ -6,7 +6,7 @@ from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
 from app.rules.checks.registry import BoolOption, PerSeatOption, TileGroup, check
-from app.rules.view import View
+from app.rules.view import HandFacts, View
 
 WinType = Literal["self_draw", "discard"]
 
@@ -163,7 +163,11 @@ def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
     return 1 if v.facts.exposed_melds >= count else 0
 
 
-@check(last=True, tells_apart="nothing")
+def _once(facts: HandFacts, ctx: WinContext) -> int:
+    return 1
+
+
+@check(last=True, tells_apart="nothing", most=_once)
 def nothing_else(v: View, ctx: WinContext) -> int:
     """无番和: the hand wins with no other fan at all (flowers aside); the engine asks this only
     after every other fan of the reading came out empty."""
