@@ -351,35 +351,54 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
-
-    # The groupings gathered into one list, in the order of the parts' options (a chain of
-    # nested generators would hand each grouping up through every part).
-    found: list[tuple[Group, ...]] = []
     n_parts = len(parts)
-
-    def combine(k: int, used: int, pair: bool, sets: int) -> None:
+    # Depth first over the parts' options, in their order, with a stack rather than nested
+    # generators (each grouping would be handed up through every part), each grouping handed
+    # on as soon as it is made: a comparison that ends early (`app.scoring.ceiling`) makes
+    # no more. Per depth: the next option to try, and the wilds used, whether a pair is held
+    # and the sets made by the options chosen before it.
+    following = [0] * (n_parts + 1)
+    used = [0] * (n_parts + 1)
+    paired = [False] * (n_parts + 1)
+    made = [0] * (n_parts + 1)
+    k = 0
+    while k >= 0:
         if k == n_parts:
             # The wilds left must make the missing sets (and the pair) on their own.
-            free_sets = sets_needed - sets
-            if _left_fits(wilds - used, free_sets, pair):
-                found.extend(_with_free(chosen, starts, used, pair, wilds, free_sets,
-                                        naturals, caps, free))
-            return
-        for bucket in parts[k][1]:
-            option = bucket.first
-            if option[2] and pair:
-                continue
-            if used + option[1] > wilds:
-                continue
-            more = sets + len(option[0]) - option[2]  # its groups, the pair aside
-            if more > sets_needed:
-                continue
-            chosen.append(bucket)
-            combine(k + 1, used + option[1], pair or option[2], more)
+            free_sets = sets_needed - made[k]
+            if _left_fits(wilds - used[k], free_sets, paired[k]):
+                yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
+                                      naturals, caps, free)
+        else:
+            buckets = parts[k][1]
+            i = following[k]
+            while i < len(buckets):
+                option = buckets[i].first
+                i += 1
+                if option[2] and paired[k]:
+                    continue
+                if used[k] + option[1] > wilds:
+                    continue
+                more = made[k] + len(option[0]) - option[2]  # its groups, the pair aside
+                if more > sets_needed:
+                    continue
+                following[k] = i
+                chosen.append(buckets[i - 1])
+                used[k + 1] = used[k] + option[1]
+                paired[k + 1] = paired[k] or option[2]
+                made[k + 1] = more
+                following[k + 1] = 0
+                k += 1
+                break
+            else:
+                following[k] = 0
+                k -= 1
+                if k >= 0:
+                    chosen.pop()
+            continue
+        k -= 1
+        if k >= 0:
             chosen.pop()
-
-    combine(0, 0, False, 0)
-    yield from found
 
 
 def _room(members: Sequence[SuitOption], starts: list[int], naturals: Sequence[int],

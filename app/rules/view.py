@@ -67,6 +67,30 @@ def _no_melds(size: int) -> tuple[int, ...]:
     return (0,) * size
 
 
+class Held(NamedTuple):
+    """A hand as held, for what a check says of every reading of it (`check(most=)`)."""
+
+    naturals: list[int]  # the standing tiles that are not wild, as counts by kind
+    wilds: int  # the standing wild tiles
+    win_tile: int
+    win_wild: bool  # the winning tile is one of the wild tiles
+    melds: int  # declared melds
+    tileset: TileSet
+
+
+def held(hand: Hand, wilds: Sequence[int] | frozenset[int], tileset: TileSet) -> Held:
+    """The hand as held, its standing tiles of `wilds` counted apart."""
+    naturals = [0] * tileset.size
+    n = 0
+    for t in hand.concealed:
+        if t in wilds:
+            n += 1
+        else:
+            naturals[t] += 1
+    return _new(Held, (naturals, n, hand.win_tile, hand.win_tile in wilds, len(hand.melds),
+                       tileset))
+
+
 class DeclaredSets(NamedTuple):
     """What a hand's declared melds put in each of its readings."""
 

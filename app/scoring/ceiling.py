@@ -21,7 +21,7 @@ from typing import Final
 
 from app.domain.hand import WinContext
 from app.rules.plan import Hit, Most, Plan, ShapePlan
-from app.rules.view import HandFacts
+from app.rules.view import Held
 
 # The choices weighed at most (each fan that may count multiplies them by its times + 1):
 # past it there is no ceiling, and every reading is compared.
@@ -33,17 +33,17 @@ Price = Callable[[int, list[Hit]], int] | None
 
 
 def ceiling(plan: Plan, shapes: Iterable[ShapePlan], hits: Callable[[ShapePlan], list[Hit]],
-            facts: HandFacts, ctx: WinContext, disabled: int, price: Price
+            hand: Held, ctx: WinContext, disabled: int, price: Price
             ) -> tuple[int, int] | None:
     """(worth, total) that no reading of the hand in `shapes` betters, or None when that is
-    not known. `hits(shape)`: the hand fans found under the shape; `facts`: the hand as held
+    not known. `hits(shape)`: the hand fans found under the shape; `hand`: the hand as held
     (what the checks' `most` reads); `disabled`: the fans a request option switches off."""
     best: tuple[int, int] | None = None
     for shape in shapes:
         bounds = shape.ceiling
         if bounds is None:
             return None
-        found = _best_choice(plan, _possible(bounds, hits(shape), facts, ctx, disabled), price)
+        found = _best_choice(plan, _possible(bounds, hits(shape), hand, ctx, disabled), price)
         if found is None:
             return None
         if best is None or found > best:
@@ -51,8 +51,8 @@ def ceiling(plan: Plan, shapes: Iterable[ShapePlan], hits: Callable[[ShapePlan],
     return best
 
 
-def _possible(bounds: Sequence[Most], hand_hits: list[Hit], facts: HandFacts,
-              ctx: WinContext, disabled: int) -> list[tuple[int, int, bool]]:
+def _possible(bounds: Sequence[Most], hand_hits: list[Hit], hand: Held, ctx: WinContext,
+              disabled: int) -> list[tuple[int, int, bool]]:
     """(position, the most times, whether fans before it may leave it out) of every fan
     that may count, in evaluation order."""
     possible = [(position, n, True) for position, n in hand_hits
@@ -60,7 +60,7 @@ def _possible(bounds: Sequence[Most], hand_hits: list[Hit], facts: HandFacts,
     for position, most, walked in bounds:
         if disabled >> position & 1:
             continue
-        n = 1 if most is None else most(facts, ctx)
+        n = 1 if most is None else most(hand, ctx)
         if n:
             possible.append((position, n, walked))
     possible.sort()

@@ -45,7 +45,7 @@ from app.domain.shapes import completing_tiles, decompose
 from app.rules.model import RuleSet
 from app.rules.payments import Scheme, resolve_params
 from app.rules.plan import Plan, ShapePlan
-from app.rules.view import HandFacts, SubstitutedFacts, View
+from app.rules.view import HandFacts, SubstitutedFacts, View, held
 from app.scoring.ceiling import Price, ceiling
 from app.scoring.describe import describe
 from app.scoring.fans import HandFans, Hit, Tally, tally
@@ -283,7 +283,7 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
         # has nothing to save), then held against each new best.
         if may_stop and compared >= _CEILING_AFTER and (better or top is None):
             if top is None:
-                top = _top(plan, shapes, view, of_hand, facts, ctx, disabled,
+                top = _top(plan, shapes, view, of_hand, hand, wild_set, ctx, disabled,
                            _pricing(plan, scheme, params, worths) if priced else None)
                 may_stop = top is not None
             assert best is not None
@@ -364,7 +364,7 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
 
 
 def _top(plan: Plan, shapes: list[ShapePlan], view: View, of_hand: HandFans | None,
-         facts: HandFacts, ctx: WinContext, disabled: int, price: Price
+         hand: Hand, wild_set: frozenset[int], ctx: WinContext, disabled: int, price: Price
          ) -> tuple[int, int] | None:
     """The most a reading of the hand can score (`app.scoring.ceiling`): its hand fans as
     `of_hand` decided them (or, for a hand read one way, as this reading counts them)."""
@@ -375,7 +375,8 @@ def _top(plan: Plan, shapes: list[ShapePlan], view: View, of_hand: HandFans | No
         assert of_hand is not None
         return of_hand.hits(shape, view, ctx)
 
-    return ceiling(plan, shapes, hits, facts, ctx, disabled, price)
+    return ceiling(plan, shapes, hits, held(hand, wild_set, view.facts.tileset), ctx, disabled,
+                   price)
 
 
 def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],

@@ -19,7 +19,7 @@ from app.domain.readings import PAIR
 from app.domain.wildcards import group_tiles
 from app.rules.checks import CHECKS, check
 from app.rules.model import RuleSet
-from app.rules.view import HandFacts
+from app.rules.view import held
 from app.scoring.evaluate import Trace, score
 from tests.loaded import repo_rulesets
 
@@ -75,15 +75,6 @@ def _hand(rs: RuleSet, rng: random.Random) -> tuple[Hand, WinContext]:
                            options=rs.option_defaults))
 
 
-def _facts(rs: RuleSet, hand: Hand, ctx: WinContext) -> HandFacts:
-    """The facts of the hand as held, as the engine gives them to `most`."""
-    facts = HandFacts(hand, ctx, rs.tileset, rs.plan.shape_names)
-    wilds = set(ctx.wilds)
-    facts.wild_count = sum(1 for t in hand.concealed if t in wilds)
-    facts.win_wild = hand.win_tile in wilds
-    return facts
-
-
 @pytest.mark.parametrize(("ruleset", "fan"), PROMISING)
 def test_no_reading_counts_a_fan_more_than_its_most(ruleset: str, fan: str) -> None:
     rs = RULESETS[ruleset]
@@ -99,7 +90,7 @@ def test_no_reading_counts_a_fan_more_than_its_most(ruleset: str, fan: str) -> N
         score(hand, ctx, rs, trace)
         if not trace.readings:
             continue
-        most = spec.most(_facts(rs, hand, ctx), ctx, **params)
+        most = spec.most(held(hand, ctx.wilds, rs.tileset), ctx, **params)
         counts = [spec.func(view, ctx, **params) for view, _, _ in trace.readings]
         assert max(counts) <= most, (fan, hand, ctx, counts, most)
         reached += max(counts) == most > 0

@@ -40,10 +40,10 @@ then asks it only of readings holding one. `pair_of=` names a function `(tileset
 only of readings whose pair is one of them or that have no single pair. These are promises
 about the function, tested for every check that makes them.
 
-`most=` names a function `(facts, ctx, **params) -> int` of a reading check: the most times
-the check can count in any reading of the hand whose facts are `facts` (the hand as held:
-`facts.physical`, its wild tiles `facts.wild_count`, `facts.win_wild`), never less than
-it counts in one. When every reading fan of a shape declares it, the engine stops comparing
+`most=` names a function `(hand, ctx, **params) -> int` of a reading check: the most times
+the check can count in any reading of the hand as held (`app.rules.view.Held`: its natural
+and wild standing tiles, its winning tile, its declared melds), never less than it counts in
+one. When every reading fan of a shape declares it, the engine stops comparing
 a hand's readings once one reaches what the fans could add up to (`app.scoring.ceiling`):
 a bound that is never reached costs a comparison, never a wrong answer.
 
@@ -83,7 +83,7 @@ EachKind = Callable[..., bool]
 # The tiles a check needs a pung of: (tileset, **params) -> tiles or None (`pungs_of=`); the
 # same for the pair (`pair_of=`).
 PungsOf = Callable[..., "frozenset[int] | None"]
-# The most times a check can count in any reading of a hand: (facts, ctx, **params) -> int.
+# The most times a check can count in any reading of a hand: (held, ctx, **params) -> int.
 Most = Callable[..., int]
 
 

@@ -14,7 +14,7 @@ from app.domain.readings import PAIR
 from app.domain.shanten import regular_need
 from app.domain.tiles import TileSet
 from app.rules.checks.registry import TileGroup, check
-from app.rules.view import HandFacts, View
+from app.rules.view import Held, View
 
 _SIZE = {PAIR: 2, KONG: 4}
 
@@ -24,22 +24,9 @@ def _wild_wait_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] 
     return None if win is None else win[1] == _SIZE.get(kind, 3) - 1
 
 
-def _held_wilds(facts: HandFacts, ctx: WinContext) -> tuple[list[int], int]:
-    """The standing tiles held, as counts of the natural tiles, and how many are wild."""
-    wilds = ctx.wilds
-    counts = [0] * facts.tileset.size
-    held = 0
-    for t in facts.physical.concealed:
-        if t in wilds:
-            held += 1
-        else:
-            counts[t] += 1
-    return counts, held
-
-
-def _wild_wait_most(facts: HandFacts, ctx: WinContext) -> int:
+def _wild_wait_most(hand: Held, ctx: WinContext) -> int:
     # A wild besides the winning tile must complete its group.
-    return 1 if _held_wilds(facts, ctx)[1] > (1 if facts.win_wild else 0) else 0
+    return 1 if hand.wilds > (1 if hand.win_wild else 0) else 0
 
 
 @check(tells_apart=_wild_wait_key, most=_wild_wait_most)
@@ -67,9 +54,9 @@ def _middle_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | N
     return None if win is None else kind == CHOW and tile + 1 == win[0] and win[0] in tiles
 
 
-def _middle_most(facts: HandFacts, ctx: WinContext, *, tiles: frozenset[int]) -> int:
+def _middle_most(hand: Held, ctx: WinContext, *, tiles: frozenset[int]) -> int:
     # The winning tile is one of `tiles`, or a wild that may be read as one.
-    return 1 if facts.win_wild or facts.physical.win_tile in tiles else 0
+    return 1 if hand.win_wild or hand.win_tile in tiles else 0
 
 
 @check(needs=("chows",), tells_apart=_middle_key, most=_middle_most)
@@ -112,25 +99,24 @@ def _straight_starts(ts: TileSet, ctx: WinContext, suit: str) -> list[int]:
     return [ts.suit_starts[s] for s in ts.suits]
 
 
-def _straight_most(facts: HandFacts, ctx: WinContext, *,
+def _straight_most(hand: Held, ctx: WinContext, *,
                    suit: Literal["any", "wild"] = "any") -> int:
     # 1 to 9 of a suit among the standing tiles (natural tiles first, wilds for the rest), and
     # what is left still completes the hand with the wilds left (the tile counts alone: a
     # wild's fifth copy is not ruled out, so this may allow a 龙 no reading has).
-    melds = len(facts.physical.melds)
-    if melds > 1:  # the three chows and the declared melds are more than four sets
+    if hand.melds > 1:  # the three chows and the declared melds are more than four sets
         return 0
-    counts, wilds = _held_wilds(facts, ctx)
-    ts = facts.tileset
+    ts = hand.tileset
     for start in _straight_starts(ts, ctx, suit):
-        rest = counts[:]
+        rest = hand.naturals[:]
         missing = 0
         for t in range(start, start + 9):
             if rest[t]:
                 rest[t] -= 1
             else:
                 missing += 1
-        if missing <= wilds and regular_need(rest, melds + 3, ts) <= wilds - missing:
+        if missing <= hand.wilds and regular_need(rest, hand.melds + 3, ts) <= (
+                hand.wilds - missing):
             return 1
     return 0
 

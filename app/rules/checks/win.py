@@ -6,7 +6,7 @@ from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
 from app.rules.checks.registry import BoolOption, PerSeatOption, TileGroup, check
-from app.rules.view import HandFacts, View
+from app.rules.view import Held, View
 
 WinType = Literal["self_draw", "discard"]
 
@@ -163,7 +163,7 @@ def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
     return 1 if v.facts.exposed_melds >= count else 0
 
 
-def _once(facts: HandFacts, ctx: WinContext) -> int:
+def _once(hand: Held, ctx: WinContext) -> int:
     return 1
 
 
