@@ -25,8 +25,22 @@ def _wild_wait_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] 
 
 
 def _wild_wait_most(hand: Held, ctx: WinContext) -> int:
-    # A wild besides the winning tile must complete its group.
-    return 1 if hand.wilds > (1 if hand.win_wild else 0) else 0
+    # Wilds besides the winning tile complete its group, as a set (two of them) or as the
+    # pair (one), and the rest of the hand still completes: on the counts alone, a kind the
+    # rest lacks standing in for the pair (which may also allow readings that are not
+    # there: this is a bound).
+    others = hand.wilds - (1 if hand.win_wild else 0)
+    if others < 1:
+        return 0
+    ts = hand.tileset
+    rest = hand.naturals[:]
+    if not hand.win_wild:
+        rest[hand.win_tile] -= 1
+    if others >= 2 and regular_need(rest, hand.melds + 1, ts) <= others - 2:
+        return 1
+    stand_in = next(t for t in ts.playing if not rest[t])
+    rest[stand_in] += 2
+    return 1 if regular_need(rest, hand.melds, ts) <= others - 1 else 0
 
 
 @check(tells_apart=_wild_wait_key, most=_wild_wait_most)
@@ -55,8 +69,32 @@ def _middle_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | N
 
 
 def _middle_most(hand: Held, ctx: WinContext, *, tiles: frozenset[int]) -> int:
-    # The winning tile is one of `tiles`, or a wild that may be read as one.
-    return 1 if hand.win_wild or hand.win_tile in tiles else 0
+    # The winning tile (or a wild drawn last) as one of `tiles` in the middle of a chow whose
+    # other tiles are natural or wild, and the rest of the hand still completes.
+    ts = hand.tileset
+    for middle in sorted(tiles):
+        kind = ts.kinds[middle]
+        if not kind.is_number or kind.rank in (1, 9):
+            continue
+        if not hand.win_wild and hand.win_tile != middle:
+            continue
+        rest = hand.naturals[:]
+        wilds = hand.wilds
+        if hand.win_wild:
+            wilds -= 1
+        else:
+            rest[middle] -= 1
+        for side in (middle - 1, middle + 1):
+            if rest[side]:
+                rest[side] -= 1
+            elif wilds:
+                wilds -= 1
+            else:
+                break
+        else:
+            if regular_need(rest, hand.melds + 1, ts) <= wilds:
+                return 1
+    return 0
 
 
 @check(needs=("chows",), tells_apart=_middle_key, most=_middle_most)
