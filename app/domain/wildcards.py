@@ -366,7 +366,10 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
         if k == n_parts:
             # The wilds left must make the missing sets (and the pair) on their own.
             free_sets = sets_needed - made[k]
-            if _left_fits(wilds - used[k], free_sets, paired[k]):
+            if used[k] == wilds and free_sets == 0 and paired[k]:
+                # No wild left over (most groupings): the parts' stand-ins alone.
+                yield tuple([g for bucket in chosen for g in bucket.first[0]])
+            elif _left_fits(wilds - used[k], free_sets, paired[k]):
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
                                       naturals, caps, free)
         else:

@@ -155,6 +155,12 @@ class RuleSet(DeclaresOptions):
             option_defaults=self.option_defaults)
 
     @cached_property
+    def requirements_per_hand(self) -> bool:
+        """Every requirement is decided by the hand alone (`Requirement.per_hand`): the same
+        for every reading of a hand."""
+        return all(r.per_hand for r in self.requirements)
+
+    @cached_property
     def payment_scheme(self) -> Scheme:
         """The payment scheme the rule set names."""
         return SCHEMES[self.payment.scheme]

@@ -56,7 +56,7 @@ NO_WINNING_SHAPE = "no_winning_shape"
 BELOW_MINIMUM = "below_minimum"
 _NO_WILDS: frozenset[int] = frozenset()
 # The readings compared before the most a reading can score is worked out (see step 4).
-_CEILING_AFTER: Final = 2
+_CEILING_AFTER: Final = 3
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
@@ -226,10 +226,9 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     # by the hand alone, the hand fans the same in every reading, and the shape first among
     # equals.
     may_stop = (plan.ceilings and same_hand_fans and not plan.ties & ~disabled
-                and all(req.per_hand for req in requirements))
-    shapes = [plan.shapes[name] for name in shape_names] if may_stop else []
-    first_priority = min(sp.priority for sp in shapes) if may_stop else 0
+                and rs.requirements_per_hand)
     top: tuple[int, int] | None = None
+    first_priority = 0
     compared = 0
     for view, of_hand in candidates:
         if decided and trace is None:
@@ -279,10 +278,13 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
         if better:
             best = (worth, t.total, shape.priority, view, t)
             best_meets = meets
-        # The ceiling is worked out once a second reading is compared (a hand read one way
-        # has nothing to save), then held against each new best.
+        # The ceiling is worked out once a third reading is compared (it costs a few
+        # readings: a hand read in one or two ways has nothing to save), then held against
+        # each new best.
         if may_stop and compared >= _CEILING_AFTER and (better or top is None):
             if top is None:
+                shapes = [plan.shapes[name] for name in shape_names]
+                first_priority = min(sp.priority for sp in shapes)
                 top = _top(plan, shapes, view, of_hand, hand, wild_set, ctx, disabled,
                            _pricing(plan, scheme, params, worths) if priced else None)
                 may_stop = top is not None
