@@ -6,7 +6,7 @@ the hand and under the rule set's context rules; and what wild tiles forbid in a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from app.domain.errors import Code, HandError
 from app.domain.hand import (
@@ -27,6 +27,9 @@ from app.rules.definitions import ContextRule
 from app.rules.model import RuleSet
 from app.service.hand_reading import ReadTile, read_field_tiles
 from app.service.option_reading import build_options
+
+# Hot-path named tuples are built with `tuple.__new__(Type, fields)`.
+_new: Final = tuple.__new__
 
 
 def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
@@ -62,10 +65,11 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
         )
     seat_wind = fields.get("seat_wind")
     round_wind = fields.get("round_wind")
-    # Built from a tuple in the fields' order (`_make`): a named tuple of fifteen fields
-    # called with keywords costs several times as much (tests/service/test_hand_requests.py
-    # checks the order on a context whose fields all differ from their defaults).
-    return WinContext._make((
+    # Built from a tuple in the fields' order (`tuple.__new__`, not `_make`, which is
+    # Python-level code): a named tuple of fifteen fields called with keywords costs several
+    # times as much (tests/service/test_hand_requests.py checks the order on a context whose
+    # fields all differ from their defaults).
+    return _new(WinContext, (
         win_type,
         kong,
         bool(fields.get("last_tile")),

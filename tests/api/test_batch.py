@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app import create_app
-from app.domain.deadline import check
+from app.domain.deadline import TimeLimitExceeded, check
 from app.rules.model import RuleSet
 from app.service import batch
-from app.service.batch import run_batch, score_item
+from app.service.batch import StepwiseItem, run_batch, score_item
 from tests.api.helpers import AppLog, problem, validate_live
 from tools import loggen
 
@@ -250,6 +250,55 @@ def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient
     assert results[0] == results[2] == _single(client, "score", "mcr", good)
     assert results[1]["error"]["code"] == "internal_error"
     assert any("unhandled error on item 1" in line["message"] for line in app_log.lines())
+
+
+def test_a_batch_taken_step_by_step_stops_where_the_limit_passes(
+        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Scores are taken a step at a time for a few items (`CHUNK`): the limit is still checked
+    # before each item, and stops the batch there, in the middle of a chunk too.
+    mcr = app.extensions["mahjong_rulesets"]["mcr"]
+    good = {"hand": "123m456m789m123p55s", "context": {"win_type": "self_draw"}}
+    bad = {"hand": "123m", "context": {"win_type": "self_draw"}}
+    bodies = [good, bad, "not an object", good] * 15
+    singles = [score_item(b, mcr) for b in bodies]
+    stop = batch.CHUNK + 7
+    checks = 0
+
+    def limited() -> None:
+        nonlocal checks
+        checks += 1
+        if checks > stop:
+            raise TimeLimitExceeded(0.1)
+
+    monkeypatch.setattr(batch, "check", limited)
+    results = run_batch(bodies, mcr, score_item, 100.0)
+    assert isinstance(score_item, StepwiseItem)
+    assert results[:stop] == singles[:stop]
+    assert {r["error"]["code"] for r in results[stop:]} == {"time_limit_exceeded"}
+    assert len(results) == len(bodies)
+
+
+def test_a_step_that_fails_fails_its_item_alone(app: Flask, app_log: AppLog) -> None:
+    mcr = app.extensions["mahjong_rulesets"]["mcr"]
+    good = {"hand": "123m456m789m123p55s", "context": {"win_type": "self_draw"}}
+    broken = {"hand": "123m456m789m123p55s", "context": {"win_type": "discard",
+                                                        "discarder": 2}}
+
+    def steps(family: Any) -> Any:
+        read, answer, write = batch._score_steps(family)
+
+        def failing(request: Any, ruleset: Any) -> Any:
+            if not request[1].self_drawn:
+                raise RuntimeError("a bug")
+            return answer(request, ruleset)
+
+        return read, failing, write
+
+    results = run_batch([good, broken, good], mcr, StepwiseItem(steps), None)
+    assert results[0] == results[2] == score_item(good, mcr)
+    assert results[1]["error"]["code"] == "internal_error"
+    assert any("unhandled error on item 1 of a batch for mcr" in line["message"]
+               for line in app_log.lines())
 
 
 @pytest.mark.parametrize("endpoint", ["score", "waits"])
