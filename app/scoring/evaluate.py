@@ -368,8 +368,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
 def _top(plan: Plan, shapes: list[ShapePlan], view: View, of_hand: HandFans | None,
          hand: Hand, wild_set: frozenset[int], ctx: WinContext, disabled: int, price: Price
          ) -> tuple[int, int] | None:
-    """The most a reading of the hand can score (`app.scoring.ceiling`): its hand fans as
-    `of_hand` decided them (or, for a hand read one way, as this reading counts them)."""
+    """The most a reading of the hand can score (`app.scoring.ceiling`), its hand fans as
+    `of_hand` decides them; None for a hand read one way (nothing to save)."""
     if of_hand is None:
         return None
 
