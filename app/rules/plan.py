@@ -68,8 +68,8 @@ class FanStep(NamedTuple):
 # A fan found: (its position in evaluation order, how many times).
 Hit = tuple[int, int]
 # The most times a fan can count in a hand: its position, its check's `most` bound to its
-# parameters ((facts, ctx) -> times; None: once), and whether the fans counted before it may
-# leave it out (the fixed extras and the 无番和-like fan are added after them).
+# parameters ((the hand as held, ctx) -> times; None: once), and whether the fans counted
+# before it may leave it out (the fixed extras and the 无番和-like fan are added after them).
 Most = tuple[int, "Callable[..., int] | None", bool]
 # What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
 Probe = tuple[BoundCheck, int]

@@ -38,7 +38,9 @@ def _wild_wait_most(hand: Held, ctx: WinContext) -> int:
         rest[hand.win_tile] -= 1
     if others >= 2 and regular_need(rest, hand.melds + 1, ts) <= others - 2:
         return 1
-    stand_in = next(t for t in ts.playing if not rest[t])
+    stand_in = next((t for t in ts.playing if not rest[t]), None)
+    if stand_in is None:  # every kind held: no bound on the counts alone
+        return 1
     rest[stand_in] += 2
     return 1 if regular_need(rest, hand.melds, ts) <= others - 1 else 0
 
