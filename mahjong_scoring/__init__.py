@@ -18,6 +18,7 @@ project's `rulesets/`), loaded once per process.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from itertools import islice
 from typing import Any
 
 from app.service.batch import analysis_item
@@ -49,10 +50,18 @@ def score_lines(lines: Iterable[str | bytes], ruleset: str | None = None, *,
     return _scored(scorer, lines, first_line)
 
 
+# Lines scored together (`LineScorer.lines`): enough to take the engine's steps a few
+# requests at a time, few enough that the first items come at once.
+CHUNK_LINES = 64
+
+
 def _scored(scorer: LineScorer, lines: Iterable[str | bytes], first: int) -> Iterator[str]:
-    for number, line in enumerate(lines, first):
-        raw = line.encode("utf-8", errors="surrogatepass") if isinstance(line, str) else line
-        yield scorer.line(raw, number)[0].decode("utf-8")
+    source = iter(lines)
+    while chunk := [line.encode("utf-8", errors="surrogatepass") if isinstance(line, str)
+                    else line for line in islice(source, CHUNK_LINES)]:
+        for encoded, _, _ in scorer.lines(chunk, first):
+            yield encoded.decode("utf-8")
+        first += len(chunk)
 
 
 def analyse(request: Mapping[str, Any], ruleset: str) -> dict[str, Any]:

@@ -255,8 +255,7 @@ def _chunks(source: Iterable[bytes]) -> Iterator[tuple[int, list[bytes]]]:
 def _score_chunk(scorer: LineScorer, first: int, lines: list[bytes]) -> Scored:
     out: list[bytes] = []
     won = errors = 0
-    for number, raw in enumerate(lines, first):
-        encoded, w, e = scorer.line(raw, number)
+    for encoded, w, e in scorer.lines(lines, first):
         out.append(encoded)
         won += w
         errors += e
