@@ -13,7 +13,7 @@ from flask import Flask
 
 from app import create_app
 from mahjong_scoring import analyse, cli, score_lines
-from mahjong_scoring.lines import served_rulesets
+from mahjong_scoring.lines import LineScorer, served_rulesets
 from tools import loggen
 
 SCRIPT = Path(sys.executable).parent / "mahjong-score"
@@ -117,6 +117,27 @@ def test_explain_gives_the_explained_batch_items(app: Flask, tmp_path: Path,
                                json={"requests": [request]})
         assert response.get_json()["results"] == [json.loads(answer)]
         assert "explanation" in json.loads(answer)["result"]
+
+
+def test_lines_scored_together_are_the_lines_scored_one_by_one(mixed_log: Path) -> None:
+    # Runs of one rule set (longer than a batch's steps take at once), broken by lines of
+    # other rule sets and by malformed lines, in chunks that start anywhere.
+    mixed = mixed_log.read_bytes().splitlines(keepends=True)
+    raws = mixed + sorted(mixed, key=_named_ruleset)  # then long runs of each rule set
+    scorer = LineScorer(served_rulesets(), "mcr")
+    one_by_one = [scorer.line(raw, n) for n, raw in enumerate(raws, 1)]
+    together = []
+    for start in range(0, len(raws), 97):
+        together += scorer.lines(raws[start:start + 97], start + 1)
+    assert together == one_by_one
+    assert any(error for _, _, error in one_by_one)  # error items among them
+
+
+def _named_ruleset(raw: bytes) -> str:
+    try:
+        return str(json.loads(raw).get("ruleset", ""))
+    except (ValueError, AttributeError):
+        return ""
 
 
 def test_the_library_call_gives_the_same_bytes(mixed_log: Path, tmp_path: Path,
