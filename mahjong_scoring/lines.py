@@ -138,7 +138,8 @@ class LineScorer:
     def _batch(self, bodies: list[dict[str, Any]], ruleset: ServedRuleSet | None, first: int,
                out: list[tuple[bytes, bool, bool]]) -> None:
         assert ruleset is not None
-        items = run_batch(bodies, ruleset, self._item, None)
+        items = run_batch(bodies, ruleset, self._item, None,
+                          where=lambda index: f"line {first + index}")
         out.extend(self._encoded(self._numbered(item, n))
                    for n, item in enumerate(items, first))
 

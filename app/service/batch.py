@@ -178,16 +178,23 @@ def time_limit_item(seconds: float) -> Item:
         "are the slowest.")}
 
 
+def _batch_item(index: int) -> str:
+    return f"item {index} of a batch"
+
+
 def run_batch(requests: Sequence[object], ruleset: ServedRuleSet, item: ItemFunction,
-              seconds: float | None, encode: Callable[[Item], Any] | None = None) -> list[Any]:
+              seconds: float | None, encode: Callable[[Item], Any] | None = None,
+              where: Callable[[int], str] = _batch_item) -> list[Any]:
     """The items of `requests`, in order, all within `seconds` (None: no limit); each passed
     through `encode` as soon as it is made when given (the service keeps its JSON bytes, far
-    smaller than the objects of a large answer, which are then freed one by one)."""
+    smaller than the objects of a large answer, which are then freed one by one). `where`
+    names an item by its index in the log line of an unhandled error (the command-line
+    scorer names the input line)."""
     results: list[Any] = []
     keep: Callable[[Item], Any] = encode if encode is not None else _itself
     with time_limit(seconds) if seconds is not None else nullcontext():
         if isinstance(item, StepwiseItem):
-            _run_stepwise(requests, ruleset, item, keep, results)
+            _run_stepwise(requests, ruleset, item, keep, results, where)
         else:
             for body in requests:
                 try:
@@ -196,8 +203,8 @@ def run_batch(requests: Sequence[object], ruleset: ServedRuleSet, item: ItemFunc
                 except TimeLimitExceeded:
                     break
                 except Exception:
-                    _log.exception("unhandled error on item %d of a batch for %s",
-                                   len(results), ruleset.id)
+                    _log.exception("unhandled error on %s for %s", where(len(results)),
+                                   ruleset.id)
                     results.append(keep(internal_error_item()))
     if len(results) < len(requests):
         assert seconds is not None
@@ -214,7 +221,8 @@ def _itself(item: Item) -> Item:
 
 
 def _run_stepwise(requests: Sequence[object], ruleset: ServedRuleSet, item: StepwiseItem,
-                  keep: Callable[[Item], Any], results: list[Any]) -> None:
+                  keep: Callable[[Item], Any], results: list[Any],
+                  where: Callable[[int], str]) -> None:
     """`run_batch` of a stepwise item, up to `CHUNK` items at a time: every body read, then
     every request answered (the time limit checked before each item, as one by one), then
     every answer written. Past the limit, the items before the one it stopped keep their
@@ -223,7 +231,7 @@ def _run_stepwise(requests: Sequence[object], ruleset: ServedRuleSet, item: Step
     for start in range(0, len(requests), CHUNK):
         bodies = requests[start:start + CHUNK]
         # (True, what the steps made so far) or (False, the item: a problem)
-        staged = [_step(read, body, ruleset, start + j) if type(body) is dict
+        staged = [_step(read, body, ruleset, where, start + j) if type(body) is dict
                   else (False, {"error": api_problem(not_an_object(body))})
                   for j, body in enumerate(bodies)]
         done = 0
@@ -231,20 +239,21 @@ def _run_stepwise(requests: Sequence[object], ruleset: ServedRuleSet, item: Step
             for j, (ok, made) in enumerate(staged):
                 check()
                 if ok:
-                    staged[j] = _step(answer, made, ruleset, start + j)
+                    staged[j] = _step(answer, made, ruleset, where, start + j)
                 done = j + 1
         except TimeLimitExceeded:
             pass
         for j in range(done):
             ok, made = staged[j]
             if ok:
-                ok, made = _step(write, made, ruleset, start + j)
+                ok, made = _step(write, made, ruleset, where, start + j)
             results.append(keep({"result": made} if ok else made))
         if done < len(bodies):
             return
 
 
-def _step(step: Step, made: Any, ruleset: ServedRuleSet, index: int) -> tuple[bool, Any]:
+def _step(step: Step, made: Any, ruleset: ServedRuleSet, where: Callable[[int], str],
+          index: int) -> tuple[bool, Any]:
     """(True, what `step` makes of `made`), or (False, the item it ends in: the problem the
     single call would get, or an internal error, logged)."""
     try:
@@ -256,5 +265,5 @@ def _step(step: Step, made: Any, ruleset: ServedRuleSet, index: int) -> tuple[bo
     except TimeLimitExceeded:
         raise
     except Exception:
-        _log.exception("unhandled error on item %d of a batch for %s", index, ruleset.id)
+        _log.exception("unhandled error on %s for %s", where(index), ruleset.id)
         return False, internal_error_item()

@@ -4,14 +4,18 @@ endpoint's items, never a line lost."""
 from __future__ import annotations
 
 import json
+import logging
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from flask import Flask
 
 from app import create_app
+from app.service import batch
+from app.service.batch import StepwiseItem
 from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import LineScorer, served_rulesets
 from tools import loggen
@@ -131,6 +135,31 @@ def test_lines_scored_together_are_the_lines_scored_one_by_one(mixed_log: Path) 
         together += scorer.lines(raws[start:start + 97], start + 1)
     assert together == one_by_one
     assert any(error for _, _, error in one_by_one)  # error items among them
+
+
+def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it(
+        caplog: pytest.LogCaptureFixture) -> None:
+    scorer = LineScorer(served_rulesets(), "mcr")
+    drawn = HAND.encode()
+    discarded = b'{"hand":"123m456m789m123p55s","context":{"win_type":"discard","discarder":2}}'
+
+    def steps(family: Any) -> Any:
+        read, answer, write = batch._score_steps(family)
+
+        def failing(request: Any, ruleset: Any) -> Any:
+            if not request[1].self_drawn:
+                raise RuntimeError("a bug")
+            return answer(request, ruleset)
+
+        return read, failing, write
+
+    scorer._item = StepwiseItem(steps)
+    with caplog.at_level(logging.ERROR):
+        out = scorer.lines([drawn, b"", drawn, discarded, drawn], 40)
+    items = [json.loads(encoded) for encoded, _, _ in out]
+    assert items[0] == items[2] == items[4] == json.loads(scorer.line(drawn, 1)[0])
+    assert items[3]["error"]["code"] == "internal_error" and items[3]["error"]["line"] == 43
+    assert [r.getMessage() for r in caplog.records] == ["unhandled error on line 43 for mcr"]
 
 
 def _named_ruleset(raw: bytes) -> str:
