@@ -137,8 +137,7 @@ def test_lines_scored_together_are_the_lines_scored_one_by_one(mixed_log: Path) 
     assert any(error for _, _, error in one_by_one)  # error items among them
 
 
-def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it(
-        caplog: pytest.LogCaptureFixture) -> None:
+def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> None:
     scorer = LineScorer(served_rulesets(), "mcr")
     drawn = HAND.encode()
     discarded = b'{"hand":"123m456m789m123p55s","context":{"win_type":"discard","discarder":2}}'
@@ -154,12 +153,29 @@ def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it(
         return read, failing, write
 
     scorer._item = StepwiseItem(steps)
-    with caplog.at_level(logging.ERROR):
+    # The batch's own logger: an app made by another test stops its records going further.
+    logged = _Messages()
+    logger = logging.getLogger(batch.__name__)
+    logger.addHandler(logged)
+    try:
         out = scorer.lines([drawn, b"", drawn, discarded, drawn], 40)
+    finally:
+        logger.removeHandler(logged)
     items = [json.loads(encoded) for encoded, _, _ in out]
     assert items[0] == items[2] == items[4] == json.loads(scorer.line(drawn, 1)[0])
     assert items[3]["error"]["code"] == "internal_error" and items[3]["error"]["line"] == 43
-    assert [r.getMessage() for r in caplog.records] == ["unhandled error on line 43 for mcr"]
+    assert logged.messages == ["unhandled error on line 43 for mcr"]
+
+
+class _Messages(logging.Handler):
+    """The messages of the records at ERROR or above."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
 
 
 def _named_ruleset(raw: bytes) -> str:
