@@ -40,6 +40,9 @@ def score_lines(lines: Iterable[str | bytes], ruleset: str | None = None, *,
     line, as error items report it.
     `time_limit`: the most seconds one line may take (None: no limit).
 
+    Lines are taken `CHUNK_LINES` at a time and scored together: the items of a chunk come
+    once its lines are read (or `lines` ends), not one by one as each line arrives.
+
     Raises ValueError at once when `ruleset` is not a served rule set, or when both `waits`
     and `analysis` are asked; anything wrong with a line is that line's error item.
     """
