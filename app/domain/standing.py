@@ -176,12 +176,9 @@ def _part_tag(tiles: tuple[int, ...], tileset: TileSet) -> tuple[int, ...]:
 # than an LRU, and unlike one dict emptied when full it keeps what is in use): `standing`
 # looks a part up in `_PARTS`; a miss (`_part`) takes it from `_OLD_PARTS` if it is there,
 # else makes it; when `_PARTS` is full it becomes `_OLD_PARTS` and a new one starts, so at
-# most 2 * PARTS_LIMIT parts are held. Measured on random MCR hands after 20,000 of them
-# (which reach 8,042 parts): one dict of 16,384 parts misses 0.195 parts a fresh hand, one
-# of 4,096 0.534, two generations of 4,096 0.263 (of 2,048: 0.447); a miss costs ~70 us.
-# Wild hands bring parts of their substitutions (~2 a request on bench/memory.py's mix),
-# seldom asked for again: the old generation lets them go. ~0.72 KB a part (5.9 MB at the
-# bound). See `app.scoring.memory`.
+# most 2 * PARTS_LIMIT parts are held. Wild hands bring parts of their substitutions, seldom
+# asked for again: the old generation lets them go. Miss rates and sizes: bench/README.md
+# ("The bounds of the engine's memos"); see also `app.scoring.memory`.
 _PARTS: dict[tuple[int, ...], Part] = {}
 _OLD_PARTS: dict[tuple[int, ...], Part] = {}
 PARTS_LIMIT = 4096

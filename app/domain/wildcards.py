@@ -140,23 +140,11 @@ def _honour_options(t: int, n: int, cap: int) -> tuple[SuitOption, ...]:
     return tuple(out)
 
 
-# Bounds of the wild searches' memos (`Reducer`), emptied when full. On random tianjin hands
-# never seen before, the time per hand is the same (within noise) from 256 to 4,096 memo
-# entries and from 2,000 to 200,000 states when each is scored once; a discard analysis
-# (hundreds of searches a hand) runs its slowest hands faster with fewer states kept:
-# bench/analysis.py's tianjin p99 36-43 ms at 1,500 states against 47-49 ms at 4,000 (four
-# alternate runs each, medians alike), a state from other hands rarely being met again. A
-# hand seen again needs no state: it is answered from the memo while its entries are
-# still there: bench/http.py's 300 tianjin bodies in turn scored
-# 0.60-0.64 of a bare route's requests with 1,024 entries and 4,000 states, 0.25 with 256 and
-# 2,000 (every hand read from scratch again). An entry holds 4.5 KB on average (7.8 KB on
-# hands with mostly 7 wilds; its buckets' `fits` keep the request's group descriptions
-# alive), a state 1.8 KB (2.6 KB): 1,024 entries and 4,000 states held 19.3 MiB of RSS after
-# 4,000 requests of bench/memory.py's mix, 256 and 2,000 12.2 MiB. (Since the search keeps
-# its states as packed ints, a state counted object by object holds 0.84 KB, 1.46 KB before.)
-# One hand alone never comes near either bound: at most 3 entries and 186 states (100 hands
-# each of 5..8 wilds, read from scratch); a discard analysis of 3 wilds scoring ~300 waits
-# makes 80-150 entries and 1,000-2,600 states. See `app.scoring.memory`.
+# Bounds of the wild searches' memos (`Reducer`), emptied when full. The memo keeps a hand
+# seen again from being read from scratch; the states help within a hand, and fewer of them
+# kept from other hands (rarely met again) run a discard analysis's slowest hands faster.
+# One hand alone never comes near either bound. Measured sizes and timings: bench/README.md
+# ("The bounds of the engine's memos"); what they hold: `app.scoring.memory`.
 MEMO_LIMIT = 1024
 STATES_LIMIT = 1500
 
