@@ -21,6 +21,7 @@ from app.rules.model import RuleSet
 from app.service import batch
 from app.service.batch import StepwiseItem, run_batch, score_item
 from tests.api.helpers import AppLog, problem, validate_live
+from tests.service.batch_faults import FAILS_ON_DISCARD_WINS
 from tools import loggen
 
 BATCH_PATHS = {"score": "/v1/rulesets/{ruleset}/score/batch",
@@ -284,17 +285,7 @@ def test_a_step_that_fails_fails_its_item_alone(app: Flask, app_log: AppLog) -> 
     broken = {"hand": "123m456m789m123p55s", "context": {"win_type": "discard",
                                                         "discarder": 2}}
 
-    def steps(family: Any) -> Any:
-        read, answer, write = batch._score_steps(family)
-
-        def failing(request: Any, ruleset: Any) -> Any:
-            if not request[1].self_drawn:
-                raise RuntimeError("a bug")
-            return answer(request, ruleset)
-
-        return read, failing, write
-
-    results = run_batch([good, broken, good], mcr, StepwiseItem(steps), None)
+    results = run_batch([good, broken, good], mcr, FAILS_ON_DISCARD_WINS, None)
     assert results[0] == results[2] == score_item(good, mcr)
     assert results[1]["error"]["code"] == "internal_error"
     assert any("unhandled error on item 1 of a batch for mcr" in line["message"]

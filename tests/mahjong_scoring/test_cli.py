@@ -8,16 +8,15 @@ import logging
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from flask import Flask
 
 from app import create_app
 from app.service import batch
-from app.service.batch import StepwiseItem
 from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import LineScorer, served_rulesets
+from tests.service.batch_faults import FAILS_ON_DISCARD_WINS
 from tools import loggen
 
 SCRIPT = Path(sys.executable).parent / "mahjong-score"
@@ -142,17 +141,7 @@ def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> N
     drawn = HAND.encode()
     discarded = b'{"hand":"123m456m789m123p55s","context":{"win_type":"discard","discarder":2}}'
 
-    def steps(family: Any) -> Any:
-        read, answer, write = batch._score_steps(family)
-
-        def failing(request: Any, ruleset: Any) -> Any:
-            if not request[1].self_drawn:
-                raise RuntimeError("a bug")
-            return answer(request, ruleset)
-
-        return read, failing, write
-
-    scorer._item = StepwiseItem(steps)
+    scorer._item = FAILS_ON_DISCARD_WINS
     # The batch's own logger: an app made by another test stops its records going further.
     logged = _Messages()
     logger = logging.getLogger(batch.__name__)
