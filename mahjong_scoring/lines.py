@@ -33,7 +33,6 @@ from app.service.batch import (
     EXPLAINED_ITEM_FUNCTIONS,
     ITEM_FUNCTIONS,
     Item,
-    StepwiseItem,
     internal_error_item,
     run_batch,
 )
@@ -113,10 +112,11 @@ class LineScorer:
 
     def lines(self, raws: Sequence[bytes], first: int) -> list[tuple[bytes, bool, bool]]:
         """`line` of each of `raws`, numbered from `first`: the same bytes. Without a time
-        limit, the lines of one rule set in a row are scored as a batch is (every request
-        read, then every one answered, then every answer written, a few at a time: see
-        `app.service.batch.StepwiseItem`), which costs less per line than one at a time."""
-        if self.seconds is not None or not isinstance(self._item, StepwiseItem):
+        limit, the lines of one rule set in a row are scored as a batch is (`run_batch`: a
+        score or waits request read, answered and written a step at a time for a few lines,
+        see `app.service.batch.StepwiseItem`), which costs less per line than one at a time.
+        With one, each line is scored alone under its own limit."""
+        if self.seconds is not None:
             return [self.line(raw, n) for n, raw in enumerate(raws, first)]
         out: list[tuple[bytes, bool, bool]] = []
         run: list[dict[str, Any]] = []  # the bodies of consecutive lines of one rule set
