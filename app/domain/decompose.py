@@ -75,10 +75,45 @@ def _split(c: list[int], need_pair: bool) -> list[SuitSplit]:
     return out
 
 
-@lru_cache(maxsize=SPLITS_LIMIT)
-def suit_complete(counts: tuple[int, ...]) -> bool:
-    """Whether one suit's counts split into sets and at most one pair (used for waits)."""
-    return bool(suit_splits(counts))
+def _sets_only(c: tuple[int, ...] | list[int]) -> bool:
+    """Whether nine counts split into pungs and chows alone, read once from the lowest rank.
+
+    Three chows from one rank hold the same tiles as three pungs, so some split (if any)
+    starts fewer than three chows at each rank; at the lowest rank still holding tiles,
+    the chows begun there are then its count left after the chows running through it,
+    modulo 3, and the rest are pungs. No split is enumerated.
+    """
+    one = two = 0  # chows begun one and two ranks below, still to take a tile here
+    for r in range(9):
+        left = c[r] - one - two
+        if left < 0:
+            return False
+        two = one
+        one = left % 3
+    return one == 0 and two == 0
+
+
+def suit_complete(counts: tuple[int, ...] | list[int]) -> bool:
+    """Whether one suit's counts split into sets and at most one pair: a pair exactly when
+    they hold 3n+2 tiles, none at 3n, never at 3n+1 (the same answer as
+    `bool(suit_splits(counts))`, without enumerating the splits)."""
+    n = sum(counts)
+    if n % 3 == 0:
+        return _sets_only(counts)
+    if n % 3 == 1:
+        return False
+    # A pung at rank r and a chow from r each weigh 0 modulo 3 in sum(rank * count), so
+    # the pair's rank p has 2p = that sum modulo 3: only ranks of that residue can hold it.
+    p = 2 * sum(r * k for r, k in enumerate(counts)) % 3
+    c = list(counts)
+    for r in range(p, 9, 3):
+        if c[r] >= 2:
+            c[r] -= 2
+            whole = _sets_only(c)
+            c[r] += 2
+            if whole:
+                return True
+    return False
 
 
 def counts_of(tiles: tuple[int, ...] | list[int], size: int) -> list[int]:
@@ -179,13 +214,13 @@ def part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
     if len(seg) == 1:
         c = seg[0]
         return c in (0, 2, 3), RANK_SETS[1 if c + 1 in (2, 3) else 0]
-    complete = bool(suit_splits(seg))
+    complete = suit_complete(seg)
     adds = 0
     for r in range(9):
         if (r > 0 and seg[r - 1]) or seg[r] or (r < 8 and seg[r + 1]) or (
                 r > 1 and seg[r - 2]) or (r < 7 and seg[r + 2]):
             grown = (*seg[:r], seg[r] + 1, *seg[r + 1:])
-            if suit_splits(grown):
+            if suit_complete(grown):
                 adds |= 1 << r
     return complete, RANK_SETS[adds]
 

@@ -88,7 +88,6 @@ def memory_bounds() -> dict[str, MemoBound]:
         "notation.melds": MemoBound(notation.MELDS_LIMIT * len(notation._GRAMMARS),
                                     sum(len(g.melds) for _, g in notation._GRAMMARS.values())),
         "decompose.suit_splits": _lru(decompose.suit_splits),
-        "decompose.suit_complete": _lru(decompose.suit_complete),
         "decompose.suit_groups": _lru(decompose._suit_groups),
         "decompose.part_ranks": _lru(decompose.part_ranks),
         "standing.layout": _lru(standing.layout),
@@ -149,7 +148,7 @@ def forget_everything() -> None:
         grammar.melds.clear()
     for table in (readings._GROUPS, readings._WRITTEN, standing._SEGMENTS):
         table.clear()
-    for fn in (decompose.suit_splits, decompose.suit_complete, decompose._suit_groups,
+    for fn in (decompose.suit_splits, decompose._suit_groups,
                decompose.part_ranks, wildcards._suit_options,
                shanten.part_front, shanten.combine, shanten.regular_need_of,
                shanten._need_beside):

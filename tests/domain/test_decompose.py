@@ -12,7 +12,7 @@ brute force adds every one of the 34 kinds, whatever the hand already holds.
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,6 +23,7 @@ from app.domain.decompose import (
     is_regular_complete,
     regular_splits,
     regular_waits,
+    suit_complete,
     suit_splits,
 )
 from app.domain.hand import CHOW, KONG, PUNG, Hand
@@ -183,6 +184,23 @@ def test_suit_splits_match_brute_force_each_split_once(c: tuple[int, ...]) -> No
     got = suit_splits(c)
     assert len(got) == len(set(got)), f"{c}: a split is listed twice: {got}"
     assert set(got) == _reference_suit_splits(c)
+
+
+def test_suit_complete_agrees_with_the_splits_on_every_suit_of_up_to_eleven_tiles() -> None:
+    # Every nine counts of 0..4 holding at most 11 tiles (3n+1 included); suit_vectors
+    # below reaches 12..14.
+    seen = 0
+    for c in product(range(5), repeat=9):
+        if sum(c) <= 11:
+            seen += 1
+            assert suit_complete(c) == bool(suit_splits(c)), c
+    assert seen == 123_275
+
+
+@PROPS
+@given(suit_vectors())
+def test_suit_complete_agrees_with_the_splits(c: tuple[int, ...]) -> None:
+    assert suit_complete(c) == bool(_reference_suit_splits(c)), c
 
 
 # ---------------------------------------------------------------------------------------------
