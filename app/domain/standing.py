@@ -34,9 +34,8 @@ from app.domain.tiles import STANDARD, TileSet
 _new: Final = tuple.__new__
 
 
-@dataclass(frozen=True, slots=True)
-class Part:
-    """What one pattern of one part of the standing tiles holds."""
+class Part(NamedTuple):
+    """What one pattern of one part of the standing tiles holds (made by `_new_part`)."""
 
     counts: tuple[int, ...]  # per tile of the part
     size: int  # how many tiles
@@ -53,19 +52,31 @@ class Part:
     segments: tuple[Segment, ...]
     # categories | pairs << 8 | knit << 16 | (not even) << 20: what `standing` adds up over
     # the parts (the parts' categories are apart, so their sum is their union).
-    packed: int = 0
+    packed: int
     # The segments at 3n+1 and at 3n+2 tiles, and how many segments do not split.
+    ones: tuple[Segment, ...]
+    twos: tuple[Segment, ...]
+    incomplete: int
+
+
+def _new_part(counts: tuple[int, ...], size: int, pieces: tuple[Piece, ...], pairs: int,
+              even: bool, knit: bool, fours: tuple[int, ...], categories: int,
+              segments: tuple[Segment, ...]) -> Part:
+    """A `Part` with the fields it derives from the others (a part is made once per pattern
+    seen, so this is on the path of every hand bringing a new one)."""
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
-    incomplete: int = 0
-
-    def __post_init__(self) -> None:
-        setattr_ = object.__setattr__
-        setattr_(self, "packed", self.categories | self.pairs << 8 | int(self.knit) << 16
-                 | int(not self.even) << 20)
-        setattr_(self, "ones", tuple(seg for seg in self.segments if seg.mod == 1))
-        setattr_(self, "twos", tuple(seg for seg in self.segments if seg.mod == 2))
-        setattr_(self, "incomplete", sum(1 for seg in self.segments if not seg.complete))
+    incomplete = 0
+    for seg in segments:
+        if seg.mod == 1:
+            ones += (seg,)
+        elif seg.mod == 2:
+            twos += (seg,)
+        if not seg.complete:
+            incomplete += 1
+    packed = categories | pairs << 8 | int(knit) << 16 | int(not even) << 20
+    return _new(Part, (counts, size, pieces, pairs, even, knit, fours, categories, segments,
+                       packed, ones, twos, incomplete))
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +163,7 @@ def layout(tileset: TileSet) -> Layout:
                   tuple(i for i, tiles in enumerate(groups) for _ in tiles), apart)
 
 
-_NOTHING = Part((), 0, (), 0, True, False, (), 0, ())
+_NOTHING = _new_part((), 0, (), 0, True, False, (), 0, ())
 # The parts laid out by the tile sets met, by their kinds: their tags (`_PartSpec.tag`).
 _PART_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
 # The kinds of each part of the standard set: its suits' runs of nine, then the honours.
@@ -261,9 +272,9 @@ def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
     regular cut (`regular_splits` reads such hands)."""
     spec = _PartSpec(tileset.playing, len(tileset.playing), False, _NOTHING)
     counts = counts_of(ordered, tileset.size)
-    part = Part(tuple(counts), len(ordered), (), 0, all(n % 2 == 0 for n in counts), False,
-                tuple(t for t, n in enumerate(counts) if n == 4),
-                _categories(spec.tiles, counts, tileset), ())
+    part = _new_part(tuple(counts), len(ordered), (), 0, all(n % 2 == 0 for n in counts),
+                     False, tuple(t for t, n in enumerate(counts) if n == 4),
+                     _categories(spec.tiles, counts, tileset), ())
     kinds = frozenset(ordered)
     return Standing(ordered, (part,), kinds, len(kinds), len(ordered), part.fours,
                     part.categories, None, 0, int(not part.even))
@@ -323,17 +334,20 @@ def _segment(mod: int, complete: bool, start: int, adds: frozenset[int]) -> Segm
 
 
 def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
-    counts = tuple(key.count(t) for t in spec.tiles)
+    first = spec.tiles[0]  # the part's kinds are consecutive
+    held = [0] * len(spec.tiles)
+    for t in key:
+        held[t - first] += 1
+    counts = tuple(held)
     pieces: tuple[Piece, ...]
     segments: tuple[Segment, ...]
     if spec.suit:
-        start = spec.tiles[0]
-        pieces = tuple(_piece(start, sets, pair, tileset)
+        pieces = tuple(_piece(first, sets, pair, tileset)
                        for sets, pair in suit_splits(counts))
         pairs = 1 if len(key) % 3 == 2 else 0
         knit = any(counts[r] and counts[r + 3] and counts[r + 6] for r in range(3))
         complete, adds = part_ranks(counts)
-        segments = (_segment(len(key) % 3, complete, start, adds),)
+        segments = (_segment(len(key) % 3, complete, first, adds),)
     else:
         pairs = counts.count(2)
         knit = False
@@ -348,9 +362,9 @@ def _make_part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
                             tuple(shared_written(g, tileset) for g in groups)),)
         segments = tuple(_segment(n % 3, n in (2, 3), t, RANK_SETS[n in (1, 2)])
                          for t, n in zip(spec.tiles, counts, strict=True) if n)
-    return Part(counts, len(key), pieces, pairs, all(n % 2 == 0 for n in counts), knit,
-                tuple(t for t, n in zip(spec.tiles, counts, strict=True) if n == 4),
-                _categories(spec.tiles, counts, tileset), segments)
+    return _new_part(counts, len(key), pieces, pairs, all(n % 2 == 0 for n in counts), knit,
+                     tuple(t for t, n in zip(spec.tiles, counts, strict=True) if n == 4),
+                     _categories(spec.tiles, counts, tileset), segments)
 
 
 def standing_waits(st: Standing) -> frozenset[int]:
