@@ -216,12 +216,14 @@ def part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
         return c in (0, 2, 3), RANK_SETS[1 if c + 1 in (2, 3) else 0]
     complete = suit_complete(seg)
     adds = 0
+    grown = list(seg)
     for r in range(9):
         if (r > 0 and seg[r - 1]) or seg[r] or (r < 8 and seg[r + 1]) or (
                 r > 1 and seg[r - 2]) or (r < 7 and seg[r + 2]):
-            grown = (*seg[:r], seg[r] + 1, *seg[r + 1:])
+            grown[r] += 1
             if suit_complete(grown):
                 adds |= 1 << r
+            grown[r] -= 1
     return complete, RANK_SETS[adds]
 
 
