@@ -151,6 +151,9 @@ class ShapePlan:
     every_by_features: dict[int, Probes] = field(default_factory=dict)
     # The memos of shared fans, by the positions of the fans (shared by sets of features).
     _memos: dict[tuple[int, ...], dict[Hashable, list[Hit]]] = field(default_factory=dict)
+    # The 限定牌 tables by the positions of their fans: sets of features that choose other
+    # fans often choose the same ones of these, and a table is made once.
+    _kind_tables: dict[tuple[int, ...], KindTable] = field(default_factory=dict)
 
     def hand_probes(self, context: int) -> Probes:
         """The hand fans whose checks can find something under a context with these
@@ -209,7 +212,10 @@ class ShapePlan:
             shared.append(Shared(depends_on, tuple((s.call, s.position) for s in group), memo))
         kinds = None
         if len(by_kind) > 1:
-            kinds = _kind_table(by_kind, self.tileset)
+            key = tuple(s.position for s in by_kind)
+            kinds = self._kind_tables.get(key)
+            if kinds is None:
+                kinds = self._kind_tables[key] = _kind_table(by_kind, self.tileset)
         else:
             single += by_kind
         single.sort(key=lambda s: s.position)

@@ -111,11 +111,12 @@ def memory_bounds() -> dict[str, MemoBound]:
         "shanten.parts": _lru(shanten.parts),
     }
     live = list(plans.LIVE_PLANS)
-    probe_sets = shared = shared_bound = 0
+    probe_sets = tables = shared = shared_bound = 0
     suit_memo = states = keys = described = 0
     for p in live:
         for sp in p.shapes.values():
             probe_sets += len(sp.by_context) + len(sp.by_features) + len(sp.every_by_features)
+            tables += len(sp._kind_tables)
             shared += sum(len(m) for m in sp._memos.values())
             shared_bound += plans.SHARED_LIMIT * len(sp._memos)
         wp = p.wild
@@ -132,6 +133,8 @@ def memory_bounds() -> dict[str, MemoBound]:
     out["plan.valued"] = MemoBound(plans.VALUED_LIMIT * len(live),
                                    sum(len(p._valued) for p in live))
     out["plan.probe_sets"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, probe_sets)
+    # A 限定牌 table is made for a probe set, or shared between several.
+    out["plan.kind_tables"] = MemoBound(3 * 2 ** len(FEATURES) * n_shapes, tables)
     out["plan.shared_answers"] = MemoBound(shared_bound, shared)
     out["plan.wild_suit_memo"] = MemoBound(wildcards.MEMO_LIMIT * n_wild, suit_memo)
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
