@@ -1,6 +1,7 @@
 """Benchmark: machine instructions per scored `mcr` hand, counted by valgrind's callgrind.
 
     python bench/instructions.py [--hands N] [--passes P] [--against DIR]
+    python bench/instructions.py --command-line [--lines N] [--against DIR]
 
 Wall-clock figures on a shared machine move by a few per cent from run to run (bench/mcr.py's
 median ratio between runs of the same build), which hides a change of 1 %. The instructions
@@ -19,6 +20,13 @@ build_ext --inplace`) the same is counted for that tree in the same run and the 
 (this tree / DIR): a change that moves code around without changing what runs should stay
 near 1.00.
 
+`--command-line` counts `mahjong-score --jobs 1` instead (`python -m mahjong_scoring.cli`,
+the whole process) on a log of N lines and on one of 2N, the first N the same (bench/
+perhand.py's log: the same generator and seed, each hand once): the difference, divided by
+N, is what a line costs the scorer when its hand is new and the engine's memos are as warm as
+N other hands made them (reading, scoring, writing; the process start cancels out). A count
+is repeatable to about 0.1 %, unlike the scorer's wall time on this machine.
+
 Needs the compiled engine (`./run install` builds it where a C compiler is at hand), valgrind
 and setarch (Debian: `apt-get install valgrind util-linux`). Nothing here asserts: it reports.
 """
@@ -28,11 +36,13 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib.util
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import cast
 
@@ -94,6 +104,58 @@ def per_hand(tree: Path, hands: int, seed: int, passes: int) -> float:
         hands * passes)
 
 
+def _valgrind(command: list[str], tree: Path, what: str) -> int:
+    """Instructions callgrind collected running `command` (from `tree`, which it imports)."""
+    command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    if shutil.which("setarch"):
+        command[:0] = ["setarch", "-R"]
+    env = {**os.environ, "PYTHONHASHSEED": "0", "PYTHONPATH": str(tree)}
+    done = subprocess.run(command, capture_output=True, text=True, env=env, check=False,
+                          cwd=tree)
+    found = COLLECTED.search(done.stderr)
+    if done.returncode != 0 or found is None:
+        sys.exit(f"callgrind run of {what} failed for {tree} (exit {done.returncode}):\n"
+                 f"{done.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def _log(lines: int, seed: int, path: Path) -> None:
+    """bench/perhand.py's command-line log: `lines` random legal MCR hands, one per line."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import _paths  # noqa: F401  (this folder behind the standard library)
+    from bodies import mcr_case_bodies, mcr_generator  # bench/bodies.py
+
+    cases = mcr_generator().generate(lines, seed).cases
+    path.write_bytes(b"".join(json.dumps(mcr_case_bodies(c)[0], separators=(",", ":"))
+                              .encode() + b"\n" for c in cases))
+
+
+def per_line(tree: Path, short: Path, long: Path, lines: int) -> float:
+    """Instructions `mahjong-score --jobs 1` in `tree` spends on each of the last `lines`
+    lines of `long` (whose first lines are `short`)."""
+    def count(log: Path) -> int:
+        return _valgrind([sys.executable, "-m", "mahjong_scoring.cli", "--ruleset", "mcr",
+                          "--jobs", "1", "--no-progress", "--quiet", str(log),
+                          "-o", os.devnull], tree, "mahjong-score")
+    return (count(long) - count(short)) / lines
+
+
+def command_line(lines: int, seed: int, against: Path | None) -> None:
+    print(f"mahjong-score --jobs 1: lines {lines + 1:,} to {2 * lines:,} of a log of new "
+          f"hands (seed {seed})")
+    with tempfile.TemporaryDirectory() as tmp:
+        short, long = Path(tmp) / "short.jsonl", Path(tmp) / "long.jsonl"
+        _log(2 * lines, seed, long)
+        with long.open("rb") as f:
+            short.write_bytes(b"".join(f.readline() for _ in range(lines)))
+        ours = per_line(ROOT, short, long, lines)
+        print(f"{'this tree':12}{ours / 1000:10.1f}k instructions per line", flush=True)
+        if against is not None:
+            other = per_line(against.resolve(), short, long, lines)
+            print(f"{'against':12}{other / 1000:10.1f}k instructions per line  ({against})")
+            print(f"{'ratio':12}{ours / other:10.3f}   (this tree / against)")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     ap.add_argument("--hands", type=int, default=500, help="number of hands (default 500)")
@@ -101,6 +163,10 @@ def main() -> int:
     ap.add_argument("--passes", type=int, default=4,
                     help="warm passes over the hands counted (default 4)")
     ap.add_argument("--against", type=Path, help="another built checkout to compare with")
+    ap.add_argument("--command-line", action="store_true",
+                    help="count mahjong-score --jobs 1 per line instead of score per hand")
+    ap.add_argument("--lines", type=int, default=3000,
+                    help="with --command-line: lines counted, after as many (default 3000)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child is not None:
@@ -108,6 +174,9 @@ def main() -> int:
         return 0
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
+    if args.command_line:
+        command_line(args.lines, args.seed, args.against)
+        return 0
     print(f"{args.hands} hands, seed {args.seed}, {args.passes} warm passes counted")
     ours = per_hand(ROOT, args.hands, args.seed, args.passes)
     print(f"{'this tree':12}{ours / 1000:10.1f}k instructions per hand", flush=True)
