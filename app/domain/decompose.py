@@ -76,12 +76,13 @@ def _split(c: list[int], need_pair: bool) -> list[SuitSplit]:
 
 
 def _sets_only(c: tuple[int, ...] | list[int]) -> bool:
-    """Whether nine counts split into pungs and chows alone, read once from the lowest rank.
+    """Whether nine counts split into pungs and chows alone, read rank by rank from the lowest.
 
-    Three chows from one rank hold the same tiles as three pungs, so some split (if any)
-    starts fewer than three chows at each rank; at the lowest rank still holding tiles,
-    the chows begun there are then its count left after the chows running through it,
-    modulo 3, and the rest are pungs. No split is enumerated.
+    Three chows from one rank hold the same tiles as three pungs, so if the counts split at
+    all, some split begins fewer than three chows at each rank. Then, rank by rank, the
+    chows begun at a rank are what is left of its count after the chows running through it
+    from the two ranks below, modulo 3, and the rest are pungs: one split to try, none
+    enumerated.
     """
     one = two = 0  # chows begun one and two ranks below, still to take a tile here
     for r in range(9):
