@@ -39,12 +39,10 @@ graceful_timeout = 10
 # has a deadline of its own in the app, MAHJONG_BODY_TIMEOUT: app/api/body_deadline.py.)
 keepalive = 5
 # Recycle each worker after this many requests (plus up to the jitter, so that workers do not
-# restart together). bench/memory.py (mixed requests on every endpoint, 2 workers): a worker
-# starts at ~43 MiB RSS (~11 MiB private), grows by ~30 MiB in its first ~5,000 requests (the
-# engine's bounded memos filling), then by ~0.3 MiB per thousand: ~77 MiB RSS (52 MiB
-# private) after 20,000 requests each, ~83 MiB RSS after 50,000, when this replaces it
-# (docs/operations.md). A restart is cheap: a fork of the preloaded master, and never-seen
-# hands score no slower in a fresh worker than in a warm one.
+# restart together): past its warm-up (the engine's bounded memos filling) a worker still
+# creeps up slowly, and this caps where it stops (bench/memory.py measures it; the figures:
+# bench/README.md, docs/operations.md). A restart is cheap: a fork of the preloaded master,
+# and never-seen hands score no slower in a fresh worker than in a warm one.
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "50000"))
 max_requests_jitter = int(os.environ.get("GUNICORN_MAX_REQUESTS_JITTER", "5000"))
 # Load the rule sets once in the master: a broken rule set stops the service at start-up

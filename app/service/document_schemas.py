@@ -97,11 +97,11 @@ class RulesetLimits(Answer):
     """What the service takes per request (set by its operator)."""
 
     request_bytes = fields.Integer(required=True)
-    """The most bytes of a single request's body (64 KiB by default)."""
+    """The most bytes of a single request's body."""
     batch_bytes = fields.Integer(required=True)
-    """The most bytes of a batch body (`/score/batch`, `/waits/batch`; 2 MiB)."""
+    """The most bytes of a batch body (any `.../batch` operation)."""
     batch_items = fields.Integer(required=True)
-    """The most requests one batch holds (1,000)."""
+    """The most requests one batch holds."""
     time_limit_seconds = fields.Float(required=True)
     """The most time one request, or one whole batch, may spend scoring (10 s by default); past it
     the request answers `503 time_limit_exceeded`, and a batch's requests not yet done get

@@ -61,8 +61,8 @@ ROUND_ERROR_TITLE = "Not a valid round"
 
 PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES, *ROUND_ERROR_CODES)
 
-# At most this many entries are listed in `errors`; a body of 64 KiB could otherwise hold
-# thousands of unknown fields, each echoed back.
+# At most this many entries are listed in `errors`; a body within the size limit could
+# otherwise hold thousands of unknown fields, each echoed back.
 MAX_LISTED_ERRORS = 50
 
 
