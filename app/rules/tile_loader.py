@@ -11,12 +11,13 @@ wild tiles, the payment scheme; the settlement by `app.rules.settlement`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
 from app.domain.hand import MELD_KINDS
 from app.domain.tiles import TILESETS
+from app.rules.definitions import FanDef, ShapeDef
 from app.rules.errors import RuleSetError
 from app.rules.families import TILES
 from app.rules.load_fans import exclusion_order, read_fan
@@ -41,13 +42,14 @@ from app.rules.settlement import build_settlement
 TOP = section(TILES, "")
 
 
-def build_ruleset(data: Mapping[str, Any], source: str,
-                  origins: Mapping[str, str] | None = None) -> RuleSet:
-    """Validate one (already merged) rule-set mapping and build the frozen model.
+# err(field, message, fan=None) -> the error naming the file, the fan (when given) and the
+# field: `build_ruleset`'s.
+ErrorFactory = Callable[..., RuleSetError]
 
-    `origins` maps fan ids to the file that defines them (a parent's, for inherited fans): an
-    error in an inherited fan names both files.
-    """
+
+def _errors(source: str, origins: Mapping[str, str] | None) -> ErrorFactory:
+    """`build_ruleset`'s error factory for the file `source`; an inherited fan's error names
+    the file it comes from too."""
 
     def err(field: str, msg: str, fan: str | None = None) -> RuleSetError:
         if fan:
@@ -56,27 +58,23 @@ def build_ruleset(data: Mapping[str, Any], source: str,
             return RuleSetError(f"{source}: fan {fan!r}{from_}: field {field!r}: {msg}")
         return RuleSetError(f"{source}: field {field!r}: {msg}")
 
-    # Keys, required keys and value types: declared in `app.rules.sections`.
-    fault = TOP.fault(data)
-    if fault is not None:
-        raise err(*fault)
-    players = data["players"]
-    if not 2 <= players <= 4:
-        raise err("players", f"must be from 2 to 4 (got {players})")
-    tileset = TILESETS.get(data["tiles"])
-    if tileset is None:
-        raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
+    return err
+
+
+def _fan_limits(data: Mapping[str, Any], err: ErrorFactory) -> tuple[int, int | None, int]:
+    """(min_fan, max_fan, max_flowers); max_fan (封顶: the fan total never exceeds it) is None
+    when there is no cap."""
     min_fan = as_int(data.get("min_fan", 0), "min_fan", err, minimum=0)
     max_flowers = as_int(data.get("max_flowers", 0), "max_flowers", err, minimum=0)
-    # 封顶: the fan total never exceeds it (None: no cap).
     max_fan = (None if data.get("max_fan") is None
                else as_int(data["max_fan"], "max_fan", err, minimum=1))
     if max_fan is not None and max_fan < min_fan:
         raise err("max_fan", f"must be at least min_fan ({min_fan})")
-    first_turn_claims = data.get("first_turn_claims") or False
+    return min_fan, max_fan, max_flowers
 
-    # An empty list of fans is a rule set that counts no fan: it decides legality and money.
-    fans_raw = data["fans"]
+
+def _fan_ids(fans_raw: Sequence[Any], err: ErrorFactory) -> set[str]:
+    """The fans' ids, each a string given once."""
     ids: list[str] = []
     for i, f in enumerate(fans_raw):
         if not isinstance(f, dict) or not isinstance(f.get("id"), str):
@@ -84,16 +82,13 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         if f["id"] in ids:
             raise err("id", "duplicate fan id", f["id"])
         ids.append(f["id"])
-    id_set = set(ids)
+    return set(ids)
 
-    options = read_options(data.get("options"), err, players)
-    shapes = read_shapes(data["shapes"], id_set, err, options)
-    fans = [read_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
-    shapes = with_every_shape(fans_raw, shapes, err)
-    # Conditions on options (`when`), checked once the options are read.
-    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
-    fans = exclusion_order(fans, err)
 
+def _fan_roles(data: Mapping[str, Any], fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef],
+               id_set: set[str], err: ErrorFactory) -> tuple[str | None, str | None, list[str]]:
+    """(the flower fan, the combination policy, the tie-break fans): the fans the rule set
+    gives a role by id, checked against its fans."""
     flower_fan = data.get("flower_fan")
     if flower_fan is not None and flower_fan not in id_set:
         raise err("flower_fan", f"must be a fan id of this rule set (got {flower_fan!r})")
@@ -115,6 +110,43 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     if len(last) > 1:
         raise err("check", "only one fan may use a check decided when nothing else counts "
                   f"(also {', '.join(last[:-1])})", last[-1])
+    return flower_fan, policy, tie
+
+
+def build_ruleset(data: Mapping[str, Any], source: str,
+                  origins: Mapping[str, str] | None = None) -> RuleSet:
+    """Validate one (already merged) rule-set mapping and build the frozen model.
+
+    `origins` maps fan ids to the file that defines them (a parent's, for inherited fans): an
+    error in an inherited fan names both files.
+    """
+    err = _errors(source, origins)
+    # Keys, required keys and value types: declared in `app.rules.sections`.
+    fault = TOP.fault(data)
+    if fault is not None:
+        raise err(*fault)
+    players = data["players"]
+    if not 2 <= players <= 4:
+        raise err("players", f"must be from 2 to 4 (got {players})")
+    tileset = TILESETS.get(data["tiles"])
+    if tileset is None:
+        raise err("tiles", f"unknown tile set {data['tiles']!r} (known: {', '.join(TILESETS)})")
+    min_fan, max_fan, max_flowers = _fan_limits(data, err)
+    first_turn_claims = data.get("first_turn_claims") or False
+
+    # An empty list of fans is a rule set that counts no fan: it decides legality and money.
+    fans_raw = data["fans"]
+    id_set = _fan_ids(fans_raw, err)
+
+    options = read_options(data.get("options"), err, players)
+    shapes = read_shapes(data["shapes"], id_set, err, options)
+    fans = [read_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
+    shapes = with_every_shape(fans_raw, shapes, err)
+    # Conditions on options (`when`), checked once the options are read.
+    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
+    fans = exclusion_order(fans, err)
+
+    flower_fan, policy, tie = _fan_roles(data, fans, shapes, id_set, err)
 
     # A fan's `when` follows its `enabled_by` (already read, the shorthand of a condition).
     fans = [dataclasses.replace(f, when=(*f.when, *read_conditions(raw_when[f.id], options,
