@@ -196,7 +196,37 @@ def _doc(text: str) -> dict[str, str]:
 @cache
 def card_schemas(rs: CardRuleSet) -> CardSchemas:
     """The request schemas of a card rule set (made once per rule set)."""
-    kinds = table_kinds(rs)
+    group_schema = _group_schema(table_kinds(rs))
+    hand, waiting = _hand_schema(group_schema), _waiting_schema(group_schema)
+    context, waits_context = _context_schema(rs, True), _context_schema(rs, False)
+    context_required = _required("the context of the win, an object with at least win_type.")
+    score = _schema("CardScoreRequestSchema", "a score request", {
+        "hand": CardHandField(hand, required=True, error_messages={
+            "required": _required('the hand, as a whole-hand string such as "[2710x]78x123d55x9x" '
+                                  "or an object with cards, groups and win_card.")}),
+        "context": fields.Nested(context, required=True, error_messages={
+            "required": context_required, "null": MSG_NULL}),
+        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
+    }, "A score request to a rule set of word cards. The cards of the hand and its table groups "
+       "must number the rule set's count (the rule set document's `hand.cards`, plus "
+       "`hand.per_extra` for each table group of `hand.when_size` cards after the first; else "
+       "`wrong_card_count`).")
+    waits = _schema("CardWaitsRequestSchema", "a waits request", {
+        "hand": WaitingCardHandField(waiting, required=True,
+                                     error_messages={"required": _required(
+                                         'the hand one card short of a win, as a whole-hand '
+                                         'string such as "[2710x]78x123d55x" or an object '
+                                         "with cards and groups.")}),
+        "context": fields.Nested(waits_context, required=True, error_messages={
+            "required": _required("the context, an object (win_type may be left out: every "
+                                  "win type is tried)."), "null": MSG_NULL}),
+        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
+    }, "A waits request to a rule set of word cards: a hand one card short of a win.")
+    return CardSchemas(score, waits)
+
+
+def _group_schema(kinds: Sequence[GroupKind]) -> Schema:
+    """The schema of a table group of one of `kinds`."""
     kind_ids = tuple(k.id for k in kinds)
     flags = tuple(dict.fromkeys(f for k in kinds for f in k.flags))
     group: dict[str, fields.Field[Any]] = {
@@ -209,95 +239,82 @@ def card_schemas(rs: CardRuleSet) -> CardSchemas:
         "A flag of a table group (accepted on " + ", ".join(
             f"`{k.id}`" for k in kinds if f in k.flags) + " only; the score does not change)."))
         for f in flags})
-    group_schema = _schema("CardGroupSchema", "a group", group, (
+    return _schema("CardGroupSchema", "a group", group, (
         "A group on the table before the win. Its cards must make one group of its kind (else "
         "`illegal_group`): " + "; ".join(
             f"`{k.id}` {k.name}, {k.description}".rstrip(".") for k in kinds) + "."))
 
-    def groups() -> fields.Field[Any]:
-        return fields.List(fields.Nested(group_schema), allow_none=True, load_default=None,
-                           validate=validate.Length(max=MAX_MELDS_LISTED,
-                                                    error=_more(MAX_MELDS_LISTED, "groups")),
-                           error_messages={"invalid": MSG_NOT_GROUPS},
-                           metadata=_doc("The groups on the table before the win. Default none."))
 
-    hand_object = _schema("CardHandSchema", "a hand", {
+def _groups(group_schema: Schema) -> fields.Field[Any]:
+    """A hand's `groups` field."""
+    return fields.List(fields.Nested(group_schema), allow_none=True, load_default=None,
+                       validate=validate.Length(max=MAX_MELDS_LISTED,
+                                                error=_more(MAX_MELDS_LISTED, "groups")),
+                       error_messages={"invalid": MSG_NOT_GROUPS},
+                       metadata=_doc("The groups on the table before the win. Default none."))
+
+
+def _hand_schema(group_schema: Schema) -> Schema:
+    """The schema of a winning hand written as an object."""
+    return _schema("CardHandSchema", "a hand", {
         "cards": Cards(required=True, error_messages={"required": _required(
             'the cards in hand, the winning card included, such as "78x 123d 55x 9x" or a '
             "list of card codes.")}, metadata=_doc(
                 "The cards in hand, including the winning card.")),
-        "groups": groups(),
+        "groups": _groups(group_schema),
         "win_card": CardCode(allow_none=True, metadata=_doc(
             "The winning card, one of `cards` (else `win_card_missing`). Default the last card "
             "written in `cards`.")),
     }, "A hand of word cards: the cards in hand, the table groups and the winning card.")
-    waiting_object = _schema("WaitingCardHandSchema", "a waiting hand", {
+
+
+def _waiting_schema(group_schema: Schema) -> Schema:
+    """The schema of a waiting hand written as an object."""
+    return _schema("WaitingCardHandSchema", "a waiting hand", {
         "cards": Cards(required=True, error_messages={"required": _required(
             'the cards in hand, one short of a win, such as "78x 123d 55x" or a list of card '
             "codes.")}, metadata=_doc("The cards in hand, one fewer than a finished hand holds.")),
-        "groups": groups(),
+        "groups": _groups(group_schema),
         "win_card": NotAllowed(MSG_NO_WIN_CARD),
     }, "A hand of word cards one card short of a win; there is no `win_card`.")
+
+
+def _context_schema(rs: CardRuleSet, win_type_required: bool) -> Schema:
+    """The schema of a score request's context (`win_type_required`) or a waits request's."""
     win_types = tuple(rs.win_types)
     how = "; ".join(
         f"`{w.id}` {w.name}" + (f" (the seat it came from: `{w.payer_field}`)"
                                 if w.payer_field else "") for w in rs.win_types.values())
-
-    def context(win_type_required: bool) -> Schema:
-        declared: dict[str, fields.Field[Any]] = {
-            "win_type": StrictStr(required=win_type_required, allow_none=not win_type_required,
-                                  choices=win_types, error_messages={
-                                      "required": _required(" or ".join(win_types) + ".")},
-                                  metadata=_doc(f"How the hand was won: {how}." + (
-                                      "" if win_type_required else " Null or absent: every "
-                                      "win type is tried."))),
-            "winner": Seat(allow_none=True, metadata=_doc(
-                "The winner's seat, 0..players-1. Default 0.")),
-            "dealer": Seat(allow_none=True, metadata=_doc("The dealer's seat. Default 0.")),
-        }
-        declared.update({f: Seat(allow_none=True, metadata=_doc(
-            "The seat the winning card came from, for " + ", ".join(
-                f"`{w.id}`" for w in rs.win_types.values() if w.payer_field == f)
-            + (": required for it" if win_type_required else "") + ", never the winner, "
-            "and null for the other win types (else `inconsistent_context`)."))
-            for f in payer_fields(rs)})
-        declared.update({f: StrictBool(allow_none=True, metadata=_doc(
-            "A fact of the win the rule set's patterns read. Default false."))
-            for f in rs.context_flags})
-        declared.update({f: CardCode(allow_none=True, metadata=_doc(
-            "A card the rule set's scoring reads, when its options ask for it. Default null."))
-            for f in rs.context_cards})
-        declared["options"] = Options(allow_none=True)
-        return _schema("CardContextSchema", "a context", declared, (
-            "The win, for a rule set of word cards." if win_type_required else
-            "The win, for a waits request to a rule set of word cards: `win_type` may be left "
-            "out or null, every win type of the rule set is then tried, and no payer field may "
-            "be given. A win type whose card comes from another seat is paid, in each wait, by "
-            "the seat given, or else by the seat after the winner."))
-
-    context_required = _required("the context of the win, an object with at least win_type.")
-    score = _schema("CardScoreRequestSchema", "a score request", {
-        "hand": CardHandField(hand_object, required=True, error_messages={
-            "required": _required('the hand, as a whole-hand string such as "[2710x]78x123d55x9x" '
-                                  "or an object with cards, groups and win_card.")}),
-        "context": fields.Nested(context(True), required=True, error_messages={
-            "required": context_required, "null": MSG_NULL}),
-        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
-    }, "A score request to a rule set of word cards. The cards of the hand and its table groups "
-       "must number the rule set's count (the rule set document's `hand.cards`, plus "
-       "`hand.per_extra` for each table group of `hand.when_size` cards after the first; else "
-       "`wrong_card_count`).")
-    waits = _schema("CardWaitsRequestSchema", "a waits request", {
-        "hand": WaitingCardHandField(waiting_object, required=True, error_messages={
-            "required": _required('the hand one card short of a win, as a whole-hand string '
-                                  'such as "[2710x]78x123d55x" or an object with cards and '
-                                  "groups.")}),
-        "context": fields.Nested(context(False), required=True, error_messages={
-            "required": _required("the context, an object (win_type may be left out: every "
-                                  "win type is tried)."), "null": MSG_NULL}),
-        "ruleset": NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX),
-    }, "A waits request to a rule set of word cards: a hand one card short of a win.")
-    return CardSchemas(score, waits)
+    declared: dict[str, fields.Field[Any]] = {
+        "win_type": StrictStr(required=win_type_required, allow_none=not win_type_required,
+                              choices=win_types, error_messages={
+                                  "required": _required(" or ".join(win_types) + ".")},
+                              metadata=_doc(f"How the hand was won: {how}." + (
+                                  "" if win_type_required else " Null or absent: every "
+                                  "win type is tried."))),
+        "winner": Seat(allow_none=True, metadata=_doc(
+            "The winner's seat, 0..players-1. Default 0.")),
+        "dealer": Seat(allow_none=True, metadata=_doc("The dealer's seat. Default 0.")),
+    }
+    declared.update({f: Seat(allow_none=True, metadata=_doc(
+        "The seat the winning card came from, for " + ", ".join(
+            f"`{w.id}`" for w in rs.win_types.values() if w.payer_field == f)
+        + (": required for it" if win_type_required else "") + ", never the winner, "
+        "and null for the other win types (else `inconsistent_context`)."))
+        for f in payer_fields(rs)})
+    declared.update({f: StrictBool(allow_none=True, metadata=_doc(
+        "A fact of the win the rule set's patterns read. Default false."))
+        for f in rs.context_flags})
+    declared.update({f: CardCode(allow_none=True, metadata=_doc(
+        "A card the rule set's scoring reads, when its options ask for it. Default null."))
+        for f in rs.context_cards})
+    declared["options"] = Options(allow_none=True)
+    return _schema("CardContextSchema", "a context", declared, (
+        "The win, for a rule set of word cards." if win_type_required else
+        "The win, for a waits request to a rule set of word cards: `win_type` may be left "
+        "out or null, every win type of the rule set is then tried, and no payer field may "
+        "be given. A win type whose card comes from another seat is paid, in each wait, by "
+        "the seat given, or else by the seat after the winner."))
 
 
 # --- the whole path ----------------------------------------------------------------------
