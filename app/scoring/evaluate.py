@@ -160,137 +160,16 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         win_wild = hand.win_tile in wild_set
     # 2. Readings.
-    candidates: Iterable[tuple[View, HandFans | None]]
-    facts: HandFacts
-    # Whether the hand fans are the same in every reading (decided once for the hand).
-    same_hand_fans = True
-    if wild_set and not wild_set.isdisjoint(hand.concealed):
-        # Read through its substitutions, each with facts of its own: the hand's own facts
-        # are filled in only if something asks for them.
-        facts = SubstitutedFacts(hand, ctx, tileset, shape_names, hand, wild_count, win_wild)
-        candidates = wild_views(hand, facts, wild_set, rs)
-        same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
-    else:
-        facts = HandFacts(hand, ctx, tileset, shape_names)
-        facts.wild_count = wild_count
-        facts.win_wild = win_wild
-        readings = decompose(hand, shape_names, tileset, facts.standing,
-                             facts.declared().groups)
-        finals = plan.finals
-        if finals:
-            for r in readings:
-                if r.shape in finals:
-                    readings = [r for r in readings if r.shape in finals]
-                    break
-        policy = plan.policy
-        if len(readings) == 1:
-            # Read one way only: its hand fans are decided with its reading fans.
-            candidates = ((View(readings[0], facts, policy), None),)
-        else:
-            shared = HandFans()
-            # Made as they are compared: a final fan may end the comparison early.
-            candidates = ((View(r, facts, policy), shared) for r in readings)
-    disabled = 0
-    for bit, option in plan.gates:
-        if not ctx.options.get(option, True):
-            disabled |= bit
-    for bit, conditions in plan.conditions:
-        for condition in conditions:
-            if not condition.holds(ctx.options):
-                disabled |= bit
-                break
+    candidates, same_hand_fans = _readings(hand, ctx, rs, plan, shape_names, wild_set,
+                                           wild_count, win_wild)
+    disabled = _disabled(plan, ctx)
     scheme = rs.payment_scheme
     fixed = rs.fixed_payment_params
     params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
                                  else fixed)
-    win_tile = hand.win_tile
     # 3 and 4. The fans of each reading; the best reading.
-    # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
-    # may pay two readings of one fan total differently: the reading paying more is the best.
-    priced = scheme.by_fans
-    # A rule set with requirements on the reading (长春 有刻) prefers a reading meeting every
-    # requirement to any reading that does not, whatever they score.
-    requirements = rs.requirements
-    best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
-    best_meets = False
-    worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
-    # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
-    # first reading only: their answer holds for every reading.
-    hand_meets: bool | None = None
-    # A reading counting a final fan (MCR 连七对) is the hand's reading: no other is compared
-    # (an explanation still lists the others, read but not compared).
-    final_fans = plan.finals_by_fan
-    decided = False
-    # So is a reading reaching the most any reading can score (`app.scoring.ceiling`), where
-    # no later reading of as much could replace it: no tie-break fan, requirements decided
-    # by the hand alone, the hand fans the same in every reading, and the shape first among
-    # equals.
-    may_stop = (plan.ceilings and same_hand_fans and not plan.ties & ~disabled
-                and rs.requirements_per_hand)
-    top: tuple[int, int] | None = None
-    first_priority = 0
-    compared = 0
-    for view, of_hand in candidates:
-        if decided and trace is None:
-            break
-        meets = True
-        if requirements:
-            if hand_meets is None:
-                hand_meets = all(req.bound(view, ctx)  # type: ignore[misc]
-                                 for req in requirements if req.per_hand)
-            meets = hand_meets
-            if meets:
-                for req in requirements:
-                    if not req.per_hand and not req.bound(view, ctx):  # type: ignore[misc]
-                        meets = False
-                        break
-            if not decided and best is not None and meets != best_meets:
-                if not meets:
-                    continue
-                best = None
-        shape = plan.shapes[view.shape]
-        t = tally(view, ctx, plan, shape,
-                  of_hand.hits(shape, view, ctx) if of_hand is not None else None,
-                  disabled, win_tile)
-        worth = 0
-        if priced:
-            # Within one hand the scheme and its parameters are fixed: readings counting the
-            # same fans the same times are worth the same, priced once.
-            wkey = (t.total, tuple(t.counted))
-            known = worths.get(wkey)
-            if known is None:
-                known = worths[wkey] = scheme.value(t.total, fans=_ids(plan, t.counted),
-                                                    **params)[0]
-            worth = known
-        if trace is not None:
-            trace.readings.append((view, t, meets))
-            if decided:
-                continue
-            trace.compared += 1
-        if t.bits & final_fans and meets:
-            best = (worth, t.total, shape.priority, view, t)
-            best_meets = decided = True
-            continue
-        compared += 1
-        better = best is None or worth > best[0] or (worth == best[0] and (
-            t.total > best[1] or (t.total == best[1] and (
-                t.breaks_ties or shape.priority < best[2]))))
-        if better:
-            best = (worth, t.total, shape.priority, view, t)
-            best_meets = meets
-        # The ceiling is worked out once a third reading is compared (it costs a few
-        # readings: a hand read in one or two ways has nothing to save), then held against
-        # each new best.
-        if may_stop and compared >= _CEILING_AFTER and (better or top is None):
-            if top is None:
-                shapes = [plan.shapes[name] for name in shape_names]
-                first_priority = min(sp.priority for sp in shapes)
-                top = _top(plan, shapes, view, of_hand, hand, wild_set, ctx, disabled,
-                           _pricing(plan, scheme, params, worths) if priced else None)
-                may_stop = top is not None
-            assert best is not None
-            decided = (top is not None and best[2] == first_priority
-                       and (best[0], best[1]) >= top)
+    best = _best(candidates, hand, ctx, rs, plan, shape_names, wild_set, disabled,
+                 same_hand_fans, params, trace)
     if best is None:
         return ScoreResult(
             ruleset=rs.id, winning=False,
@@ -327,6 +206,153 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
     decomposition = describe(view.reading, hand, tileset, wild_set)
     # 6. Whether it wins.
+    refused = _refused(rs, plan, view, ctx, counted, min_total)
+    if refused is not None:
+        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
+                                  None, None))
+    # 7. Money.
+    return _paid(rs, plan, ctx, scheme, params, counted, fan_total, fans, decomposition,
+                 transfers)
+
+
+def _readings(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, shape_names: Any,
+              wild_set: frozenset[int], wild_count: int, win_wild: bool
+              ) -> tuple[Iterable[tuple[View, HandFans | None]], bool]:
+    """Step 2: the hand's readings as views to compare, each with the hand fans it shares
+    (None: read one way only, its hand fans decided with its reading fans); and whether the
+    hand fans are the same in every reading (decided once for the hand)."""
+    tileset = rs.tileset
+    candidates: Iterable[tuple[View, HandFans | None]]
+    facts: HandFacts
+    same_hand_fans = True
+    if wild_set and not wild_set.isdisjoint(hand.concealed):
+        # Read through its substitutions, each with facts of its own: the hand's own facts
+        # are filled in only if something asks for them.
+        facts = SubstitutedFacts(hand, ctx, tileset, shape_names, hand, wild_count, win_wild)
+        candidates = wild_views(hand, facts, wild_set, rs)
+        same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
+    else:
+        facts = HandFacts(hand, ctx, tileset, shape_names)
+        facts.wild_count = wild_count
+        facts.win_wild = win_wild
+        readings = decompose(hand, shape_names, tileset, facts.standing,
+                             facts.declared().groups)
+        finals = plan.finals
+        if finals:
+            for r in readings:
+                if r.shape in finals:
+                    readings = [r for r in readings if r.shape in finals]
+                    break
+        policy = plan.policy
+        if len(readings) == 1:
+            # Read one way only: its hand fans are decided with its reading fans.
+            candidates = ((View(readings[0], facts, policy), None),)
+        else:
+            shared = HandFans()
+            # Made as they are compared: a final fan may end the comparison early.
+            candidates = ((View(r, facts, policy), shared) for r in readings)
+    return candidates, same_hand_fans
+
+
+def _disabled(plan: Plan, ctx: WinContext) -> int:
+    """The bits of the fans the request's options switch off."""
+    disabled = 0
+    for bit, option in plan.gates:
+        if not ctx.options.get(option, True):
+            disabled |= bit
+    for bit, conditions in plan.conditions:
+        for condition in conditions:
+            if not condition.holds(ctx.options):
+                disabled |= bit
+                break
+    return disabled
+
+
+def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: WinContext,
+          rs: RuleSet, plan: Plan, shape_names: Any, wild_set: frozenset[int], disabled: int,
+          same_hand_fans: bool, params: Mapping[str, Any], trace: Trace | None
+          ) -> tuple[int, int, int, View, Tally] | None:
+    """Steps 3 and 4: (worth, total, priority, view, tally) of the best reading, or None
+    when the hand reads in no way; with `trace`, every reading is recorded.
+
+    The comparison ends at a reading counting a final fan (MCR 连七对), which is the hand's
+    reading (an explanation still lists the others, read but not compared); and at a reading
+    reaching the most any reading can score (`app.scoring.ceiling`), where no later reading
+    of as much could replace it: no tie-break fan, requirements decided by the hand alone,
+    the hand fans the same in every reading, and the shape first among equals."""
+    scheme = rs.payment_scheme
+    # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
+    # may pay two readings of one fan total differently: the reading paying more is the best.
+    priced = scheme.by_fans
+    # A rule set with requirements on the reading (长春 有刻) prefers a reading meeting every
+    # requirement to any reading that does not, whatever they score.
+    requirements = rs.requirements
+    best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
+    best_meets = False
+    worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
+    # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
+    # first reading only: their answer holds for every reading.
+    hand_meets: bool | None = None
+    final_fans = plan.finals_by_fan
+    decided = False
+    may_stop = (plan.ceilings and same_hand_fans and not plan.ties & ~disabled
+                and rs.requirements_per_hand)
+    top: tuple[int, int] | None = None
+    first_priority = 0
+    compared = 0
+    for view, of_hand in candidates:
+        if decided and trace is None:
+            break
+        meets = True
+        if requirements:
+            if hand_meets is None:
+                hand_meets = all(req.bound(view, ctx)  # type: ignore[misc]
+                                 for req in requirements if req.per_hand)
+            meets = hand_meets and all(req.bound(view, ctx)  # type: ignore[misc]
+                                       for req in requirements if not req.per_hand)
+            if not decided and best is not None and meets != best_meets:
+                if not meets:
+                    continue
+                best = None
+        shape = plan.shapes[view.shape]
+        t = tally(view, ctx, plan, shape,
+                  of_hand.hits(shape, view, ctx) if of_hand is not None else None,
+                  disabled, hand.win_tile)
+        worth = _worth(plan, scheme, params, worths, t.total, t.counted) if priced else 0
+        if trace is not None:
+            trace.readings.append((view, t, meets))
+            if decided:
+                continue
+            trace.compared += 1
+        if t.bits & final_fans and meets:
+            best = (worth, t.total, shape.priority, view, t)
+            best_meets = decided = True
+            continue
+        compared += 1
+        better = best is None or worth > best[0] or (worth == best[0] and (
+            t.total > best[1] or (t.total == best[1] and (
+                t.breaks_ties or shape.priority < best[2]))))
+        if better:
+            best = (worth, t.total, shape.priority, view, t)
+            best_meets = meets
+        # The ceiling is worked out once a third reading is compared (it costs a few
+        # readings: a hand read in one or two ways has nothing to save), then held against
+        # each new best.
+        if may_stop and compared >= _CEILING_AFTER and (better or top is None):
+            if top is None:
+                first_priority, top = _top(plan, shape_names, view, of_hand, hand, wild_set,
+                                           ctx, disabled, _pricing(plan, scheme, params, worths)
+                                           if priced else None)
+                may_stop = top is not None
+            assert best is not None
+            decided = (top is not None and best[2] == first_priority
+                       and (best[0], best[1]) >= top)
+    return best
+
+
+def _refused(rs: RuleSet, plan: Plan, view: View, ctx: WinContext,
+             counted: list[tuple[int, int]], min_total: int) -> Reason | None:
+    """Step 6: why the hand does not win (None: it wins)."""
     refused: Reason | None = None
     for req in rs.requirements:
         if not req.bound(view, ctx):  # type: ignore[misc]
@@ -343,10 +369,15 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             if freq.refuses((fid for fid, _ in counted_ids), ctx.options, ctx.win_type):
                 refused = Reason(freq.reason, freq.message)
                 break
-    if refused is not None:
-        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
-                                  None, None))
-    # 7. Money.
+    return refused
+
+
+def _paid(rs: RuleSet, plan: Plan, ctx: WinContext, scheme: Scheme,
+          params: Mapping[str, Any], counted: list[tuple[int, int]], fan_total: int,
+          fans: tuple[FanResult, ...], decomposition: Any, transfers: bool) -> ScoreResult:
+    """Step 7: the winning result, with who pays whom (unless not `transfers`) and the
+    hand's value."""
+    priced = scheme.by_fans
     bound = rs.fixed_payment
     if priced:
         params = {**params, "fans": _ids(plan, counted)}
@@ -365,20 +396,24 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
                               worth, multiplier))
 
 
-def _top(plan: Plan, shapes: list[ShapePlan], view: View, of_hand: HandFans | None,
-         hand: Hand, wild_set: frozenset[int], ctx: WinContext, disabled: int, price: Price
-         ) -> tuple[int, int] | None:
-    """The most a reading of the hand can score (`app.scoring.ceiling`), its hand fans as
-    `of_hand` decides them; None for a hand read one way (nothing to save)."""
+def _top(plan: Plan, shape_names: Any, view: View, of_hand: HandFans | None, hand: Hand,
+         wild_set: frozenset[int], ctx: WinContext, disabled: int, price: Price
+         ) -> tuple[int, tuple[int, int] | None]:
+    """(the first priority among the hand's shapes, the most a reading of the hand can
+    score: `app.scoring.ceiling`, its hand fans as `of_hand` decides them; None for a hand
+    read one way, with nothing to save)."""
+    shapes = [plan.shapes[name] for name in shape_names]
+    first_priority = min(sp.priority for sp in shapes)
     if of_hand is None:
-        return None
+        return first_priority, None
 
     def hits(shape: ShapePlan) -> list[Hit]:
         assert of_hand is not None
         return of_hand.hits(shape, view, ctx)
 
-    return ceiling(plan, shapes, hits, held(hand, wild_set, view.facts.tileset), ctx, disabled,
-                   price)
+    return first_priority, ceiling(plan, shapes, hits,
+                                   held(hand, wild_set, view.facts.tileset), ctx, disabled,
+                                   price)
 
 
 def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
@@ -387,13 +422,22 @@ def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
     readings' worths are)."""
 
     def price(total: int, counted: list[Hit]) -> int:
-        key = (total, tuple(counted))
-        known = worths.get(key)
-        if known is None:
-            known = worths[key] = scheme.value(total, fans=_ids(plan, counted), **params)[0]
-        return known
+        return _worth(plan, scheme, params, worths, total, counted)
 
     return price
+
+
+def _worth(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
+           worths: dict[tuple[int, tuple[Hit, ...]], int], total: int, counted: list[Hit]
+           ) -> int:
+    """What a scheme pricing the fans pays for `counted`. Within one hand the scheme and
+    its parameters are fixed: readings counting the same fans the same times are worth the
+    same, priced once (remembered in `worths`)."""
+    key = (total, tuple(counted))
+    known = worths.get(key)
+    if known is None:
+        known = worths[key] = scheme.value(total, fans=_ids(plan, counted), **params)[0]
+    return known
 
 
 def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
