@@ -223,22 +223,15 @@ class _Search:
         self.later = later
         self.done: dict[Profile, _Entry] = {(0, 0, 0, False): (None, 0, -1, 0)}
 
-    def rest(self, left: int, used: int, budget: int, pair: bool) -> dict[Profile, _Entry]:
-        """The profiles the naturals `left` (packed) can still take, with the wilds `used`
-        (packed) placed so far, `budget` wilds free and the pair taken or not."""
-        if not left:
-            return self.done
-        i = 0
-        while not (left >> (_BITS * i)) & _MASK:
-            i += 1
-        low = i - 2 if i >= 2 else 0
+    def _seen(self, left: int, used: int, budget: int, i: int, low: int) -> int:
+        """The room each rank from `low` has before the next group of a state whose lowest
+        natural is at rank `i` (`free` less the wilds `used`), packed. Later groups hold rank
+        i or above and reach down two ranks at most. Of the room left at a rank only as much
+        matters as they could still fill: no more than the `budget`, and no more than one
+        wild per natural two ranks around (a chow through the rank) and two per natural of
+        the rank (its pung)."""
         free = self.free
-        # Room each rank has before this state's next group (`free` less the wilds placed).
-        # Later groups hold rank i or above and reach down two ranks at most. Of the room left
-        # at a rank only as much matters as they could still fill: no more than the budget,
-        # and no more than one wild per natural two ranks around (a chow through the rank)
-        # and two per natural of the rank (its pung).
-        seen = 0  # packed, from rank `low`
+        seen = 0
         window = 0  # the naturals of ranks r - 2 .. r + 2 (none below i)
         for q in range(i, low + 3 if low + 3 < _SUIT else _SUIT):
             window += (left >> (_BITS * q)) & _MASK
@@ -256,6 +249,31 @@ class _Search:
                 window -= (left >> (_BITS * (r - 2))) & _MASK
             if r + 3 < _SUIT:
                 window += (left >> (_BITS * (r + 3))) & _MASK
+        return seen
+
+    def _room_near(self, used: int, i: int, low: int, hi: int) -> int:
+        """The room of ranks `low` to `hi` (whether there is any; at rank `i`, up to two),
+        packed: all the cuts at rank `i` depend on."""
+        free = self.free
+        room_near = 0
+        for r in range(low, hi):
+            near = free[r] - ((used >> (_BITS * r)) & _MASK)
+            cap = 2 if r == i else 1
+            if near < 0:
+                near = 0
+            room_near |= (near if near < cap else cap) << (_BITS * (r - low))
+        return room_near
+
+    def rest(self, left: int, used: int, budget: int, pair: bool) -> dict[Profile, _Entry]:
+        """The profiles the naturals `left` (packed) can still take, with the wilds `used`
+        (packed) placed so far, `budget` wilds free and the pair taken or not."""
+        if not left:
+            return self.done
+        i = 0
+        while not (left >> (_BITS * i)) & _MASK:
+            i += 1
+        low = i - 2 if i >= 2 else 0
+        seen = self._seen(left, used, budget, i, low)
         # The state: the naturals left (from rank i: none below), the room seen, the budget
         # and the pair, in one int (the budget highest, so it may take any number of bits).
         state = ((budget << 1 | pair) << (_BITS * _SUIT) | seen) << (_BITS * _SUIT) | left
@@ -269,13 +287,7 @@ class _Search:
         # (whether there is any; at rank i, up to two): remembered with two wilds to spend
         # and the pair free, the cuts this state cannot take are dropped here.
         hi = i + 3 if i < _SUIT - 3 else _SUIT
-        room_near = 0
-        for r in range(low, hi):
-            near = free[r] - ((used >> (_BITS * r)) & _MASK)
-            cap = 2 if r == i else 1
-            if near < 0:
-                near = 0
-            room_near |= (near if near < cap else cap) << (_BITS * (r - low))
+        room_near = self._room_near(used, i, low, hi)
         left_near = (left >> (_BITS * i)) & ((1 << (_BITS * (hi - i))) - 1)
         info = self.info
         for group, take, put, spent, is_pair in _cuts_near(self.start, i, left_near, room_near):
