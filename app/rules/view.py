@@ -422,7 +422,7 @@ class View:
             pungs = tuple(sorted(pungs))
         self.chows = chows
         self.pungs = pungs
-        self.kongs = kongs = declared.kongs
+        self.kongs = declared.kongs
         self.pair = pair
         self.pairs = (pair,)
         self.knits = ()
@@ -434,37 +434,15 @@ class View:
         self.concealed_pungs = concealed
         self._numbered_pungs = numbered
         # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
-        features = 0
         if at & EDGE_PLACE:
             self.wait = EDGE
-            features = WAIT
         elif at & MIDDLE:
             self.wait = CLOSED
-            features = WAIT
         elif pair == win:
             self.wait = SINGLE
-            features = WAIT
         else:
             self.wait = None
-        if pungs:
-            features |= PUNGS
-            if len(pungs) == 4:
-                features |= FOUR_PUNGS
-            if numbered >= 2:
-                features |= NUMBERED_PUNGS
-            if kongs:
-                features |= KONGS
-        if chows:
-            features |= CHOWS
-            if len(chows) >= 2:
-                features |= CHOW_PAIRS
-                if len(chows) == 4:
-                    features |= FOUR_CHOWS
-        if ctx.last_tile:
-            features |= LAST_TILE
-        if ctx.kong:
-            features |= KONG_WIN
-        self.features = features
+        self._features(ctx)
 
     @property
     def combos(self) -> dict[str, int]:
