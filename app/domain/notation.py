@@ -181,37 +181,7 @@ def _scan(
             i += 1
             continue
         if digits_at >= 0:
-            # A run of digits takes the suit letter that follows it: "123m".
-            table = g.digit_codes.get(ch)
-            if table is None and ch in NOTATION_SUITS:
-                # A suit of the notation that this tile set lacks (万 in an 84-tile set).
-                raise NotationError(
-                    Code.UNKNOWN_TILE,
-                    f"{text[digits_at] + ch!r} at position {digits_at} is not a tile of this "
-                    f"rule set: its tiles are written with the suit letters {g.suit_letters}",
-                    pointer,
-                    digits_at,
-                )
-            if table is None:
-                raise NotationError(
-                    Code.INVALID_NOTATION,
-                    f"digits {text[digits_at:i]!r} at position {digits_at} are not followed by "
-                    f"a suit letter {g.suit_letters} (found {ch!r} at position {i})",
-                    pointer,
-                    digits_at,
-                )
-            for k in range(digits_at, i):
-                tile = table.get(text[k])
-                if tile is None:
-                    raise NotationError(
-                        Code.UNKNOWN_TILE,
-                        f"{text[k] + ch!r} at position {k} is not a tile: suit {ch!r} takes "
-                        f"digits {g.suit_digits[ch]}",
-                        pointer,
-                        k,
-                    )
-                tiles.append(tile)
-                positions.append(k)
+            _digit_run(text, g, pointer, digits_at, i, tiles, positions)
             digits_at = -1
             i += 1
             continue
@@ -229,26 +199,13 @@ def _scan(
             word = ""
         if word:
             continue
-        tile = g.singles.get(ch)
-        if tile is not None:
-            tiles.append(tile)
+        single = g.singles.get(ch)
+        if single is not None:
+            tiles.append(single)
             positions.append(i)
             i += 1
             continue
-        if ch in g.digit_codes:
-            raise NotationError(
-                Code.INVALID_NOTATION,
-                f"suit letter {ch!r} at position {i} has no digits before it "
-                f"(write e.g. '123{ch}')",
-                pointer,
-                i,
-            )
-        raise NotationError(
-            Code.UNKNOWN_TILE,
-            f"{ch!r} at position {i} is not a tile: {g.hint}",
-            pointer,
-            i,
-        )
+        raise _not_a_tile(ch, i, g, pointer)
     if digits_at >= 0:
         raise NotationError(
             Code.INVALID_NOTATION,
@@ -257,6 +214,61 @@ def _scan(
             pointer,
             digits_at,
         )
+
+
+def _digit_run(text: str, g: _Grammar, pointer: str, digits_at: int, i: int, tiles: list[int],
+               positions: list[int]) -> None:
+    """Append the tiles of the run of digits ``text[digits_at:i]``, which take the suit letter
+    at `i`: "123m"."""
+    ch = text[i]
+    table = g.digit_codes.get(ch)
+    if table is None and ch in NOTATION_SUITS:
+        # A suit of the notation that this tile set lacks (万 in an 84-tile set).
+        raise NotationError(
+            Code.UNKNOWN_TILE,
+            f"{text[digits_at] + ch!r} at position {digits_at} is not a tile of this "
+            f"rule set: its tiles are written with the suit letters {g.suit_letters}",
+            pointer,
+            digits_at,
+        )
+    if table is None:
+        raise NotationError(
+            Code.INVALID_NOTATION,
+            f"digits {text[digits_at:i]!r} at position {digits_at} are not followed by "
+            f"a suit letter {g.suit_letters} (found {ch!r} at position {i})",
+            pointer,
+            digits_at,
+        )
+    for k in range(digits_at, i):
+        tile = table.get(text[k])
+        if tile is None:
+            raise NotationError(
+                Code.UNKNOWN_TILE,
+                f"{text[k] + ch!r} at position {k} is not a tile: suit {ch!r} takes "
+                f"digits {g.suit_digits[ch]}",
+                pointer,
+                k,
+            )
+        tiles.append(tile)
+        positions.append(k)
+
+
+def _not_a_tile(ch: str, i: int, g: _Grammar, pointer: str) -> NotationError:
+    """The error of a character `ch` at `i` that starts no tile."""
+    if ch in g.digit_codes:
+        return NotationError(
+            Code.INVALID_NOTATION,
+            f"suit letter {ch!r} at position {i} has no digits before it "
+            f"(write e.g. '123{ch}')",
+            pointer,
+            i,
+        )
+    return NotationError(
+        Code.UNKNOWN_TILE,
+        f"{ch!r} at position {i} is not a tile: {g.hint}",
+        pointer,
+        i,
+    )
 
 
 def scan_tiles(
