@@ -80,6 +80,8 @@ def _under_gevent(worker: Any) -> bool:
 
 # The worker's memory guard (app/api/memory_guard.py), made as the worker starts.
 _memory_guard: Any = None
+# `app.service.collector.between`, once the worker has tuned its collector (`post_fork`).
+_collector_between: Any = None
 MEMORY_CHECK_DELAY_S = 0.5
 
 
@@ -122,10 +124,15 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
             # reads the connection's next request.
             gevent.spawn_later(MEMORY_CHECK_DELAY_S, _check_memory, worker)
         gevent.idle()
+    # A full collection, when one is due, now that the answer is sent (and, under gevent,
+    # the other connections served): never inside a request (app/service/collector.py).
+    if _collector_between is not None:
+        _collector_between()
 
 
 def post_fork(server: Any, worker: Any) -> None:
-    """The worker's memory guard starts from what the worker holds now (`post_request`).
+    """The worker's memory guard starts from what the worker holds now, and its garbage
+    collector collects in full only between requests (`post_request`).
 
     Under gevent, long work takes turns with the worker's other connections: the engine's
     time-limit check (called between the hands it scores) waits, once a request has run for a
@@ -139,10 +146,14 @@ def post_fork(server: Any, worker: Any) -> None:
     Under gevent too, a read of a request body still waiting at the body's deadline is cut
     short there (`gevent.Timeout`); without a timer it would be refused only once the read
     returns, when the rest of the body has come (app/api/body_deadline.py)."""
-    global _memory_guard
+    global _memory_guard, _collector_between
     from app.api.memory_guard import MemoryGuard
+    from app.service import collector
 
     _memory_guard = MemoryGuard.from_environment()
+    # The garbage collector's full collections only between requests (`post_request`).
+    collector.tune()
+    _collector_between = collector.between
     if _under_gevent(worker):
         import gevent
 

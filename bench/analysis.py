@@ -22,8 +22,13 @@ itself: what a serving worker sees):
    analysed without scoring the waits (timed just before, the memos then warm alike);
 6. `waits` of 13-tile `tianjin` hands holding 7 wild tiles (every tile completes most of
    them). Target: p99 <= 50 ms. With the ratios to the same hands' analysis without scoring.
+7. timings 5 and 6 on other hands of the same kinds, the garbage collector on (every other
+   timing here pauses it): as a serving worker runs it (`app.service.collector`: young
+   generations only during a request, a full collection between two requests when due),
+   then as CPython runs it by default (a full collection every ten of the middle
+   generation, wherever it falls). What a client of the service sees.
 
-`--heavy-only` runs timings 5 and 6 alone. The first line names the build and the folder the
+`--heavy-only` runs timings 5 to 7 alone. The first line names the build and the folder the
 engine was imported from (run from another checkout with `PYTHONPATH=.` to time that one).
 
 Hands: half random tiles, half near-ready (four sets and a pair, one to two tiles swapped for
@@ -53,10 +58,13 @@ from app.rules.model import RuleSet
 from app.scoring.analysis import analyse, shanten
 from app.scoring.build import engine_build
 from app.scoring.waits import waits
+from app.service import collector
 
 ROOT = Path(__file__).resolve().parents[1]
 WALL = [t for t in range(34) for _ in range(4)]
 WARM_UP = 200
+# CPython's default thresholds of the garbage collector's three generations.
+CPYTHON_THRESHOLDS = (700, 10, 10)
 
 
 def _near(rng: random.Random, size: int, kinds: Sequence[int],
@@ -135,6 +143,31 @@ def _times(run: Callable[[Any], object], items: Sequence[Any]) -> list[float]:
     return out
 
 
+def _served_times(run: Callable[[Any], object], items: Sequence[Any],
+                  tuned: bool) -> list[float]:
+    """Milliseconds per item, each item timed once with the garbage collector on: as a
+    serving worker runs it (`tuned`: app.service.collector, a full collection between two
+    items when one is due, outside the timing), or as CPython runs it by default."""
+    perf = time.perf_counter_ns
+    out = []
+    thresholds = gc.get_threshold()
+    gc.collect()
+    if tuned:
+        collector.tune()
+    else:
+        gc.set_threshold(*CPYTHON_THRESHOLDS)
+    try:
+        for item in items:
+            start = perf()
+            run(item)
+            out.append((perf() - start) / 1e6)
+            if tuned:
+                collector.between()
+    finally:
+        gc.set_threshold(*thresholds)
+    return out
+
+
 def _line(name: str, ms: list[float], target: str = "") -> None:
     print(f"{name:<44} median {percentile(ms, 50):7.3f} ms   p99 {percentile(ms, 99):7.3f} ms"
           f"   ({len(ms)} hands){target}")
@@ -149,7 +182,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, default=1000, help="hands per timing (default 1000)")
     ap.add_argument("--seed", type=int, default=27, help="default 27")
     ap.add_argument("--heavy-only", action="store_true",
-                    help="only the tianjin hands of 5-7 wilds (timings 5 and 6)")
+                    help="only the tianjin hands of 5-7 wilds (timings 5 to 7)")
     args = ap.parse_args(argv)
     print(f"engine build: {engine_build()}, the app from {Path(app.__file__).parents[1]}")
     rulesets = load_rulesets(ROOT / "rulesets")
@@ -192,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
-    """Timings 5 and 6: `tianjin` hands holding many wilds, after a warm-up on others."""
+    """Timings 5 to 7: `tianjin` hands holding many wilds, after a warm-up on others."""
     topts = tianjin.option_defaults
     for h, c in tianjin_hands(WARM_UP // 4, 6, seed + 3000):
         analyse(h, (), c._replace(options=topts), tianjin)
@@ -211,6 +244,18 @@ def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
     _line("tianjin 13 tiles, 7 wilds, waits", ms,
           _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms"))
     _ratio("  against their analysis, waits not scored", ms, bare)
+    # The same kinds of hand (others, for memos alike) with the collector on: as served,
+    # then as CPython collects by default.
+    for tuned, how in ((True, "as served"), (False, "CPython's default")):
+        tj = [(h, c._replace(options=topts))
+              for i in range(3)
+              for h, c in tianjin_hands(max(hands // 12, 20), 5 + i, seed + 40 + 10 * tuned + i)]
+        ms = _served_times(lambda hc: analyse(hc[0], (), hc[1], tianjin), tj, tuned)
+        _line(f"  gc {how}: 14 tiles, 5-7 wilds", ms)
+        tj = [(h, c._replace(options=topts))
+              for h, c in tianjin_hands(max(hands // 4, 50), 7, seed + 60 + tuned, size=13)]
+        ms = _served_times(lambda hc: waits(tuple(hc[0]), (), hc[1], tianjin), tj, tuned)
+        _line(f"  gc {how}: 13 tiles, waits", ms)
 
 
 def _ratio(name: str, ms: list[float], reference: list[float]) -> None:

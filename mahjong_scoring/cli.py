@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from app.rules.errors import RuleSetError
+from app.service import collector
 from mahjong_scoring.lines import LineScorer, served_rulesets
 
 # Lines per chunk sent to a worker: enough that sending a chunk and its answer costs little
@@ -261,6 +262,7 @@ def _score_chunk(scorer: LineScorer, first: int, lines: list[bytes]) -> Scored:
         won += w
         errors += e
     out.append(b"")
+    collector.between()
     return b"\n".join(out), len(lines), won, errors
 
 
@@ -270,8 +272,9 @@ def _start_worker(settings: tuple[Any, ...]) -> None:
     _scorer = LineScorer(served_rulesets(directory), default, endpoint, seconds, explain)
     # What is loaded now (the rule sets, their plans, the libraries) lives as long as the
     # process: out of the garbage collector's sight, its full collections walk only what the
-    # scoring made since.
+    # scoring made since; and those run only between chunks (`_score_chunk`).
     gc.freeze()
+    collector.tune()
 
 
 def _worker_chunk(first: int, lines: list[bytes]) -> Scored:

@@ -1,0 +1,54 @@
+"""When the garbage collector runs in a process that scores hand after hand: a serving worker,
+the command-line scorer.
+
+A full collection walks every object the collector tracks. Once warm, the engine's memos
+(bounded: `app.scoring.memory`) hold tens of thousands of them, so a full collection costs as
+much as scoring many hands, and CPython starts one every ten collections of the middle
+generation: inside a request, which it stretches, and on hands with many wild tiles (天津),
+whose searches make many short-lived objects, every few requests. Scoring makes almost no
+reference cycles (none on the MCR hands measured, a few closures per hand with wilds), and a
+cycle is freed by the collection of the generation it is in, so:
+
+- the young generations are collected as CPython does, the first one less often (`YOUNG`
+  objects made between collections, rather than 700), which frees what a request leaves in
+  cycles;
+- a full collection never starts on its own (`tune`); `between` runs one between two units of
+  work (after a request is answered, between two chunks of lines) once `FULL_AFTER`
+  collections of the middle generation have passed since the last one: what survives in
+  cycles into the oldest generation is freed there, late but surely.
+
+The memory guard (`app.api.memory_guard`) still collects in full whenever a worker grows past
+its allowance. Figures: bench/README.md ("When the collector runs").
+"""
+
+from __future__ import annotations
+
+import gc
+from typing import Final
+
+# Objects made (less those freed) between two collections of the youngest generation.
+YOUNG: Final = 10_000
+# Collections of the youngest generation between two of the middle one (CPython's own).
+MIDDLE: Final = 10
+# Collections of the middle generation after which `between` collects in full. Past
+# CPython's own 10: a full collection costs the same whenever it runs, and almost nothing
+# reaches the oldest generation in a cycle.
+FULL_AFTER: Final = 100
+# The oldest generation's threshold while tuned: out of reach, so a full collection starts
+# only from `between` (or an explicit `gc.collect()`).
+_NEVER: Final = 1 << 30
+
+
+def tune() -> None:
+    """Collect the young generations every `YOUNG` objects and never start a full
+    collection on the way: a long-lived process calls `between` between units of work."""
+    gc.set_threshold(YOUNG, MIDDLE, _NEVER)
+
+
+def between() -> bool:
+    """A full collection, if `FULL_AFTER` collections of the middle generation have passed
+    since the last one (and the collector is on); whether it ran."""
+    if gc.isenabled() and gc.get_count()[2] >= FULL_AFTER:
+        gc.collect()
+        return True
+    return False
