@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from itertools import product
+from typing import Final
 
 from app.domain.hand import PUNG
 from app.domain.readings import PAIR, Group, shared_group
@@ -25,7 +26,7 @@ SuitSplit = tuple[tuple[tuple[str, int], ...], int]
 # part is read, and by `regular_splits` and `regular_waits`. On bench/memory.py's mix they
 # hit little at any size, so the smaller bound costs a negligible share of the scoring time
 # in misses and holds less memory (the figures: bench/README.md, `memory.py`).
-SPLITS_LIMIT = 1024
+SPLITS_LIMIT: Final = 1024
 
 
 @lru_cache(maxsize=SPLITS_LIMIT)
@@ -204,7 +205,7 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
 # these instead of a new frozenset per pattern (about 200 bytes of each of its entries), and
 # `app.domain.standing` shares segments by them. A table made once at import: 512 sets,
 # ~150 KB, shared by the workers of a preloaded master.
-RANK_SETS: tuple[frozenset[int], ...] = tuple(
+RANK_SETS: Final[tuple[frozenset[int], ...]] = tuple(
     frozenset(r for r in range(9) if mask >> r & 1) for mask in range(512))
 
 

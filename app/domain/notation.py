@@ -35,21 +35,22 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
+from typing import Final
 
 from app.domain.errors import Code, NotationError
 from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import TileSet
 
-_DIGITS = "0123456789"
+_DIGITS: Final = "0123456789"
 # The suit letters of the notation (万 筒 条, riichi-style honours, flowers): a tile set may
 # lack some of them, and a tile written with one is then not a tile of that set.
-NOTATION_SUITS = "mpszf"
+NOTATION_SUITS: Final = "mpszf"
 # Any bracket: the whole-hand parser reads the standing tiles between brackets in one go.
-_BRACKET = re.compile(r"[\[\]{}]")
-_CLOSE = {"[": "]", "{": "}"}
+_BRACKET: Final = re.compile(r"[\[\]{}]")
+_CLOSE: Final = {"[": "]", "{": "}"}
 # Offer digit of the reference notation: 0 = concealed kong, 1..3 = claimed from that seat.
-_OFFERS = "0123"
-_RANK = attrgetter("rank")
+_OFFERS: Final = "0123"
+_RANK: Final = attrgetter("rank")
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +84,7 @@ class _Grammar:
     melds: dict[tuple[str, str, bool], Meld]
 
 
-_GRAMMARS: dict[int, tuple[TileSet, _Grammar]] = {}
+_GRAMMARS: Final[dict[int, tuple[TileSet, _Grammar]]] = {}
 
 
 def _is_digit_code(code: str) -> bool:
@@ -300,15 +301,15 @@ def parse_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
 
 # A token of `read_tiles`: a run of digits with the character after it ("123m"), or one
 # character. Matched one after another, these cover a text that does not end in a digit.
-_TOKEN = re.compile(r"[0-9]*[^0-9]")
+_TOKEN: Final = re.compile(r"[0-9]*[^0-9]")
 # Distinct tokens a tile set's memo holds: real traffic writes a suit's tiles in a few
 # thousand ways (one group per suit and hand); past the bound the memo starts again.
-TOKENS_LIMIT = 4096
+TOKENS_LIMIT: Final = 4096
 
 
 # Distinct declared melds a tile set's memo holds: a few hundred (each pung, kong and chow,
 # open or concealed), each written in a few ways; past the bound the memo starts again.
-MELDS_LIMIT = 4096
+MELDS_LIMIT: Final = 4096
 
 
 def melds_memo(tileset: TileSet) -> dict[tuple[str, str, bool], Meld]:

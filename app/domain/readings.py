@@ -120,10 +120,10 @@ def written(group: Group, tileset: TileSet) -> tuple[int, str]:
 # bench/memory.py's mix, 9,286 parts). Groups and their writing are bounded by the tile sets
 # in use (89 groups and 164 written seen; at most 5 kinds x 64 tiles, per tile set for the
 # writing), and emptied if ever full; see `app.scoring.memory`.
-_GROUPS: dict[tuple[str, int], Group] = {}
-GROUPS_LIMIT = 1024
-_WRITTEN: dict[tuple[TileSet, Group], tuple[int, str]] = {}
-WRITTEN_LIMIT = 2048
+_GROUPS: Final[dict[tuple[str, int], Group]] = {}
+GROUPS_LIMIT: Final = 1024
+_WRITTEN: Final[dict[tuple[TileSet, Group], tuple[int, str]]] = {}
+WRITTEN_LIMIT: Final = 2048
 
 
 def shared_group(kind: str, tile: int) -> Group:

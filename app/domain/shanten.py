@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from operator import itemgetter
+from typing import Final
 
 from app.domain.shapes import (
     HONORS_AND_KNITTED,
@@ -53,7 +54,7 @@ from app.domain.shapes import (
 from app.domain.tiles import TileSet
 
 # A need no hand can reach: the shape cannot be made at all (七对 with a declared meld).
-IMPOSSIBLE = 99
+IMPOSSIBLE: Final = 99
 
 # (sets, partials, head) of a part of the hand; a part's answer is its undominated triples.
 Triple = tuple[int, int, int]
@@ -350,7 +351,7 @@ def knitted_straight_need(counts: Sequence[int], n_melds: int, tileset: TileSet)
     return best
 
 
-_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def nine_gates_bound(counts: Sequence[int], n_melds: int, tileset: TileSet) -> int:
@@ -468,7 +469,7 @@ def probe(shape: str, counts: Sequence[int], n_melds: int, tileset: TileSet) -> 
     return Probe(SHAPE_NEEDS[shape], counts, n_melds, tileset)
 
 
-_PROBES: dict[str, Callable[[Sequence[int], int, TileSet], Probe]] = {
+_PROBES: Final[dict[str, Callable[[Sequence[int], int, TileSet], Probe]]] = {
     REGULAR: _RegularProbe,
     SEVEN_PAIRS: _SevenPairsProbe,
     KNITTED_STRAIGHT: _KnittedStraightProbe,
@@ -477,7 +478,7 @@ _PROBES: dict[str, Callable[[Sequence[int], int, TileSet], Probe]] = {
 
 # The need of each shape by its name in `app.domain.shapes`; the loader refuses a rule set
 # naming a shape without one.
-SHAPE_NEEDS: dict[str, NeedFn] = {
+SHAPE_NEEDS: Final[dict[str, NeedFn]] = {
     REGULAR: regular_need,
     SEVEN_PAIRS: seven_pairs_need,
     THIRTEEN_ORPHANS: thirteen_orphans_need,
@@ -496,7 +497,7 @@ def shanten_of(need: int, wilds: int) -> int | None:
 
 # A lower bound of a shape's need, cheaper than the need, where one helps: a shape whose
 # bound exceeds another shape's need is not worked out exactly when only the least matters.
-SHAPE_BOUNDS: dict[str, NeedFn] = {
+SHAPE_BOUNDS: Final[dict[str, NeedFn]] = {
     KNITTED_STRAIGHT: knitted_straight_bound,
     NINE_GATES: nine_gates_bound,
 }

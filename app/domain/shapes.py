@@ -76,7 +76,7 @@ class Shape:
     kinds: tuple[int, int] = (0, 34)
 
 
-SHAPES: dict[str, Shape] = {}
+SHAPES: Final[dict[str, Shape]] = {}
 
 
 def shape(name: str, *, completes: CompletesFn, wilds: bool = False, melds: int = 4,
@@ -98,8 +98,8 @@ def shape(name: str, *, completes: CompletesFn, wilds: bool = False, melds: int 
 # The readers `decompose` asks, by set of shapes: a table by declared melds (0..4) and kinds
 # of standing tile (0..34). One table per set of shapes a rule set admits (a few); bounded
 # all the same, since callers may pass any collection of shapes.
-_READERS: dict[frozenset[str], tuple[tuple[tuple[ReadFn, ...], ...], ...]] = {}
-_READERS_LIMIT = 64
+_READERS: Final[dict[frozenset[str], tuple[tuple[tuple[ReadFn, ...], ...], ...]]] = {}
+_READERS_LIMIT: Final = 64
 
 
 def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ...]:
@@ -120,7 +120,7 @@ def _readers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[ReadFn, ..
 
 
 # The same for `completing_tiles` (a hand one short holds one kind fewer, or as many).
-_COMPLETERS: dict[frozenset[str], tuple[tuple[tuple[CompletesFn, ...], ...], ...]] = {}
+_COMPLETERS: Final[dict[frozenset[str], tuple[tuple[tuple[CompletesFn, ...], ...], ...]]] = {}
 
 
 def _completers(shapes: frozenset[str], melds: int, kinds: int) -> tuple[CompletesFn, ...]:
@@ -396,7 +396,7 @@ def _knitted_straight(tiles: Standing, declared: tuple[Group, ...], win_tile: in
 
 # --- 九莲宝灯 ------------------------------------------------------------------------------
 
-_NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_NINE_GATES: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def _nine_gates_completes(tiles: Standing, n_melds: int, tileset: TileSet) -> set[int]:

@@ -163,11 +163,11 @@ def layout(tileset: TileSet) -> Layout:
                   tuple(i for i, tiles in enumerate(groups) for _ in tiles), apart)
 
 
-_NOTHING = _new_part((), 0, (), 0, True, False, (), 0, ())
+_NOTHING: Final = _new_part((), 0, (), 0, True, False, (), 0, ())
 # The parts laid out by the tile sets met, by their kinds: their tags (`_PartSpec.tag`).
-_PART_TAGS: dict[tuple[tuple[int, str], ...], int] = {}
+_PART_TAGS: Final[dict[tuple[tuple[int, str], ...], int]] = {}
 # The kinds of each part of the standard set: its suits' runs of nine, then the honours.
-_STANDARD_PARTS = frozenset([
+_STANDARD_PARTS: Final = frozenset([
     *(tuple(range(STANDARD.suit_starts[s], STANDARD.suit_starts[s] + 9))
       for s in STANDARD.suits),
     tuple(t for t in STANDARD.playing if STANDARD.kinds[t].is_honor)])
@@ -192,7 +192,7 @@ def _part_tag(tiles: tuple[int, ...], tileset: TileSet) -> tuple[int, ...]:
 # ("The bounds of the engine's memos"); see also `app.scoring.memory`.
 _PARTS: dict[tuple[int, ...], Part] = {}
 _OLD_PARTS: dict[tuple[int, ...], Part] = {}
-PARTS_LIMIT = 4096
+PARTS_LIMIT: Final = 4096
 
 
 def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
@@ -314,11 +314,11 @@ def parts_held() -> int:
 
 
 # Segments are made once and shared by the parts, as their groups are (`app.domain.readings`).
-_SEGMENTS: dict[tuple[int, bool, int, frozenset[int]], Segment] = {}
+_SEGMENTS: Final[dict[tuple[int, bool, int, frozenset[int]], Segment]] = {}
 # Segments are bounded by the parts' patterns rather than by the tile sets: 487 seen on
 # 4,000 requests of bench/memory.py's mix, 3 starts x 3 counts mod 3 x 512 sets of waits at
 # most per tile set. Emptied when full (the parts keep theirs).
-SEGMENTS_LIMIT = 2048
+SEGMENTS_LIMIT: Final = 2048
 
 
 def _segment(mod: int, complete: bool, start: int, adds: frozenset[int]) -> Segment:

@@ -118,7 +118,7 @@ _Cut = tuple[Group, int, int, int, bool]
 # `_cuts_near`'s entries: one per neighbourhood of a rank (the naturals there and the room
 # around it), a few hundred per suit position.
 CUTS_LIMIT: Final = 4096
-_CUTS: dict[int, tuple[_Cut, ...]] = {}
+_CUTS: Final[dict[int, tuple[_Cut, ...]]] = {}
 
 
 def _cuts_near(start: int, i: int, left: int, room: int) -> tuple[_Cut, ...]:

@@ -64,7 +64,7 @@ _new: Final = tuple.__new__
 
 # Bounded: an entry for many naturals and wilds holds thousands of options (the full
 # reading only: `wild.read: full`).
-SUIT_OPTIONS_LIMIT = 256
+SUIT_OPTIONS_LIMIT: Final = 256
 
 
 @lru_cache(maxsize=SUIT_OPTIONS_LIMIT)
@@ -114,8 +114,8 @@ def clear_cache() -> None:
 
 # An honour's buckets (`_honour_buckets`), by (tile, naturals, cap): 7 honours x 4 x 5 in a
 # standard set; bounded all the same.
-HONOURS_LIMIT = 512
-_HONOURS: dict[tuple[int, int, int], tuple[_Bucket, ...]] = {}
+HONOURS_LIMIT: Final = 512
+_HONOURS: Final[dict[tuple[int, int, int], tuple[_Bucket, ...]]] = {}
 
 
 def _honour_buckets(t: int, n: int, cap: int) -> tuple[_Bucket, ...]:
@@ -145,8 +145,8 @@ def _honour_options(t: int, n: int, cap: int) -> tuple[SuitOption, ...]:
 # kept from other hands (rarely met again) run a discard analysis's slowest hands faster.
 # One hand alone never comes near either bound. Measured sizes and timings: bench/README.md
 # ("The bounds of the engine's memos"); what they hold: `app.scoring.memory`.
-MEMO_LIMIT = 1024
-STATES_LIMIT = 1500
+MEMO_LIMIT: Final = 1024
+STATES_LIMIT: Final = 1500
 
 
 class Reducer(NamedTuple):

@@ -42,7 +42,7 @@ KONG_WIN: Final = 64
 NUMBERED_PUNGS: Final = 128
 FOUR_CHOWS: Final = 256
 FOUR_PUNGS: Final = 512
-FEATURES = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
+FEATURES: Final = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
             "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
             "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
             "four_pungs": FOUR_PUNGS}
@@ -59,7 +59,7 @@ SINGLE: Final = "single"
 
 
 # The numbered suits present, by the bits of their categories (0, 1, 2).
-_SUITS_OF = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
+_SUITS_OF: Final = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
 
 
 @lru_cache(maxsize=8)
@@ -560,5 +560,5 @@ class View:
         return found
 
 
-_NO_COMBOS: dict[str, int] = {}
-_NO_DECLARED = DeclaredSets((), (), (), 0, 0, ())
+_NO_COMBOS: Final[dict[str, int]] = {}
+_NO_DECLARED: Final = DeclaredSets((), (), (), 0, 0, ())

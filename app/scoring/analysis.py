@@ -64,8 +64,8 @@ _new: Final = tuple.__new__
 
 # The requirement that limits the numbered suits of a win (定缺), by its check's name, and the
 # one that refuses the suit the winner declared void (its `option` names the per-seat option).
-SUITS_AT_MOST = "suits_at_most"
-LACKS_DECLARED_SUIT = "lacks_declared_suit"
+SUITS_AT_MOST: Final = "suits_at_most"
+LACKS_DECLARED_SUIT: Final = "lacks_declared_suit"
 
 
 class UsefulTile(NamedTuple):

@@ -17,8 +17,8 @@ from app.scoring.result import Decomposition
 # special shapes, wild readings): 454 entries on the measured traffic (MCR, tianjin with
 # wilds, sichuan, chengdu, random tiles), about 400 bytes each. Emptied when full. See
 # `app.scoring.memory`.
-_WRITTEN: dict[tuple[TileSet, Group], tuple[int, str]] = {}
-WRITTEN_LIMIT = 2048
+_WRITTEN: Final[dict[tuple[TileSet, Group], tuple[int, str]]] = {}
+WRITTEN_LIMIT: Final = 2048
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.

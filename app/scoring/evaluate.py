@@ -52,9 +52,9 @@ from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
 from app.scoring.wild_readings import wild_views
 
-NO_WINNING_SHAPE = "no_winning_shape"
-BELOW_MINIMUM = "below_minimum"
-_NO_WILDS: frozenset[int] = frozenset()
+NO_WINNING_SHAPE: Final = "no_winning_shape"
+BELOW_MINIMUM: Final = "below_minimum"
+_NO_WILDS: Final[frozenset[int]] = frozenset()
 # The readings compared before the most a reading can score is worked out (see step 4).
 _CEILING_AFTER: Final = 3
 
@@ -469,8 +469,8 @@ class _Shown(dict[Hit, FanResult]):
 
 
 # One table per plan (per rule set loaded; tests load variants).
-_SHOWN: dict[Plan, _Shown] = {}
-_SHOWN_LIMIT = 64
+_SHOWN: Final[dict[Plan, _Shown]] = {}
+_SHOWN_LIMIT: Final = 64
 
 
 def _shown(plan: Plan) -> _Shown:

@@ -352,7 +352,8 @@ def _check_last_of_kind(hand: Hand, tileset: TileSet) -> None:
         )
 
 
-_KONG_ZH = {KONG_REPLACEMENT: "杠上开花", KONG_ROBBED: "抢杠和", KONG_AFTER_DISCARD: "杠上炮"}
+_KONG_ZH: Final = {KONG_REPLACEMENT: "杠上开花", KONG_ROBBED: "抢杠和",
+                   KONG_AFTER_DISCARD: "杠上炮"}
 
 
 def _inconsistent(message: str, pointer: str) -> HandError:
