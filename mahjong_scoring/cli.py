@@ -306,6 +306,7 @@ def _scored_chunks(chunks: Iterator[tuple[int, list[bytes]]], settings: tuple[An
                 pending.append(pool.submit(_worker_chunk, first, lines))
                 if len(pending) >= jobs * CHUNKS_PER_WORKER:
                     yield pending.popleft().result()
+                    collector.between()  # this process's own, tuned as the workers'
             while pending:
                 yield pending.popleft().result()
         finally:

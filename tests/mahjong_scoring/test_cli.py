@@ -3,17 +3,19 @@ endpoint's items, never a line lost."""
 
 from __future__ import annotations
 
+import gc
 import json
 import logging
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from app import create_app
-from app.service import batch
+from app.service import batch, collector
 from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import LineScorer, served_rulesets
 from tests.service.batch_faults import FAILS_ON_DISCARD_WINS
@@ -37,6 +39,15 @@ def mixed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
                              malformed=0.04)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
+
+
+@pytest.fixture(autouse=True)
+def _collector_as_it_was() -> Iterator[None]:
+    """The scorer tunes the garbage collector of the process it runs in (`cli.main` runs in
+    this one): set back after each test."""
+    thresholds = gc.get_threshold()
+    yield
+    gc.set_threshold(*thresholds)
 
 
 def run(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -74,6 +85,20 @@ def test_every_job_count_writes_the_same_bytes(mixed_log: Path, tmp_path: Path,
         outputs.append(out.read_bytes())
     assert outputs[0] == outputs[1] == outputs[2]
     assert outputs[0].count(b"\n") == mixed_log.read_bytes().count(b"\n")
+
+
+def test_full_collections_run_between_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    # The scorer tunes its collector (no full collection starts on its own) and offers one
+    # between chunks of lines (app/service/collector.py).
+    calls: list[str] = []
+    monkeypatch.setattr(collector, "tune", lambda: calls.append("tune"))
+    monkeypatch.setattr(collector, "between", lambda: calls.append("between") is None)
+    log = tmp_path / "log.jsonl"
+    log.write_text(f"{HAND}\n" * (2 * cli.CHUNK_LINES + 1), encoding="utf-8")
+    assert run(str(log), "-o", str(tmp_path / "out.jsonl"), "-r", "mcr", "--jobs", "1",
+               capsys=capsys)[0] == 0
+    assert calls == ["tune", "between", "between", "between"]
 
 
 def test_items_are_the_batch_endpoints(app: Flask, mixed_log: Path, tmp_path: Path,
