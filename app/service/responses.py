@@ -37,10 +37,12 @@ def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
             "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
 
 
-def _scored(r: ScoreResult | WaitEntry) -> dict[str, Any]:
-    """What a hand scored: shared by the score response and each wait of the waits
-    response."""
+def _scored(key: str, value: Any, r: ScoreResult | WaitEntry) -> dict[str, Any]:
+    """`key` (what the hand is: its rule set, the wait's tile) and what the hand scored:
+    shared by the score response and each wait of the waits response. Made as one dict
+    (merging two costs a copy of every key)."""
     return {
+        key: value,
         "winning": r.winning,
         "reason": reason_json(r.reason),
         "fans": [fan_json(f) for f in r.fans],
@@ -63,14 +65,15 @@ def _explanation(e: Explanation) -> dict[str, Any]:
 
 
 def score_response(r: ScoreResult, explanation: Explanation | None = None) -> dict[str, Any]:
-    out = {"ruleset": r.ruleset, **_scored(r), "payments": payments_json(r.payments)}
+    out = _scored("ruleset", r.ruleset, r)
+    out["payments"] = payments_json(r.payments)
     if explanation is not None:
         out["explanation"] = _explanation(explanation)
     return out
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:
-    out = {"tile": w.tile, **_scored(w)}
+    out = _scored("tile", w.tile, w)
     if w.explanation is not None:
         out["explanation"] = _explanation(w.explanation)
     return out
