@@ -18,7 +18,7 @@ cycle is freed by the collection of the generation it is in, so:
   cycles into the oldest generation is freed there, late but surely.
 
 The memory guard (`app.api.memory_guard`) still collects in full whenever a worker grows past
-its allowance. Figures: bench/README.md ("When the collector runs").
+its allowance. Figures: bench/README.md ("full collections only between units of work").
 """
 
 from __future__ import annotations
