@@ -67,9 +67,8 @@ def when_ready(server: Any) -> None:
     server.log.info("engine build: %s", engine_build())
     # Everything loaded so far (the rule sets, their compiled plans, the libraries) lives as
     # long as the process: out of the garbage collector's sight, a worker's full collection
-    # walks only what the worker made (measured: 31 ms for the loaded app, ~0 once frozen),
-    # and the collector never writes to the master's pages, which the workers then keep
-    # sharing instead of copying.
+    # walks only what the worker made, and the collector never writes to the master's pages,
+    # which the workers then keep sharing instead of copying (docs/operations.md).
     gc.freeze()
 
 

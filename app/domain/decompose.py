@@ -202,9 +202,9 @@ def is_regular_complete(counts: list[int], tileset: TileSet) -> bool:
 
 
 # Every set of positions in a part (0..8) as a frozenset, by bitmask: `part_ranks` hands out
-# these instead of a new frozenset per pattern (about 200 bytes of each of its entries), and
-# `app.domain.standing` shares segments by them. A table made once at import: 512 sets,
-# ~150 KB, shared by the workers of a preloaded master.
+# these instead of a new frozenset per pattern (one fewer object in each of its entries), and
+# `app.domain.standing` shares segments by them. A table made once at import (512 sets),
+# shared by the workers of a preloaded master.
 RANK_SETS: Final[tuple[frozenset[int], ...]] = tuple(
     frozenset(r for r in range(9) if mask >> r & 1) for mask in range(512))
 

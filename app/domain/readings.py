@@ -115,10 +115,9 @@ def written(group: Group, tileset: TileSet) -> tuple[int, str]:
 
 
 # The standing groups and each group written out are made once and shared by the parts that
-# hold them (`app.domain.standing`, which shares their segments too). Every part used to hold
-# its own copies, 1.25 KB a part on average where it is now 0.72 KB (4,000 requests of
-# bench/memory.py's mix, 9,286 parts). Groups and their writing are bounded by the tile sets
-# in use (89 groups and 164 written seen; at most 5 kinds x 64 tiles, per tile set for the
+# hold them (`app.domain.standing`, which shares their segments too), rather than copied into
+# every part (bench/README.md: "The bounds of the engine's memos"). Groups and their writing
+# are bounded by the tile sets in use (at most 5 kinds x 64 tiles, per tile set for the
 # writing), and emptied if ever full; see `app.scoring.memory`.
 _GROUPS: Final[dict[tuple[str, int], Group]] = {}
 GROUPS_LIMIT: Final = 1024
