@@ -127,43 +127,35 @@ def tianjin_hands(n: int, wilds: int, seed: int,
     return out
 
 
-def _times(run: Callable[[Any], object], items: Sequence[Any]) -> list[float]:
-    """Milliseconds per item, each item timed once."""
-    perf = time.perf_counter_ns
-    out = []
-    gc.collect()
-    gc.disable()
-    try:
-        for item in items:
-            start = perf()
-            run(item)
-            out.append((perf() - start) / 1e6)
-    finally:
-        gc.enable()
-    return out
+# How the garbage collector runs while items are timed: paused (every timing but 7), as a
+# serving worker runs it (app.service.collector: a full collection between two items when
+# one is due, outside the timing), or as CPython runs it by default.
+PAUSED, SERVED, CPYTHON = "paused", "served", "cpython"
 
 
-def _served_times(run: Callable[[Any], object], items: Sequence[Any],
-                  tuned: bool) -> list[float]:
-    """Milliseconds per item, each item timed once with the garbage collector on: as a
-    serving worker runs it (`tuned`: app.service.collector, a full collection between two
-    items when one is due, outside the timing), or as CPython runs it by default."""
+def _times(run: Callable[[Any], object], items: Sequence[Any],
+           collector_mode: str = PAUSED) -> list[float]:
+    """Milliseconds per item, each item timed once, the collector as `collector_mode` says."""
     perf = time.perf_counter_ns
     out = []
     thresholds = gc.get_threshold()
     gc.collect()
-    if tuned:
+    if collector_mode == PAUSED:
+        gc.disable()
+    elif collector_mode == SERVED:
         collector.tune()
     else:
         gc.set_threshold(*CPYTHON_THRESHOLDS)
+    between = collector.between if collector_mode == SERVED else None
     try:
         for item in items:
             start = perf()
             run(item)
             out.append((perf() - start) / 1e6)
-            if tuned:
-                collector.between()
+            if between is not None:
+                between()
     finally:
+        gc.enable()
         gc.set_threshold(*thresholds)
     return out
 
@@ -246,15 +238,15 @@ def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
     _ratio("  against their analysis, waits not scored", ms, bare)
     # The same kinds of hand (others, for memos alike) with the collector on: as served,
     # then as CPython collects by default.
-    for tuned, how in ((True, "as served"), (False, "CPython's default")):
+    for tuned, mode, how in ((1, SERVED, "as served"), (0, CPYTHON, "CPython's default")):
         tj = [(h, c._replace(options=topts))
               for i in range(3)
               for h, c in tianjin_hands(max(hands // 12, 20), 5 + i, seed + 40 + 10 * tuned + i)]
-        ms = _served_times(lambda hc: analyse(hc[0], (), hc[1], tianjin), tj, tuned)
+        ms = _times(lambda hc: analyse(hc[0], (), hc[1], tianjin), tj, mode)
         _line(f"  gc {how}: 14 tiles, 5-7 wilds", ms)
         tj = [(h, c._replace(options=topts))
               for h, c in tianjin_hands(max(hands // 4, 50), 7, seed + 60 + tuned, size=13)]
-        ms = _served_times(lambda hc: waits(tuple(hc[0]), (), hc[1], tianjin), tj, tuned)
+        ms = _times(lambda hc: waits(tuple(hc[0]), (), hc[1], tianjin), tj, mode)
         _line(f"  gc {how}: 13 tiles, waits", ms)
 
 
