@@ -43,11 +43,12 @@ def mixed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(autouse=True)
 def _collector_as_it_was() -> Iterator[None]:
-    """The scorer tunes the garbage collector of the process it runs in (`cli.main` runs in
-    this one): set back after each test."""
+    """The scorer freezes what is loaded and tunes the garbage collector of the process it
+    runs in (`cli.main` runs in this one): both set back after each test."""
     thresholds = gc.get_threshold()
     yield
     gc.set_threshold(*thresholds)
+    gc.unfreeze()
 
 
 def run(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
