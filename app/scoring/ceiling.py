@@ -16,10 +16,11 @@ to.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
-from typing import Final
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from app.domain.hand import WinContext
+from app.rules.payments import Scheme
 from app.rules.plan import Hit, Most, Plan, ShapePlan
 from app.rules.view import Held
 
@@ -27,23 +28,73 @@ from app.rules.view import Held
 # past it there is no ceiling, and every reading is compared.
 CHOICES_LIMIT: Final = 1024
 
-# What a choice of counted fans is worth beside its total (a scheme pricing the fans), or
-# None when only the total ranks readings.
-Price = Callable[[int, list[Hit]], int] | None
+# The worths and best choices a `Pricing` keeps (each table emptied when full). A rule set's
+# fans make few distinct choices: tianjin's heaviest discard analyses make a few dozen.
+PRICED_LIMIT: Final = 1024
+
+# A list of the fans that may count in a hand: (position, the most times, whether fans
+# before it may leave it out), in evaluation order.
+Possible = list[tuple[int, int, bool]]
+
+
+class Pricing:
+    """What a payment scheme that prices the fans themselves (`by_fans`) pays for a choice of
+    counted fans, under one plan and one set of the scheme's parameters; and the best choice
+    of each list of fans that may count (the ceiling's answer for it). Both are remembered:
+    the hands one request scores under one context price alike."""
+
+    __slots__ = ("choices", "options", "params", "plan", "scheme", "worths")
+
+    def __init__(self, plan: Plan, scheme: Scheme, params: Mapping[str, Any],
+                 options: Mapping[str, Any]) -> None:
+        self.plan = plan
+        self.scheme = scheme
+        self.params = params
+        self.options = options  # what the parameters were resolved under (the memo's key)
+        self.worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
+        self.choices: dict[tuple[tuple[int, int, bool], ...], tuple[int, int] | None] = {}
+
+    def worth(self, total: int, counted: list[Hit]) -> int:
+        """What the scheme pays for `counted` (fans of this total): choices counting the
+        same fans the same times are worth the same, priced once."""
+        key = (total, tuple(counted))
+        worths = self.worths
+        known = worths.get(key)
+        if known is None:
+            if len(worths) >= PRICED_LIMIT:
+                worths.clear()
+            fans = self.plan.fans
+            known = worths[key] = self.scheme.value(
+                total, fans=tuple([(fans[p].id, n) for p, n in counted]), **self.params)[0]
+        return known
 
 
 def ceiling(plan: Plan, shapes: Iterable[ShapePlan], hits: Callable[[ShapePlan], list[Hit]],
-            hand: Held, ctx: WinContext, disabled: int, price: Price
+            hand: Held, ctx: WinContext, disabled: int, pricing: Pricing | None
             ) -> tuple[int, int] | None:
     """(worth, total) that no reading of the hand in `shapes` betters, or None when that is
     not known. `hits(shape)`: the hand fans found under the shape; `hand`: the hand as held
-    (what the checks' `most` reads); `disabled`: the fans a request option switches off."""
+    (what the checks' `most` reads); `disabled`: the fans a request option switches off;
+    `pricing`: what a scheme pricing the fans gives a choice of them (None: only the total
+    ranks readings)."""
     best: tuple[int, int] | None = None
     for shape in shapes:
         bounds = shape.ceiling
         if bounds is None:
             return None
-        found = _best_choice(plan, _possible(bounds, hits(shape), hand, ctx, disabled), price)
+        possible = _possible(bounds, hits(shape), hand, ctx, disabled)
+        if pricing is None:
+            found = _best_choice(plan, possible, None)
+        else:
+            # Remembered by the list alone: the plan and the pricing's parameters are fixed.
+            key = tuple(possible)
+            choices = pricing.choices
+            if key in choices:
+                found = choices[key]
+            else:
+                if len(choices) >= PRICED_LIMIT:
+                    choices.clear()
+                found = choices[key] = _best_choice(plan, possible, pricing)
         if found is None:
             return None
         if best is None or found > best:
@@ -52,7 +103,7 @@ def ceiling(plan: Plan, shapes: Iterable[ShapePlan], hits: Callable[[ShapePlan],
 
 
 def _possible(bounds: Sequence[Most], hand_hits: list[Hit], hand: Held, ctx: WinContext,
-              disabled: int) -> list[tuple[int, int, bool]]:
+              disabled: int) -> Possible:
     """(position, the most times, whether fans before it may leave it out) of every fan
     that may count, in evaluation order."""
     possible = [(position, n, True) for position, n in hand_hits
@@ -67,7 +118,7 @@ def _possible(bounds: Sequence[Most], hand_hits: list[Hit], hand: Held, ctx: Win
     return possible
 
 
-def _best_choice(plan: Plan, possible: list[tuple[int, int, bool]], price: Price
+def _best_choice(plan: Plan, possible: Possible, pricing: Pricing | None
                  ) -> tuple[int, int] | None:
     """The best (worth, total) of the choices of `possible`; None past `CHOICES_LIMIT`."""
     choices = 1
@@ -75,16 +126,16 @@ def _best_choice(plan: Plan, possible: list[tuple[int, int, bool]], price: Price
         choices *= n + 1
     if choices > CHOICES_LIMIT:
         return None
-    return _walk(plan, possible, price, 0, 0, 0, [])
+    return _walk(plan, possible, pricing, 0, 0, 0, [])
 
 
-def _walk(plan: Plan, possible: list[tuple[int, int, bool]], price: Price, i: int,
+def _walk(plan: Plan, possible: Possible, pricing: Pricing | None, i: int,
           left_out: int, total: int, chosen: list[Hit]) -> tuple[int, int]:
     """The best (worth, total) of the choices of `possible[i:]` beside `chosen`."""
     if i == len(possible):
-        return (0 if price is None else price(total, chosen[:]), total)
+        return (0 if pricing is None else pricing.worth(total, chosen), total)
     position, most, walked = possible[i]
-    best = _walk(plan, possible, price, i + 1, left_out, total, chosen)  # not counted
+    best = _walk(plan, possible, pricing, i + 1, left_out, total, chosen)  # not counted
     if walked and left_out >> position & 1:
         return best
     if walked:
@@ -92,7 +143,7 @@ def _walk(plan: Plan, possible: list[tuple[int, int, bool]], price: Price, i: in
     value = plan.values[position]
     for n in range(1, most + 1):
         chosen.append((position, n))
-        found = _walk(plan, possible, price, i + 1, left_out, total + value * n, chosen)
+        found = _walk(plan, possible, pricing, i + 1, left_out, total + value * n, chosen)
         chosen.pop()
         if found > best:
             best = found

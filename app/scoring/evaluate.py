@@ -46,7 +46,7 @@ from app.rules.model import RuleSet
 from app.rules.payments import Scheme, resolve_params
 from app.rules.plan import Plan, ShapePlan
 from app.rules.view import HandFacts, SubstitutedFacts, View, held
-from app.scoring.ceiling import Price, ceiling
+from app.scoring.ceiling import Pricing, ceiling
 from app.scoring.describe import describe
 from app.scoring.fans import HandFans, Hit, Tally, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
@@ -55,8 +55,12 @@ from app.scoring.wild_readings import wild_views
 NO_WINNING_SHAPE: Final = "no_winning_shape"
 BELOW_MINIMUM: Final = "below_minimum"
 _NO_WILDS: Final[frozenset[int]] = frozenset()
-# The readings compared before the most a reading can score is worked out (see step 4).
+# The readings compared before the most a reading can score is worked out (see step 4): a
+# hand read in one or two ways has nothing to save, so a hand whose readings are listed waits
+# for the third; a hand with wilds, whose readings are made as they are compared and are
+# often many, works it out at the first, which may then end the comparison.
 _CEILING_AFTER: Final = 3
+_CEILING_AFTER_WILDS: Final = 1
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
@@ -289,7 +293,7 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     requirements = rs.requirements
     best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
     best_meets = False
-    worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
+    pricing = _pricing(plan, scheme, params, ctx.options) if priced else None
     # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
     # first reading only: their answer holds for every reading.
     hand_meets: bool | None = None
@@ -300,6 +304,8 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     top: tuple[int, int] | None = None
     first_priority = 0
     compared = 0
+    ceiling_after = (_CEILING_AFTER_WILDS if wild_set and not wild_set.isdisjoint(hand.concealed)
+                     else _CEILING_AFTER)
     for view, of_hand in candidates:
         if decided and trace is None:
             break
@@ -318,7 +324,7 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
         t = tally(view, ctx, plan, shape,
                   of_hand.hits(shape, view, ctx) if of_hand is not None else None,
                   disabled, hand.win_tile)
-        worth = _worth(plan, scheme, params, worths, t.total, t.counted) if priced else 0
+        worth = pricing.worth(t.total, t.counted) if pricing is not None else 0
         if trace is not None:
             trace.readings.append((view, t, meets))
             if decided:
@@ -335,14 +341,12 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
         if better:
             best = (worth, t.total, shape.priority, view, t)
             best_meets = meets
-        # The ceiling is worked out once a third reading is compared (it costs a few
-        # readings: a hand read in one or two ways has nothing to save), then held against
-        # each new best.
-        if may_stop and compared >= _CEILING_AFTER and (better or top is None):
+        # The ceiling is worked out once `ceiling_after` readings are compared, then held
+        # against each new best.
+        if may_stop and compared >= ceiling_after and (better or top is None):
             if top is None:
                 first_priority, top = _top(plan, shape_names, view, of_hand, hand, wild_set,
-                                           ctx, disabled, _pricing(plan, scheme, params, worths)
-                                           if priced else None)
+                                           ctx, disabled, pricing)
                 may_stop = top is not None
             assert best is not None
             decided = (top is not None and best[2] == first_priority
@@ -397,7 +401,7 @@ def _paid(rs: RuleSet, plan: Plan, ctx: WinContext, scheme: Scheme,
 
 
 def _top(plan: Plan, shape_names: Any, view: View, of_hand: HandFans | None, hand: Hand,
-         wild_set: frozenset[int], ctx: WinContext, disabled: int, price: Price
+         wild_set: frozenset[int], ctx: WinContext, disabled: int, pricing: Pricing | None
          ) -> tuple[int, tuple[int, int] | None]:
     """(the first priority among the hand's shapes, the most a reading of the hand can
     score: `app.scoring.ceiling`, its hand fans as `of_hand` decides them; None for a hand
@@ -413,31 +417,28 @@ def _top(plan: Plan, shape_names: Any, view: View, of_hand: HandFans | None, han
 
     return first_priority, ceiling(plan, shapes, hits,
                                    held(hand, wild_set, view.facts.tileset), ctx, disabled,
-                                   price)
+                                   pricing)
+
+
+# The pricings of the latest options seen (`_pricing`), by the options' identity; emptied
+# when full. A request's scorings share one (its context's options); requests without
+# options share the rule set's defaults.
+_PRICINGS: Final[dict[int, Pricing]] = {}
+PRICINGS_LIMIT: Final = 8
 
 
 def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
-             worths: dict[tuple[int, tuple[Hit, ...]], int]) -> Price:
-    """What a scheme pricing the fans gives a choice of counted fans (remembered as the
-    readings' worths are)."""
-
-    def price(total: int, counted: list[Hit]) -> int:
-        return _worth(plan, scheme, params, worths, total, counted)
-
-    return price
-
-
-def _worth(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
-           worths: dict[tuple[int, tuple[Hit, ...]], int], total: int, counted: list[Hit]
-           ) -> int:
-    """What a scheme pricing the fans pays for `counted`. Within one hand the scheme and
-    its parameters are fixed: readings counting the same fans the same times are worth the
-    same, priced once (remembered in `worths`)."""
-    key = (total, tuple(counted))
-    known = worths.get(key)
-    if known is None:
-        known = worths[key] = scheme.value(total, fans=_ids(plan, counted), **params)[0]
-    return known
+             options: Mapping[str, Any]) -> Pricing:
+    """The pricing of counted fans under `plan` and the payment `params` that a request's
+    `options` resolve to: remembered for those options (the same object: the options of a
+    context are never changed once read), so that a request scoring many hands (waits, a
+    discard analysis) prices each choice of fans once."""
+    found = _PRICINGS.get(id(options))
+    if found is None or found.options is not options or found.plan is not plan:
+        if len(_PRICINGS) >= PRICINGS_LIMIT:
+            _PRICINGS.clear()
+        found = _PRICINGS[id(options)] = Pricing(plan, scheme, params, options)
+    return found
 
 
 def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:

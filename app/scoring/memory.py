@@ -61,7 +61,7 @@ from app.domain import (
 from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.view import FEATURES
-from app.scoring import describe, evaluate
+from app.scoring import ceiling, describe, evaluate
 
 
 class MemoBound(NamedTuple):
@@ -103,6 +103,10 @@ def memory_bounds() -> dict[str, MemoBound]:
         "view.no_melds": _lru(view._no_melds),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
         "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
+        # Priced choices of counted fans, per request options (schemes pricing the fans).
+        "evaluate.pricings": MemoBound(
+            evaluate.PRICINGS_LIMIT * 2 * ceiling.PRICED_LIMIT,
+            sum(len(p.worths) + len(p.choices) for p in evaluate._PRICINGS.values())),
         # The discard analysis (app.domain.shanten): a part's splits, their sums, needs.
         "shanten.part_front": _lru(shanten.part_front),
         "shanten.combine": _lru(shanten.combine),
@@ -159,6 +163,7 @@ def forget_everything() -> None:
         clear()
     wildcards.clear_cache()
     describe._WRITTEN.clear()
+    evaluate._PRICINGS.clear()
     for paid in list(model.PAID_MEMOS):
         paid.clear()
     for p in list(plans.LIVE_PLANS):
