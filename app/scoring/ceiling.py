@@ -43,14 +43,19 @@ class Pricing:
     of each list of fans that may count (the ceiling's answer for it). Both are remembered:
     the hands one request scores under one context price alike."""
 
-    __slots__ = ("choices", "options", "params", "plan", "scheme", "worths")
+    __slots__ = ("choices", "options", "params", "plan", "scheme", "seen", "worths")
 
     def __init__(self, plan: Plan, scheme: Scheme, params: Mapping[str, Any],
                  options: Mapping[str, Any]) -> None:
         self.plan = plan
         self.scheme = scheme
         self.params = params
-        self.options = options  # what the parameters were resolved under (the memo's key)
+        # What the parameters were resolved under: the object (the memo's key) and a copy of
+        # its values (a list's or a mapping's items copied too: per-seat options), so that
+        # options changed in place after are told apart.
+        self.options = options
+        self.seen = {k: (v.copy() if isinstance(v, (list, dict)) else v)
+                     for k, v in options.items()}
         self.worths: dict[tuple[int, tuple[Hit, ...]], int] = {}
         self.choices: dict[tuple[tuple[int, int, bool], ...], tuple[int, int] | None] = {}
 

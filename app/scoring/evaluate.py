@@ -18,11 +18,13 @@ each step looks for):
 4. The best reading: among the readings meeting the rule set's requirements if any does
    (长春 有刻: a hand read with a pung rather than without), the highest total; under a
    payment scheme that prices the fans themselves (`by_fans`), the highest value first,
-   then the highest total. Between equals
-   the reading found first stays, unless a later one has a tie-break fan or a shape of lower
-   priority. The comparison ends at a reading no later one can better: one counting a final
-   fan (MCR 连七对), or one reaching the most the fans could add up to in the hand, where the
-   checks say it (`app.scoring.ceiling`: 天津's many readings of wild hands).
+   then the highest total (prices kept for the request's options: `ceiling.Pricing`).
+   Between equals the reading found first stays, unless a later one has a tie-break fan or
+   a shape of lower priority. The comparison ends at a reading no later one can better: one
+   counting a final fan (MCR 连七对), or one reaching the most the fans could add up to in
+   the hand, where the checks say it (`app.scoring.ceiling`: 天津's many readings of wild
+   hands), worked out at the third reading, or the first for a hand read through its wild
+   substitutions.
 5. Flowers are added to the best reading's fans; the total is capped where the rule set
    caps it (`max_fan`, 封顶).
 6. Whether it wins: the rule set's requirements (四川 定缺), its minimum (flowers aside where
@@ -430,11 +432,12 @@ PRICINGS_LIMIT: Final = 8
 def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
              options: Mapping[str, Any]) -> Pricing:
     """The pricing of counted fans under `plan` and the payment `params` that a request's
-    `options` resolve to: remembered for those options (the same object: the options of a
-    context are never changed once read), so that a request scoring many hands (waits, a
-    discard analysis) prices each choice of fans once."""
+    `options` resolve to: remembered for those options (the same object, holding the same
+    values), so that a request scoring many hands (waits, a discard analysis) prices each
+    choice of fans once."""
     found = _PRICINGS.get(id(options))
-    if found is None or found.options is not options or found.plan is not plan:
+    if (found is None or found.options is not options or found.plan is not plan
+            or found.seen != options):
         if len(_PRICINGS) >= PRICINGS_LIMIT:
             _PRICINGS.clear()
         found = _PRICINGS[id(options)] = Pricing(plan, scheme, params, options)

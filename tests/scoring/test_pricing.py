@@ -78,3 +78,25 @@ def test_pricings_are_bounded() -> None:
     for base in range(1, 3 * evaluate.PRICINGS_LIMIT):
         score(hand, ctx._replace(options={**rs.option_defaults, "base": base}), rs)
         assert len(evaluate._PRICINGS) <= evaluate.PRICINGS_LIMIT
+
+
+def test_options_changed_in_place_price_anew() -> None:
+    # A caller of the engine may change its options between two scorings: the second is
+    # priced under the values it holds then.
+    rs = RULESETS["tianjin"]
+    evaluate._PRICINGS.clear()
+    hand, ctx = _wild_hands(rs, 1, 7)[0]
+    options = dict(rs.option_defaults)
+    first = score(hand, ctx._replace(options=options), rs)
+    options["base"] = 5
+    second = score(hand, ctx._replace(options=options), rs)
+    assert first.value is not None and second.value == 5 * first.value
+    # A per-seat option's list changed in place too (坐庄 off, then each player's 拉庄).
+    pulls = [0] * rs.players
+    options["pulls"] = pulls
+    before = score(hand, ctx._replace(options=options), rs)
+    pricing = evaluate._PRICINGS[id(options)]
+    pulls[1] = 1
+    after = score(hand, ctx._replace(options=options), rs)
+    assert evaluate._PRICINGS[id(options)] is not pricing
+    assert before.value == after.value  # pulls move money between seats, not the value
