@@ -2,6 +2,8 @@
 
     python bench/instructions.py [--hands N] [--passes P] [--against DIR]
     python bench/instructions.py --command-line [--lines N] [--against DIR]
+    python bench/instructions.py --heavy-analysis [--hands N] [--against DIR]
+    python bench/instructions.py --wild-hands [--hands N] [--against DIR]
 
 Wall-clock figures on a shared machine move by a few per cent from run to run (bench/mcr.py's
 median ratio between runs of the same build), which hides a change of 1 %. The instructions
@@ -27,6 +29,16 @@ N, is what a line costs the scorer when its hand is new and the engine's memos a
 N other hands made them (reading, scoring, writing; the process start cancels out). A count
 is repeatable to about 0.1 %, unlike the scorer's wall time on this machine.
 
+`--heavy-analysis` counts `analyse` on `analysis.py`'s heavy hands instead: 14 tianjin tiles
+holding 5, 6 and 7 wilds, waits scored (the first N of each of its three sets, same seed),
+after its warm-up. A child process makes the warm-up and the N hands, analysing them or not;
+the difference of the two whole-process counts, divided by 3N, is what one heavy analysis
+costs with the engine's memos as warm as the warm-up and the hands before it made them.
+
+`--wild-hands` counts `score` on new tianjin hands of 0 to 4 wilds: N random hands of each
+count as `wilds.py` makes them (two in three built winning), each scored once, the
+difference of two whole-process counts (scoring them or only building them) per hand.
+
 Needs the compiled engine (`./run install` builds it where a C compiler is at hand), valgrind
 and setarch (Debian: `apt-get install valgrind util-linux`). Nothing here asserts: it reports.
 """
@@ -38,6 +50,7 @@ import gc
 import importlib.util
 import json
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -48,6 +61,7 @@ from typing import cast
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)
+WILD_SEED = 5  # --wild-hands
 ENTRY = "CPyPy_evaluate___score"  # mypyc's Python-callable wrapper of app.scoring.evaluate.score
 COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
@@ -80,6 +94,101 @@ def _child(tree: Path, hands: int, seed: int, passes: int) -> None:
     for _ in range(passes):
         for hand, ctx in inputs:
             score(hand, ctx, rs)
+
+
+def _heavy_child(tree: Path, hands: int, analysed: bool) -> None:
+    """bench/analysis.py's warm-up and its first `hands` heavy hands of each wild count,
+    analysed when `analysed` (run under callgrind by the parent)."""
+    sys.path.insert(0, str(tree))
+    sys.path.insert(1, str(Path(__file__).resolve().parent))
+    import analysis as bench  # bench/analysis.py: its hands, with `tree`'s engine
+
+    from app.rules.loader import load_rulesets
+    from app.rules.model import RuleSet
+    from app.scoring.analysis import analyse
+
+    rs = cast(RuleSet, load_rulesets(tree / "rulesets")["tianjin"])
+    options = rs.option_defaults
+    seed = bench.DEFAULT_SEED
+    for h, c in bench.tianjin_hands(bench.WARM_UP // 4, 6, seed + 3000):
+        analyse(h, (), c._replace(options=options), rs)
+    heavy = [(h, c._replace(options=options)) for i in range(3)
+             for h, c in bench.tianjin_hands(hands, 5 + i, seed + 20 + i)]
+    gc.collect()
+    gc.disable()
+    if analysed:
+        for h, c in heavy:
+            analyse(h, (), c, rs)
+
+
+def _wild_child(tree: Path, hands: int, scored: bool) -> None:
+    """`hands` random tianjin hands of each count of wilds 0..4 (bench/wilds.py's), built,
+    and scored once each when `scored` (run under callgrind by the parent)."""
+    sys.path.insert(0, str(tree))
+    sys.path.insert(1, str(Path(__file__).resolve().parent))
+    import wilds  # bench/wilds.py: its hands, with `tree`'s engine
+
+    from app.domain.errors import HandError
+    from app.rules.loader import load_rulesets
+    from app.rules.model import RuleSet
+    from app.scoring.evaluate import score
+    from app.service.hand_requests import build
+
+    rs = cast(RuleSet, load_rulesets(tree / "rulesets")["tianjin"])
+    rng = random.Random(WILD_SEED)
+    built = []
+    for n in range(5):
+        while len(built) < hands * (n + 1):
+            notation, context = wilds.random_hand(rng, n, False)
+            try:
+                built.append(build(notation, context, rs))
+            except HandError:  # four of a kind with the flipped indicator: drawn again
+                pass
+    gc.collect()
+    gc.disable()
+    if scored:
+        for hand, ctx in built:
+            score(hand, ctx, rs)
+
+
+def per_wild_hand(tree: Path, hands: int) -> float:
+    """Instructions per new tianjin hand of 0..4 wilds scored in `tree`."""
+    def count(scored: bool) -> int:
+        return _valgrind([sys.executable, __file__, "--wild-child", str(tree), "--hands",
+                          str(hands), *(["--analysed"] if scored else [])], tree,
+                         "the wild hands")
+    return (count(True) - count(False)) / (5 * hands)
+
+
+def wild_hands(hands: int, against: Path | None) -> None:
+    print(f"score, new tianjin hands of 0-4 wilds: {5 * hands} hands (bench/wilds.py's, "
+          f"seed {WILD_SEED}), each scored once")
+    ours = per_wild_hand(ROOT, hands)
+    print(f"{'this tree':12}{ours / 1000:10.1f}k instructions per hand", flush=True)
+    if against is not None:
+        other = per_wild_hand(against.resolve(), hands)
+        print(f"{'against':12}{other / 1000:10.1f}k instructions per hand  ({against})")
+        print(f"{'ratio':12}{ours / other:10.3f}   (this tree / against)")
+
+
+def per_heavy_analysis(tree: Path, hands: int) -> float:
+    """Instructions per heavy analysis in `tree` (3 × `hands` of them)."""
+    def count(analysed: bool) -> int:
+        return _valgrind([sys.executable, __file__, "--heavy-child", str(tree), "--hands",
+                          str(hands), *(["--analysed"] if analysed else [])], tree,
+                         "the heavy analyses")
+    return (count(True) - count(False)) / (3 * hands)
+
+
+def heavy_analysis(hands: int, against: Path | None) -> None:
+    print(f"analyse, tianjin 14 tiles with 5-7 wilds, waits scored: {3 * hands} hands "
+          "(bench/analysis.py's, after its warm-up)")
+    ours = per_heavy_analysis(ROOT, hands)
+    print(f"{'this tree':12}{ours / 1e6:10.1f}M instructions per analysis", flush=True)
+    if against is not None:
+        other = per_heavy_analysis(against.resolve(), hands)
+        print(f"{'against':12}{other / 1e6:10.1f}M instructions per analysis  ({against})")
+        print(f"{'ratio':12}{ours / other:10.3f}   (this tree / against)")
 
 
 def _collected(tree: Path, hands: int, seed: int, passes: int) -> int:
@@ -167,15 +276,37 @@ def main() -> int:
                     help="count mahjong-score --jobs 1 per line instead of score per hand")
     ap.add_argument("--lines", type=int, default=3000,
                     help="with --command-line: lines counted, after as many (default 3000)")
+    ap.add_argument("--heavy-analysis", action="store_true",
+                    help="count analyse on analysis.py's heavy tianjin hands per analysis "
+                         "(--hands: how many of each wild count, default 20)")
+    ap.add_argument("--wild-hands", action="store_true",
+                    help="count score on new tianjin hands of 0-4 wilds per hand "
+                         "(--hands: how many of each wild count, default 150)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--heavy-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--wild-child", type=Path, help=argparse.SUPPRESS)
+    ap.add_argument("--analysed", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child is not None:
         _child(args.child, args.hands, args.seed, args.passes)
+        return 0
+    if args.heavy_child is not None:
+        _heavy_child(args.heavy_child, args.hands, args.analysed)
+        return 0
+    if args.wild_child is not None:
+        _wild_child(args.wild_child, args.hands, args.analysed)
         return 0
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
     if args.command_line:
         command_line(args.lines, args.seed, args.against)
+        return 0
+    if args.wild_hands:
+        wild_hands(150 if args.hands == ap.get_default("hands") else args.hands, args.against)
+        return 0
+    if args.heavy_analysis:
+        heavy_analysis(20 if args.hands == ap.get_default("hands") else args.hands,
+                       args.against)
         return 0
     print(f"{args.hands} hands, seed {args.seed}, {args.passes} warm passes counted")
     ours = per_hand(ROOT, args.hands, args.seed, args.passes)
