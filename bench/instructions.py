@@ -3,7 +3,7 @@
     python bench/instructions.py [--hands N] [--passes P] [--against DIR]
     python bench/instructions.py --command-line [--lines N] [--against DIR]
     python bench/instructions.py --heavy-analysis [--hands N] [--against DIR]
-    python bench/instructions.py --wild-hands [--hands N] [--against DIR]
+    python bench/instructions.py --wild-hands [--hands N] [--warm P] [--against DIR]
 
 Wall-clock figures on a shared machine move by a few per cent from run to run (bench/mcr.py's
 median ratio between runs of the same build), which hides a change of 1 %. The instructions
@@ -37,7 +37,8 @@ costs with the engine's memos as warm as the warm-up and the hands before it mad
 
 `--wild-hands` counts `score` on new tianjin hands of 0 to 4 wilds: N random hands of each
 count as `wilds.py` makes them (two in three built winning), each scored once, the
-difference of two whole-process counts (scoring them or only building them) per hand.
+difference of two whole-process counts (scoring them or only building them) per hand; with
+`--warm P`, the hands scored again, P more passes after the first, per hand and pass.
 
 Needs the compiled engine (`./run install` builds it where a C compiler is at hand), valgrind
 and setarch (Debian: `apt-get install valgrind util-linux`). Nothing here asserts: it reports.
@@ -121,9 +122,10 @@ def _heavy_child(tree: Path, hands: int, analysed: bool) -> None:
             analyse(h, (), c, rs)
 
 
-def _wild_child(tree: Path, hands: int, scored: bool) -> None:
+def _wild_child(tree: Path, hands: int, scored: bool, passes: int) -> None:
     """`hands` random tianjin hands of each count of wilds 0..4 (bench/wilds.py's), built,
-    and scored once each when `scored` (run under callgrind by the parent)."""
+    and scored once each when `scored`, then `passes` more times (run under callgrind by the
+    parent)."""
     sys.path.insert(0, str(tree))
     sys.path.insert(1, str(Path(__file__).resolve().parent))
     import wilds  # bench/wilds.py: its hands, with `tree`'s engine
@@ -147,26 +149,31 @@ def _wild_child(tree: Path, hands: int, scored: bool) -> None:
     gc.collect()
     gc.disable()
     if scored:
-        for hand, ctx in built:
-            score(hand, ctx, rs)
+        for _ in range(1 + passes):
+            for hand, ctx in built:
+                score(hand, ctx, rs)
 
 
-def per_wild_hand(tree: Path, hands: int) -> float:
-    """Instructions per new tianjin hand of 0..4 wilds scored in `tree`."""
-    def count(scored: bool) -> int:
+def per_wild_hand(tree: Path, hands: int, warm: int) -> float:
+    """Instructions per tianjin hand of 0..4 wilds scored in `tree`: new, or with `warm`,
+    scored again (over that many more passes)."""
+    def count(scored: bool, passes: int) -> int:
         return _valgrind([sys.executable, __file__, "--wild-child", str(tree), "--hands",
-                          str(hands), *(["--analysed"] if scored else [])], tree,
-                         "the wild hands")
-    return (count(True) - count(False)) / (5 * hands)
+                          str(hands), "--passes", str(passes),
+                          *(["--analysed"] if scored else [])], tree, "the wild hands")
+    if warm:
+        return (count(True, warm) - count(True, 0)) / (5 * hands * warm)
+    return (count(True, 0) - count(False, 0)) / (5 * hands)
 
 
-def wild_hands(hands: int, against: Path | None) -> None:
-    print(f"score, new tianjin hands of 0-4 wilds: {5 * hands} hands (bench/wilds.py's, "
-          f"seed {WILD_SEED}), each scored once")
-    ours = per_wild_hand(ROOT, hands)
+def wild_hands(hands: int, warm: int, against: Path | None) -> None:
+    how = f"scored again, {warm} passes" if warm else "each scored once"
+    print(f"score, tianjin hands of 0-4 wilds: {5 * hands} hands (bench/wilds.py's, "
+          f"seed {WILD_SEED}), {how}")
+    ours = per_wild_hand(ROOT, hands, warm)
     print(f"{'this tree':12}{ours / 1000:10.1f}k instructions per hand", flush=True)
     if against is not None:
-        other = per_wild_hand(against.resolve(), hands)
+        other = per_wild_hand(against.resolve(), hands, warm)
         print(f"{'against':12}{other / 1000:10.1f}k instructions per hand  ({against})")
         print(f"{'ratio':12}{ours / other:10.3f}   (this tree / against)")
 
@@ -282,6 +289,9 @@ def main() -> int:
     ap.add_argument("--wild-hands", action="store_true",
                     help="count score on new tianjin hands of 0-4 wilds per hand "
                          "(--hands: how many of each wild count, default 150)")
+    ap.add_argument("--warm", type=int, default=0,
+                    help="with --wild-hands: count the hands scored again, over this many "
+                         "passes (default 0: new hands)")
     ap.add_argument("--child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--heavy-child", type=Path, help=argparse.SUPPRESS)
     ap.add_argument("--wild-child", type=Path, help=argparse.SUPPRESS)
@@ -294,7 +304,7 @@ def main() -> int:
         _heavy_child(args.heavy_child, args.hands, args.analysed)
         return 0
     if args.wild_child is not None:
-        _wild_child(args.wild_child, args.hands, args.analysed)
+        _wild_child(args.wild_child, args.hands, args.analysed, args.passes)
         return 0
     if shutil.which("valgrind") is None:
         sys.exit("valgrind is not installed (Debian: apt-get install valgrind)")
@@ -302,7 +312,8 @@ def main() -> int:
         command_line(args.lines, args.seed, args.against)
         return 0
     if args.wild_hands:
-        wild_hands(150 if args.hands == ap.get_default("hands") else args.hands, args.against)
+        wild_hands(150 if args.hands == ap.get_default("hands") else args.hands, args.warm,
+                   args.against)
         return 0
     if args.heavy_analysis:
         heavy_analysis(20 if args.hands == ap.get_default("hands") else args.hands,
