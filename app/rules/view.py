@@ -43,9 +43,9 @@ NUMBERED_PUNGS: Final = 128
 FOUR_CHOWS: Final = 256
 FOUR_PUNGS: Final = 512
 FEATURES: Final = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs": CHOW_PAIRS,
-            "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
-            "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
-            "four_pungs": FOUR_PUNGS}
+                   "wait": WAIT, "last_tile": LAST_TILE, "kong_win": KONG_WIN,
+                   "numbered_pungs": NUMBERED_PUNGS, "four_chows": FOUR_CHOWS,
+                   "four_pungs": FOUR_PUNGS}
 # The features that come from the context, the same for every reading of a hand.
 CONTEXT_FEATURES: Final = LAST_TILE | KONG_WIN
 

@@ -23,6 +23,7 @@ from app.domain.hand import WinContext
 from app.rules.payments import Scheme
 from app.rules.plan import Hit, Most, Plan, ShapePlan
 from app.rules.view import Held
+from app.scoring.fans import fan_ids
 
 # The choices weighed at most (each fan that may count multiplies them by its times + 1):
 # past it there is no ceiling, and every reading is compared.
@@ -68,9 +69,8 @@ class Pricing:
         if known is None:
             if len(worths) >= PRICED_LIMIT:
                 worths.clear()
-            fans = self.plan.fans
             known = worths[key] = self.scheme.value(
-                total, fans=tuple([(fans[p].id, n) for p, n in counted]), **self.params)[0]
+                total, fans=fan_ids(self.plan, counted), **self.params)[0]
         return known
 
 

@@ -50,17 +50,18 @@ from app.rules.plan import Plan, ShapePlan
 from app.rules.view import HandFacts, SubstitutedFacts, View, held
 from app.scoring.ceiling import Pricing, ceiling
 from app.scoring.describe import describe
-from app.scoring.fans import HandFans, Hit, Tally, tally
+from app.scoring.fans import HandFans, Hit, Tally, fan_ids, tally
 from app.scoring.result import FanResult, Reason, ScoreResult
 from app.scoring.wild_readings import wild_views
 
 NO_WINNING_SHAPE: Final = "no_winning_shape"
 BELOW_MINIMUM: Final = "below_minimum"
 _NO_WILDS: Final[frozenset[int]] = frozenset()
-# The readings compared before the most a reading can score is worked out (see step 4): a
-# hand read in one or two ways has nothing to save, so a hand whose readings are listed waits
-# for the third; a hand with wilds, whose readings are made as they are compared and are
-# often many, works it out at the first, which may then end the comparison.
+# The readings compared before the most a reading can score is worked out (see step 4;
+# `_readings` says which applies): a hand read in one or two ways has nothing to save, so a
+# hand whose readings are listed waits for the third; a hand with wilds, whose readings are
+# made as they are compared and are often many, works it out at the first, which may then
+# end the comparison.
 _CEILING_AFTER: Final = 3
 _CEILING_AFTER_WILDS: Final = 1
 
@@ -166,8 +167,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         win_wild = hand.win_tile in wild_set
     # 2. Readings.
-    candidates, same_hand_fans = _readings(hand, ctx, rs, plan, shape_names, wild_set,
-                                           wild_count, win_wild)
+    candidates, same_hand_fans, ceiling_after = _readings(hand, ctx, rs, plan, shape_names,
+                                                          wild_set, wild_count, win_wild)
     disabled = _disabled(plan, ctx)
     scheme = rs.payment_scheme
     fixed = rs.fixed_payment_params
@@ -175,7 +176,7 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
                                  else fixed)
     # 3 and 4. The fans of each reading; the best reading.
     best = _best(candidates, hand, ctx, rs, plan, shape_names, wild_set, disabled,
-                 same_hand_fans, params, trace)
+                 same_hand_fans, ceiling_after, params, trace)
     if best is None:
         return ScoreResult(
             ruleset=rs.id, winning=False,
@@ -223,10 +224,11 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
 
 def _readings(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, shape_names: Any,
               wild_set: frozenset[int], wild_count: int, win_wild: bool
-              ) -> tuple[Iterable[tuple[View, HandFans | None]], bool]:
+              ) -> tuple[Iterable[tuple[View, HandFans | None]], bool, int]:
     """Step 2: the hand's readings as views to compare, each with the hand fans it shares
-    (None: read one way only, its hand fans decided with its reading fans); and whether the
-    hand fans are the same in every reading (decided once for the hand)."""
+    (None: read one way only, its hand fans decided with its reading fans); whether the
+    hand fans are the same in every reading (decided once for the hand); and the readings
+    compared before the ceiling is worked out (`_CEILING_AFTER`)."""
     tileset = rs.tileset
     candidates: Iterable[tuple[View, HandFans | None]]
     facts: HandFacts
@@ -237,6 +239,7 @@ def _readings(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, shape_names:
         facts = SubstitutedFacts(hand, ctx, tileset, shape_names, hand, wild_count, win_wild)
         candidates = wild_views(hand, facts, wild_set, rs)
         same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
+        return candidates, same_hand_fans, _CEILING_AFTER_WILDS
     else:
         facts = HandFacts(hand, ctx, tileset, shape_names)
         facts.wild_count = wild_count
@@ -257,7 +260,7 @@ def _readings(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, shape_names:
             shared = HandFans()
             # Made as they are compared: a final fan may end the comparison early.
             candidates = ((View(r, facts, policy), shared) for r in readings)
-    return candidates, same_hand_fans
+    return candidates, same_hand_fans, _CEILING_AFTER
 
 
 def _disabled(plan: Plan, ctx: WinContext) -> int:
@@ -276,8 +279,8 @@ def _disabled(plan: Plan, ctx: WinContext) -> int:
 
 def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: WinContext,
           rs: RuleSet, plan: Plan, shape_names: Any, wild_set: frozenset[int], disabled: int,
-          same_hand_fans: bool, params: Mapping[str, Any], trace: Trace | None
-          ) -> tuple[int, int, int, View, Tally] | None:
+          same_hand_fans: bool, ceiling_after: int, params: Mapping[str, Any],
+          trace: Trace | None) -> tuple[int, int, int, View, Tally] | None:
     """Steps 3 and 4: (worth, total, priority, view, tally) of the best reading, or None
     when the hand reads in no way; with `trace`, every reading is recorded.
 
@@ -306,8 +309,6 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     top: tuple[int, int] | None = None
     first_priority = 0
     compared = 0
-    ceiling_after = (_CEILING_AFTER_WILDS if wild_set and not wild_set.isdisjoint(hand.concealed)
-                     else _CEILING_AFTER)
     for view, of_hand in candidates:
         if decided and trace is None:
             break
@@ -370,7 +371,7 @@ def _refused(rs: RuleSet, plan: Plan, view: View, ctx: WinContext,
                                 f"{_not_counted(plan, counted)}; {rs.name} needs at least "
                                 f"{rs.min_fan} to win"))
     if refused is None and rs.fan_requirements:
-        counted_ids = _ids(plan, counted)
+        counted_ids = fan_ids(plan, counted)
         for freq in rs.fan_requirements:
             if freq.refuses((fid for fid, _ in counted_ids), ctx.options, ctx.win_type):
                 refused = Reason(freq.reason, freq.message)
@@ -386,7 +387,7 @@ def _paid(rs: RuleSet, plan: Plan, ctx: WinContext, scheme: Scheme,
     priced = scheme.by_fans
     bound = rs.fixed_payment
     if priced:
-        params = {**params, "fans": _ids(plan, counted)}
+        params = {**params, "fans": fan_ids(plan, counted)}
     elif bound is not None:
         # Remembered by (total, what the scheme reads of the context): see `FixedPayment`.
         memo = bound.memo
@@ -442,11 +443,6 @@ def _pricing(plan: Plan, scheme: Scheme, params: Mapping[str, Any],
             _PRICINGS.clear()
         found = _PRICINGS[id(options)] = Pricing(plan, scheme, params, options)
     return found
-
-
-def _ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
-    fans = plan.fans
-    return tuple([(fans[position].id, n) for position, n in counted])
 
 
 def _not_counted(plan: Plan, counted: list[Hit]) -> str:

@@ -35,7 +35,7 @@ from app.rules.policies import UNLIMITED
 from app.rules.view import View
 from app.scoring.describe import describe
 from app.scoring.evaluate import Trace, score
-from app.scoring.fans import Tally
+from app.scoring.fans import Tally, fan_ids
 from app.scoring.result import (
     Decomposition,
     Explanation,
@@ -88,7 +88,7 @@ def _explanation(trace: Trace, ctx: WinContext, rs: RuleSet,
     compared.sort(key=lambda r: (not r[3], not r[2], -r[1].total))
     readings = tuple(
         ReadingTotal(_described(v, trace, rs),
-                     tuple((plan.fans[p].id, n) for p, n in t.counted), t.total + flowers,
+                     fan_ids(plan, t.counted), t.total + flowers,
                      meets, chosen)
         for v, t, meets, chosen in compared[:MAX_READINGS])
     return Explanation(tuple(_not_counted(view, tally, trace.disabled, ctx, rs, plan)), readings,

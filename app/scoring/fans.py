@@ -22,7 +22,7 @@ from app.domain.hand import WinContext
 from app.rules.plan import SHARED_LIMIT, Hit, Plan, Probes, ShapePlan
 from app.rules.view import CONTEXT_FEATURES, View
 
-__all__ = ["HandFans", "Hit", "Tally", "found", "tally"]
+__all__ = ["HandFans", "Hit", "Tally", "fan_ids", "found", "tally"]
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
@@ -102,6 +102,13 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         if bits:
             hits += table.found[bits]
     return hits
+
+
+def fan_ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:
+    """The counted fans by id, with how many times each counts: what a payment scheme
+    pricing the fans reads, and a fan requirement."""
+    fans = plan.fans
+    return tuple([(fans[position].id, n) for position, n in counted])
 
 
 def tally(view: View, ctx: WinContext, plan: Plan, shape: ShapePlan,
