@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app import create_app  # noqa: E402
+from app.api import create_app  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
 from app.service.hand_requests import read_score_request  # noqa: E402
@@ -180,7 +180,7 @@ def over_http(hands: Sequence[Body], workers: int | None, conns: int, duration: 
     extra = ["--workers", str(workers)] if workers else []
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
-        service = Server("service", "app:create_app()", extra, Path(tmp))
+        service = Server("service", "app.api:create_app()", extra, Path(tmp))
         running.append(service)
         service.wait_ready("GET", "/healthz")
         singles = [encode(h) for h in hands]

@@ -54,7 +54,7 @@ def main() -> int:
     body = json.dumps({"requests": wild_waits_requests(args.hands, args.seed)}).encode()
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
-        server = Server("service", "app:create_app()", [], Path(tmp))
+        server = Server("service", "app.api:create_app()", [], Path(tmp))
         running.append(server)
         server.wait_ready("GET", "/healthz")
         done: dict[str, float] = {}

@@ -5,7 +5,7 @@ settings, over real sockets.
                          [--worker-class K] [--threads T] [--seed S] [--pool N] [--close]
 
 It starts the service as `./run serve` does (gunicorn, the project's gunicorn.conf.py,
-`app:create_app()`) and the bare app (bench/bare_app.py) with the same config file, each on a
+`app.api:create_app()`) and the bare app (bench/bare_app.py) with the same config file, each on a
 free loopback port (only the bind differs; --workers, --worker-class and --threads go to both
 on gunicorn's command line). Then, per endpoint and concurrency, it loads the service and the
 bare route with the same pool of request bodies, in turn, each run bounded in duration and
@@ -379,7 +379,7 @@ def build_endpoints(pool: int, seed: int) -> list[Endpoint]:
     ]
     # Every body must be answered 200 (checked in-process); the mean size sets the bare
     # route's payload.
-    from app import create_app
+    from app.api import create_app
 
     client = create_app().test_client()
     for ep in out:
@@ -459,7 +459,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
-        service = Server("service", "app:create_app()", extra, tmpdir)
+        service = Server("service", "app.api:create_app()", extra, tmpdir)
         running.append(service)
         bare = Server("bare", "bench.bare_app:create_app()", extra, tmpdir)
         running.append(bare)

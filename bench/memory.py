@@ -6,7 +6,7 @@
                            [--max-requests M] [--max-seconds X]
 
 It starts the service as `./run serve` does (gunicorn, the project's gunicorn.conf.py,
-`app:create_app()`, a metrics directory of its own) on a free loopback port with W workers
+`app.api:create_app()`, a metrics directory of its own) on a free loopback port with W workers
 (default 2) and sends N requests per worker (default 20,000: 40,000 in all; `--requests`
 gives the total instead) from C keep-alive connections (default 12), each made anew every
 100 requests (and whenever the server closes it). So that the requests split evenly between
@@ -497,7 +497,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metrics_dir = Path(tmp) / "metrics"
         metrics_dir.mkdir()
         os.environ["PROMETHEUS_MULTIPROC_DIR"] = str(metrics_dir)
-        server = Server("service", "app:create_app()", extra, Path(tmp))
+        server = Server("service", "app.api:create_app()", extra, Path(tmp))
         running.append(server)
         server.wait_ready("GET", "/readyz")
         master = server.proc.pid

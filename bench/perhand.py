@@ -59,7 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from app import create_app  # noqa: E402
+from app.api import create_app  # noqa: E402
 from app.api.observe import shared_access_log  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
 from app.scoring import evaluate  # noqa: E402

@@ -41,7 +41,7 @@ if str(ROOT) not in sys.path:
 
 from bodies import encode, mcr_bodies  # noqa: E402
 
-from app import create_app  # noqa: E402
+from app.api import create_app  # noqa: E402
 from app.api.observe import shared_access_log  # noqa: E402
 
 SCORE_URL = "/v1/rulesets/mcr/score"

@@ -265,7 +265,7 @@ def main() -> int:
 
     running: list[Server] = []
     with servers_stopped_on_exit(running), tempfile.TemporaryDirectory() as tmp:
-        server = Server("service", "app:create_app()", [], Path(tmp))
+        server = Server("service", "app.api:create_app()", [], Path(tmp))
         running.append(server)
         server.wait_ready("GET", "/healthz")
         outs, probes, took = asyncio.run(

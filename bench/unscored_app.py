@@ -2,7 +2,7 @@
 
     gunicorn -c gunicorn.conf.py --bind 127.0.0.1:PORT "bench.unscored_app:create_app()"
 
-It is the service (`app.create_app()`) whose score request (the direct path and the route)
+It is the service (`app.api.create_app()`) whose score request (the direct path and the route)
 reads and checks each request exactly as the service does (body, schema, the hand and its
 context), then answers, instead of scoring, the answer it made the first time it saw the same
 body (scored once then), written out again. Over
@@ -18,7 +18,7 @@ from typing import Any, cast
 import orjson
 from flask import Flask, Response
 
-from app import create_app as create_service
+from app.api import create_app as create_service
 from app.api import direct
 from app.api.body import json_object_body
 from app.api.routes import _ruleset

@@ -25,7 +25,6 @@ from typing import Any
 
 import orjson
 
-from app import MAX_CONTENT_LENGTH, rulesets_dir
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.rules.families import ServedRuleSet
 from app.rules.loader import load_rulesets
@@ -39,6 +38,7 @@ from app.service.batch import (
 from app.service.families import check_served
 from app.service.json_body import json_document, not_an_object
 from app.service.problems import ApiError, api_problem, problem_body
+from app.settings import MAX_CONTENT_LENGTH, rulesets_dir
 
 __all__ = ["ENDPOINTS", "LineScorer", "served_rulesets"]
 

@@ -12,9 +12,10 @@ from types import MappingProxyType
 
 from flask import Flask
 
-from app import DEFAULT_RULESETS_DIR, create_app
+from app.api import create_app
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
+from app.settings import DEFAULT_RULESETS_DIR
 
 
 @cache

@@ -21,7 +21,7 @@ import pytest
 import yaml
 from flask import Flask
 
-from app import create_app
+from app.api import create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 DEPLOY = ROOT / "deploy"

@@ -12,7 +12,7 @@ import yaml
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import create_app
+from app.api import create_app
 from app.api.observe import APP_LOGGER, JsonFormatter
 from app.rules.load_files import load_yaml
 from tests.api.helpers import OPENAPI_FILE, REPO_ROOT, AppLog

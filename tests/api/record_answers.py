@@ -107,7 +107,7 @@ def answer(client: Any, request: Request) -> tuple[int, Any]:
 
 
 def main() -> int:
-    from app import create_app
+    from app.api import create_app
 
     client = create_app({"ACCESS_LOG": False}).test_client()
     count = 0

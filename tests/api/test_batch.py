@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from app import create_app
+from app.api import create_app
 from app.domain.deadline import TimeLimitExceeded, check
 from app.rules.model import RuleSet
 from app.service import batch

@@ -15,9 +15,9 @@ from flask import Flask
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 from werkzeug.wrappers import Response
 
-from app import BODY_TIMEOUT_ENV, create_app
-from app.api import body_deadline
+from app.api import body_deadline, create_app
 from app.api.body_deadline import BodyDeadline, BodyTimeout, DeadlineInput, timeout_problem
+from app.settings import BODY_TIMEOUT_ENV
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     NINE_GATES_RESPONSE,

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from werkzeug.test import Client
 
-from app import create_app
+from app.api import create_app
 from app.api import direct as direct_module
 from app.api.direct import Direct
 from app.api.observe import ROUTE_KEY

@@ -23,10 +23,11 @@ from flask.testing import FlaskClient
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from prometheus_client.parser import text_string_to_metric_families
 
-from app import RULESETS_ENV, create_app
+from app.api import create_app
 from app.api.metrics import LATENCY_BUCKETS, METRICS_KEY, UNMATCHED
 from app.rules.load_files import load_yaml
 from app.scoring import evaluate
+from app.settings import RULESETS_ENV
 from tests.api.helpers import NINE_GATES_REQUEST, OPENAPI_FILE, REPO_ROOT, SCORE_URL
 from tests.api.test_serve import RUN, _broken_rulesets, _free_port, _running, _serve_env
 

@@ -18,7 +18,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from app import __version__, create_app
+from app import __version__
+from app.api import create_app
 from app.api.observe import LINES_PER_WRITE, PIPE_BUF, AccessLog, shared_access_log
 from app.api.routes import RULESETS_KEY
 from app.service.batch import run_batch, score_item

@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from app import RULESETS_ENV, create_app
+from app.api import create_app
 from app.api.routes import RULESETS_KEY
 from app.rules.errors import RuleSetError
+from app.settings import RULESETS_ENV
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
     NINE_GATES_RESPONSE,

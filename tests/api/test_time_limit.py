@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from app import TIME_LIMIT_ENV, create_app
+from app.api import create_app
+from app.settings import TIME_LIMIT_ENV
 from tests.api.helpers import NINE_GATES_REQUEST, SCORE_URL, problem
 
 SETTLE = {"events": [{"type": "win", "seat": 0, "hand": "111p222p333p444p5p5p",

@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from app import DEFAULT_RULESETS_DIR, rulesets_dir
 from app.rules.load_files import load_yaml
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
+from app.settings import DEFAULT_RULESETS_DIR, rulesets_dir
 
 HERE = Path(__file__).resolve().parent
 RULESETS_DIR = rulesets_dir({})

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 
-from app import create_app
+from app.api import create_app
 from app.service import batch, collector
 from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import LineScorer, served_rulesets

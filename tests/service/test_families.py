@@ -19,7 +19,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from marshmallow import RAISE, Schema, fields, validate
 
-from app import create_app
+from app.api import create_app
 from app.api.routes import RULESETS_KEY
 from app.rules.errors import RuleSetError, field_errors
 from app.rules.families import (

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import app
+from app import settings
 from app.rules.loader import load_rulesets
 from tools.loggen.hands import no_shape, shapes_left_out
 from tools.loggen.log import log_lines, not_tiles, tile_rulesets
@@ -88,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argparse)."""
     parser = _parser()
     args = parser.parse_args(argv)
-    rulesets = load_rulesets(app.rulesets_dir({"RULESETS_DIR": args.rulesets_dir}))
+    rulesets = load_rulesets(settings.rulesets_dir({"RULESETS_DIR": args.rulesets_dir}))
     tiles = tile_rulesets(rulesets)
     asked: list[str] = args.ruleset or ["all"]
     ids: list[str] = []

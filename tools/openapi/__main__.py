@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from app import OPENAPI_PATH
+from app.settings import OPENAPI_PATH
 from tools.openapi.build import generate
 
 

@@ -15,7 +15,7 @@ import yaml
 from apispec import APISpec
 from marshmallow import Schema
 
-from app import DEFAULT_RULESETS_DIR, create_app
+from app.api import create_app
 from app.rules.cards import CardRuleSet
 from app.rules.families import CARDS, TILES, family_of
 from app.rules.loader import load_rulesets
@@ -32,6 +32,7 @@ from app.service.card_requests import card_schemas
 from app.service.families import settles_rounds
 from app.service.schemas import ANALYSIS_REQUEST, BATCH_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 from app.service.settle_schemas import SETTLE_REQUEST
+from app.settings import DEFAULT_RULESETS_DIR
 from app.version import __version__
 from tools.openapi import contract
 from tools.openapi.converter import Converter, Plugin, ref, text

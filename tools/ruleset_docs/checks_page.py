@@ -18,13 +18,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from app import REPO_ROOT
 from app.domain.shapes import SHAPES, Shape
 from app.rules.card_checks import CHECKS as CARD_CHECKS
 from app.rules.card_steps import STEPS
 from app.rules.checks import CHECKS, CheckSpec, TileGroup
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
+from app.settings import REPO_ROOT
 from tools.ruleset_docs.common import (
     CHECKS_MARKER,
     DocsError,

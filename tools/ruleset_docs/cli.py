@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from app import REPO_ROOT, RULESETS_ENV
+from app.settings import REPO_ROOT, RULESETS_ENV
 from tools.ruleset_docs.common import GENERATED
 from tools.ruleset_docs.pages import render_all, source_dirs, stale_pages
 from tools.ruleset_docs.pictures import render_pictures

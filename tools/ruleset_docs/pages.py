@@ -8,8 +8,8 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from app import REPO_ROOT, RULESETS_ENV
 from app.rules.families import CARDS, TILES, family_of
+from app.settings import REPO_ROOT, RULESETS_ENV
 from tools.ruleset_docs.card_page import CardPage
 from tools.ruleset_docs.checks_page import render_checks_page
 from tools.ruleset_docs.common import CHECKS_PAGE, PAGES_DIR, DocsError

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-import app
+from app import settings
 from app.domain.errors import HandError
 from app.domain.hand import DISCARD, KONG, KONG_AFTER_DISCARD, KONG_REPLACEMENT, KONG_ROBBED
 from app.rules.cards import CardRuleSet
@@ -225,7 +225,7 @@ def test_the_shapes_and_flags_of_a_larger_sample() -> None:
 
 
 def _variant(name: str, **changes: Any) -> RuleSet:
-    data = load_yaml((app.DEFAULT_RULESETS_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
+    data = load_yaml((settings.DEFAULT_RULESETS_DIR / f"{name}.yaml").read_text(encoding="utf-8"))
     data.update(changes)
     return build_ruleset(data, f"{name} variant")
 
