@@ -108,10 +108,10 @@ def post_request(worker: Any, req: Any, environ: dict[str, Any], resp: Any) -> N
     Under gevent, once a response is sent, wait for the worker's event loop to have nothing
     else to do before reading this connection's next request. Scoring never waits on I/O, so
     without it a client that sends its next request at once finds the worker reading it before
-    anything else can run, and keeps the worker to itself (measured: p99 in seconds at 64
-    connections); with `gevent.sleep(0)` the connections take turns but a new connection's
-    first request still waits hundreds of ms to be read. `idle` serves every connection,
-    new ones included, in turn."""
+    anything else can run, and keeps the worker to itself; with `gevent.sleep(0)` the
+    connections take turns but a new connection's first request still waits behind them all
+    to be read (bench/README.md gives the figures). `idle` serves every connection, new ones
+    included, in turn."""
     started = getattr(req, "mahjong_started", None)
     if _memory_guard is not None and started is not None:
         _memory_guard.answered(time.perf_counter() - started)
@@ -140,7 +140,7 @@ def post_fork(server: Any, worker: Any) -> None:
     else to do (`gevent.idle`: every connection ready to go served, new ones included), so a
     batch or a waits search on wild tiles no longer holds health probes and short requests
     until it ends (app/domain/deadline.py). `gevent.sleep(0)` gives each other connection
-    only one step per slice (accept, read, answer): a probe then took up to 750 ms.
+    only one step per slice (accept, read, answer), so a probe waited many slices.
 
     Under gevent too, a read of a request body still waiting at the body's deadline is cut
     short there (`gevent.Timeout`); without a timer it would be refused only once the read

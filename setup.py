@@ -1,14 +1,14 @@
 """The build: the engine's hot modules compiled with mypyc when a C compiler is at hand.
 
 The modules are listed in pyproject.toml (`[tool.mahjong-scoring] compiled`). Compiled, a
-hand is scored about 1.5 times faster; the compiled modules are the same source, type-checked
-by mypy on the way, and give the same results (tests/test_build.py compares both builds).
-Without a working C compiler and Python's headers, or with MAHJONG_PURE_PYTHON=1 set, the
-install still succeeds and the engine runs as plain Python; so it does when the C compiler
-fails on the generated code. A module mypy refuses stops the build. Either way `pip install -e .`
-leaves the package importable from the source tree: compiled modules sit beside their
-sources (`*.so`), and a build without them removes any left from an earlier one, so a stale
-compiled module never shadows its source.
+hand is scored faster (`bench/mcr.py` prints which build it times); the compiled modules are
+the same source, type-checked by mypy on the way, and give the same results
+(tests/test_build.py compares both builds). Without a working C compiler and Python's
+headers, or with MAHJONG_PURE_PYTHON=1 set, the install still succeeds and the engine runs as
+plain Python; so it does when the C compiler fails on the generated code. A module mypy
+refuses stops the build. Either way `pip install -e .` leaves the package importable from the
+source tree: compiled modules sit beside their sources (`*.so`), and a build without them
+removes any left from an earlier one, so a stale compiled module never shadows its source.
 """
 
 from __future__ import annotations

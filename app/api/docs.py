@@ -4,7 +4,7 @@ Swagger UI's files come from a PyPI package (`swagger-ui-bundle-v2`, Swagger UI 
 reads OpenAPI 3.1) and are served by the service itself under `/docs/assets/`: the page works
 where the service is deployed without access to the internet (no CDN).
 
-The files are static and large (1.5 MB of JavaScript, 0.4 MB gzipped), so each is read and
+The files are static and large (megabytes of JavaScript), so each is read and
 gzip-compressed once, on its first request, and kept in memory: a client that accepts gzip
 gets the compressed bytes without the cost of compressing them again. Each form has its own
 strong ETag (RFC 9110 §8.8.3: the gzipped bytes are another representation), and

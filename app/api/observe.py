@@ -66,7 +66,7 @@ APP_LOGGER = "app"
 
 # Access-log lines wait at most this long (seconds) before they are written...
 FLUSH_INTERVAL = 0.25
-# ...or until this many are queued (about 3.5 KB: a line is about 290 bytes).
+# ...or until this many are queued (a few KB: a line is a few hundred bytes).
 LINES_PER_WRITE = 12
 # A write of at most this many bytes to a pipe is atomic (POSIX): another worker's line never
 # lands inside it.

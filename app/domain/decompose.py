@@ -157,7 +157,7 @@ def regular_splits(counts: list[int], tileset: TileSet) -> list[list[Group]]:
     return [[g for part in combo for g in part] + honours for combo in product(*per_part)]
 
 
-@lru_cache(maxsize=1024)  # one entry per suit pattern regular_splits reads (369 seen)
+@lru_cache(maxsize=1024)  # one entry per suit pattern regular_splits reads
 def _suit_groups(start: int, part: tuple[int, ...]) -> tuple[tuple[tuple[Group, ...], ...], int]:
     """A suit's splits as ready-made groups (memoised), and 1 if they hold the pair."""
     splits = suit_splits(part)

@@ -315,9 +315,9 @@ def parts_held() -> int:
 
 # Segments are made once and shared by the parts, as their groups are (`app.domain.readings`).
 _SEGMENTS: Final[dict[tuple[int, bool, int, frozenset[int]], Segment]] = {}
-# Segments are bounded by the parts' patterns rather than by the tile sets: 487 seen on
-# 4,000 requests of bench/memory.py's mix, 3 starts x 3 counts mod 3 x 512 sets of waits at
-# most per tile set. Emptied when full (the parts keep theirs).
+# Segments are bounded by the parts' patterns rather than by the tile sets: 3 starts x 3
+# counts mod 3 x 512 sets of waits at most per tile set. Emptied when full (the parts keep
+# theirs); what a mix of requests fills is in bench/README.md (`bench/memory.py`).
 SEGMENTS_LIMIT: Final = 2048
 
 

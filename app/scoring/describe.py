@@ -14,9 +14,8 @@ from app.domain.tiles import TileSet
 from app.scoring.result import Decomposition
 
 # Groups written out, by (tile set, group), for readings without pieces (declared melds,
-# special shapes, wild readings): 454 entries on the measured traffic (MCR, tianjin with
-# wilds, sichuan, chengdu, random tiles), about 400 bytes each. Emptied when full. See
-# `app.scoring.memory`.
+# special shapes, wild readings): a group is one of a tile set's few kinds of group, so the
+# table stays small. Emptied when full. See `app.scoring.memory`.
 _WRITTEN: Final[dict[tuple[TileSet, Group], tuple[int, str]]] = {}
 WRITTEN_LIMIT: Final = 2048
 
