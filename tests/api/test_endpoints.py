@@ -198,6 +198,10 @@ def test_score_with_options(options_client: FlaskClient) -> None:
     body["context"]["options"] = {"cap": 2, "strict": True, "style": "b"}
     response = options_client.post(SCORE_URL, json=body)
     assert response.status_code == 200, response.get_data(as_text=True)
+    # Declared options that no fan, shape or payment reads are taken and change nothing: the
+    # answer is the one without them.
+    assert response.get_json() == options_client.post(SCORE_URL, json=NINE_GATES_REQUEST).get_json()
+    assert response.get_json() == NINE_GATES_RESPONSE
 
 
 def test_openapi_document_is_the_committed_file(client: FlaskClient) -> None:

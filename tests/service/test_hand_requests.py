@@ -627,7 +627,14 @@ def test_inconsistent_context(
     ],
 )
 def test_consistent_context(hand: str, context: dict[str, Any]) -> None:
-    build(hand, context, RULES)
+    # A context that agrees with its hand is read as given: the kong, the win type and the
+    # seats it names, and a hand of 14 tiles with its winning tile among the standing ones.
+    read, ctx = build(hand, context, RULES)
+    assert (ctx.win_type, ctx.kong) == (context["win_type"], context.get("kong"))
+    assert ctx.winner == context.get("winner", 0)
+    assert ctx.discarder == context.get("discarder")
+    assert len(read.concealed) + sum(min(len(m.tiles), 3) for m in read.melds) == 14
+    assert read.win_tile in read.concealed
 
 
 @pytest.mark.parametrize(
