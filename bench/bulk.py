@@ -59,7 +59,7 @@ if str(ROOT) not in sys.path:
 from app.api import create_app  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
-from app.service.hand_requests import read_score_request  # noqa: E402
+from app.service.tiles.requests import read_score_request  # noqa: E402
 from mahjong_scoring.cli import cores  # noqa: E402
 from mahjong_scoring.lines import served_rulesets  # noqa: E402
 from tools import loggen  # noqa: E402

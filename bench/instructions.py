@@ -134,7 +134,7 @@ def _wild_child(tree: Path, hands: int, scored: bool, passes: int) -> None:
     from app.rules.loader import load_rulesets
     from app.rules.model import RuleSet
     from app.scoring.evaluate import score
-    from app.service.hand_requests import build
+    from app.service.tiles.requests import build
 
     rs = cast(RuleSet, load_rulesets(tree / "rulesets")["tianjin"])
     rng = random.Random(WILD_SEED)

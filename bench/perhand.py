@@ -64,7 +64,7 @@ from app.api.observe import shared_access_log  # noqa: E402
 from app.rules.model import RuleSet  # noqa: E402
 from app.scoring import evaluate  # noqa: E402
 from app.scoring.build import engine_build  # noqa: E402
-from app.service.hand_requests import read_score_request  # noqa: E402
+from app.service.tiles.requests import read_score_request  # noqa: E402
 from mahjong_scoring.lines import served_rulesets  # noqa: E402
 
 DEFAULT_SEED = 20240601  # the differential test's default (MCR_DIFF_SEED)

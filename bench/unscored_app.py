@@ -25,8 +25,8 @@ from app.api.routes import _ruleset
 from app.rules.families import TILES, family_of
 from app.rules.model import AnyRuleSet, RuleSet
 from app.scoring import evaluate
-from app.service.hand_requests import read_score_request
-from app.service.responses import score_response
+from app.service.tiles.requests import read_score_request
+from app.service.tiles.responses import score_response
 
 
 def create_app() -> Flask:

@@ -56,7 +56,7 @@ from app.rules.model import RuleSet  # noqa: E402
 from app.rules.tile_loader import build_ruleset  # noqa: E402
 from app.scoring import wild_readings  # noqa: E402
 from app.scoring.evaluate import score  # noqa: E402
-from app.service.hand_requests import build  # noqa: E402
+from app.service.tiles.requests import build  # noqa: E402
 
 DEFAULT_SEED = 20261130
 TARGET_MS = 50.0

@@ -85,7 +85,7 @@ def _hands() -> list[tuple[str, str, Any, Any]]:
     from app.domain.hand import Hand
     from app.rules.loader import load_rulesets
     from app.rules.model import RuleSet
-    from app.service.hand_requests import build, build_waiting
+    from app.service.tiles.requests import build, build_waiting
     from tests.mcr_reference.generator import generate
 
     # The tile games: the modules compiled at install are the tile engine's.

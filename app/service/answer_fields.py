@@ -1,11 +1,14 @@
-"""The base of the declared answer shapes (`answer_schemas`, `card_answer_schemas`,
-`document_schemas`, `problem_schemas`): marshmallow schemas that say what a response body holds.
+"""The base of the declared answer shapes (the core's `answer_schemas`, `document_schemas`,
+`problem_schemas`, and each family's `answer_schemas` and `document_schemas` in its package,
+`app.service.tiles`, `app.service.cards`): marshmallow schemas that say what a response body
+holds.
 
-The answers themselves are written by fast functions that build dicts (`responses`,
-`card_responses`, `card_documents`, `settle_requests`, `batch`, `problems`); these schemas are
-never used to dump them. They are the one declaration of each shape: `openapi.yaml` is generated
-from them (`./run openapi`, tools/openapi), and the API tests validate every live answer against
-the generated document, so a writer that drifts from its declared shape fails them.
+The answers themselves are written by fast functions that build dicts (each family's
+`responses` and `documents`, the tile games' `settle_requests`, `batch`, `problems`); these
+schemas are never used to dump them. They are the one declaration of each shape: `openapi.yaml`
+is generated from them (`./run openapi`, tools/openapi), and the API tests validate every live
+answer against the generated document, so a writer that drifts from its declared shape fails
+them.
 
 How a declaration becomes the contract's JSON Schema: a schema class is a component named after
 the class (a class whose name starts with `_` is written inline where it is used); its docstring

@@ -33,11 +33,11 @@ from app.domain.deadline import TimeLimitExceeded, check, time_limit
 from app.domain.errors import HandError
 from app.rules.families import ServedRuleSet
 from app.service.families import AnyFamily, analysis_body, service_family
-from app.service.hand_requests import validated
 from app.service.json_body import not_an_object
 from app.service.problems import ApiError, api_problem, hand_problem, problem_body
+from app.service.reading import validated
+from app.service.request_schemas import BATCH_REQUEST
 from app.service.schema_fields import MAX_BATCH_ITEMS
-from app.service.schemas import BATCH_REQUEST
 
 __all__ = [
     "CHUNK",

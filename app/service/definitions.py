@@ -1,5 +1,5 @@
-"""The writers every family's rule-set document shares (`app.service.responses
-.tile_ruleset_document` for the tile games, `app.service.card_documents.card_ruleset_document`
+"""The writers every family's rule-set document shares (`app.service.tiles.documents
+.tile_ruleset_document` for the tile games, `app.service.cards.documents.card_ruleset_document`
 for card games; `app.service.families` picks a rule set's): rule-set data as plain JSON, an
 option's definition, and a rule set's summary (what `GET /v1/rulesets` lists of it)."""
 

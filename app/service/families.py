@@ -27,9 +27,10 @@ What a family gives (`ServiceFamily`):
   sent for `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is
   answered in JSON only.
 
-Two families are built in: `tiles` (`app.service.hand_requests`, `app.scoring.evaluate`,
-`waits`, `explain` and `rounds`, `app.service.responses`) and `cards` (`app.service
-.card_requests`, `app.scoring.arranged`, `app.service.card_responses`, `card_documents`).
+Each family registers itself from its own package (`app.service.tiles`, `app.service.cards`:
+`register_service_family` with the family's `ServiceFamily`); the service's package
+(`app.service`) imports the served families' packages, one line each, so that the families are
+served whatever module of the service is imported first. Nothing here names a family.
 """
 
 from __future__ import annotations
@@ -40,50 +41,8 @@ from typing import Any, Generic, TypeVar
 
 from marshmallow import Schema
 
-from app.domain.arrange import Piece
-from app.domain.card_hand import CardHand, CardWin
-from app.domain.events import Round
-from app.domain.hand import Hand, Meld, WinContext
-from app.rules.cards import CardRuleSet
-from app.rules.families import CARDS, TILES, ServedRuleSet, family_of
-from app.rules.model import RuleSet
-from app.scoring import analysis, arranged, evaluate, rounds, waits
-from app.scoring.analysis import AnalysisResult
-from app.scoring.arranged import CardExplanation, CardResult, CardWaits
-from app.scoring.explain import explained
-from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
-from app.service.card_documents import card_ruleset_document
-from app.service.card_requests import (
-    card_schemas,
-    read_card_score_request,
-    read_card_waits_request,
-)
-from app.service.card_responses import card_score_response, card_waits_response
-from app.service.hand_requests import (
-    AnalysisIn as AnalysisRequest,
-)
-from app.service.hand_requests import (
-    read_analysis_request,
-    read_score_request,
-    read_waits_request,
-)
-from app.service.pictures.card_pictures import card_score_picture, card_waits_picture
-from app.service.pictures.tile_pictures import (
-    tile_analysis_picture,
-    tile_score_picture,
-    tile_waits_picture,
-)
+from app.rules.families import ServedRuleSet, family_of
 from app.service.problems import ApiError
-from app.service.responses import (
-    analysis_response,
-    score_response,
-    settle_response,
-    tile_ruleset_document,
-    waits_response,
-)
-from app.service.schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
-from app.service.settle_requests import read_settle_request, round_hands
-from app.service.settle_schemas import SETTLE_REQUEST
 
 __all__ = [
     "DiscardAnalysis",
@@ -250,89 +209,3 @@ def settle_body(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int]:
     round_ = settlement.read(body, rs)
     answer = settlement.write(settlement.settle(round_, rs))
     return answer, settlement.hands(round_)
-
-
-# --- the tile games ----------------------------------------------------------------------
-
-TileScoreIn = tuple[Hand, WinContext]
-TileWaitsIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext]
-
-
-def _tile_score(request: TileScoreIn, rs: RuleSet) -> ScoreResult:
-    return evaluate.score(request[0], request[1], rs)
-
-
-def _tile_explain(request: TileScoreIn, rs: RuleSet) -> tuple[ScoreResult, Explanation]:
-    return explained(request[0], request[1], rs)
-
-
-def _tile_score_response(result: ScoreResult, rs: RuleSet,
-                         explanation: Explanation | None) -> Json:
-    return score_response(result, explanation)
-
-
-def _tile_waits(request: TileWaitsIn, rs: RuleSet, explain: bool) -> WaitsResult:
-    standing, melds, ctx = request
-    return waits.waits(standing, melds, ctx, rs, explain)
-
-
-def _tile_waits_response(result: WaitsResult, rs: RuleSet) -> Json:
-    return waits_response(result)
-
-
-def _tile_schemas(rs: RuleSet) -> RequestSchemas:
-    return RequestSchemas(SCORE_REQUEST, WAITS_REQUEST, SETTLE_REQUEST)
-
-
-def _tile_settles(rs: RuleSet) -> bool:
-    return rs.settlement is not None
-
-
-TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
-    _tile_settles, read_settle_request, rounds.settle, settle_response, round_hands)
-
-
-def _tile_analyse(request: AnalysisRequest, rs: RuleSet) -> AnalysisResult:
-    standing, melds, ctx, visible, score_waits = request
-    return analysis.analyse(standing, melds, ctx, rs, visible, score_waits)
-
-
-TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = DiscardAnalysis(
-    read_analysis_request, _tile_analyse, analysis_response, ANALYSIS_REQUEST)
-
-register_service_family(ServiceFamily(
-    TILES, read_score_request, _tile_score, _tile_explain, _tile_score_response,
-    read_waits_request, _tile_waits, _tile_waits_response, tile_ruleset_document,
-    _tile_schemas, TILE_ROUNDS, TILE_ANALYSIS,
-    {"score": tile_score_picture, "waits": tile_waits_picture,
-     "analysis": tile_analysis_picture}))
-
-
-# --- the card games scored by groups -----------------------------------------------------
-
-CardWaitsIn = tuple[tuple[int, ...], tuple[Piece, ...], CardWin]
-
-
-def _card_score(request: tuple[CardHand, CardWin], rs: CardRuleSet) -> CardResult:
-    return arranged.score(request[0], request[1], rs)
-
-
-def _card_explain(request: tuple[CardHand, CardWin], rs: CardRuleSet
-                  ) -> tuple[CardResult, CardExplanation]:
-    return arranged.explained(request[0], request[1], rs)
-
-
-def _card_waits(request: CardWaitsIn, rs: CardRuleSet, explain: bool) -> CardWaits:
-    cards, table, ctx = request
-    return arranged.waits(cards, table, ctx, rs, explain)
-
-
-def _card_schemas(rs: CardRuleSet) -> RequestSchemas:
-    schemas = card_schemas(rs)
-    return RequestSchemas(schemas.score, schemas.waits)
-
-
-register_service_family(ServiceFamily(
-    CARDS, read_card_score_request, _card_score, _card_explain, card_score_response,
-    read_card_waits_request, _card_waits, card_waits_response, card_ruleset_document,
-    _card_schemas, None, None, {"score": card_score_picture, "waits": card_waits_picture}))

@@ -1,13 +1,13 @@
 """Reading a request object that is valid, fast (compiled with the engine, see setup.py).
 
-The request schemas (`app.service.schemas`, `settle_schemas`, the card games' `card_schemas`)
-declare every request shape with marshmallow fields, and stay the one place that says what a
-request may hold. From each schema it derives an `ObjectReader`: per
-field, what kind of value it takes (the checks of that field class's `_deserialize`, as
-data). `read_object` reads an object with it and answers the same dict the schema's own
-reading would, or None at the first fault: the schema then reads the object again its own
-way and lists every fault with its message. A field whose reading is not one of the kinds
-here is read by the field itself (`FieldReader.other`).
+The request schemas (the tile games' `app.service.tiles.request_schemas` and `settle_schemas`,
+the card games' `card_schemas`, the batch's `app.service.request_schemas`) declare every
+request shape with marshmallow fields, and stay the one place that says what a request may
+hold. From each schema it derives an `ObjectReader`: per field, what kind of value it takes
+(the checks of that field class's `_deserialize`, as data). `read_object` reads an object with
+it and answers the same dict the schema's own reading would, or None at the first fault: the
+schema then reads the object again its own way and lists every fault with its message. A field
+whose reading is not one of the kinds here is read by the field itself (`FieldReader.other`).
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ classes, the size limits and messages, and the errors' flattening.
 A schema checks JSON types, required and unknown fields, enumerations and size limits; JSON null
 in an optional field means "use the default". What needs the rule set (tile codes, tile
 counts, seat ranges, option names) is checked when the request is read into domain values
-(`app.service.hand_requests`, `app.service.settle_requests`, `app.service.card_requests`), which
-trust what the schemas let through. The schemas themselves (`app.service.schemas`,
-`app.service.settle_schemas`, the card games' `card_schemas`) are built once; `openapi.yaml` is
+(`app.service.tiles.requests`, `app.service.tiles.settle_requests`,
+`app.service.cards.requests`), which trust what the schemas let through. The schemas themselves
+(`app.service.tiles.request_schemas`, `app.service.tiles.settle_schemas`, the card games'
+`card_schemas`, the batch's `app.service.request_schemas`) are built once; `openapi.yaml` is
 generated from them (tools/openapi): a field class that sets `contract_name` is written once
 as that component, its docstring being the component's description (and `contract_examples`
 its examples); the docstring right below a field of a schema is that field's description.

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from app.rules.cards import CardRuleSet
 from app.rules.choices import Chosen
 from app.rules.load_files import load_yaml
-from app.service.card_documents import card_ruleset_document, choice_value
+from app.service.cards.documents import card_ruleset_document, choice_value
 from app.service.families import ruleset_document
 from tests.api.helpers import REPO_ROOT, validator_for
 from tests.loaded import repo_rulesets

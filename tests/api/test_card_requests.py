@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from marshmallow import ValidationError
 
-from app.service.card_requests import card_schemas
+from app.service.cards.requests import card_schemas
 from tests.api.helpers import problem, validator_for
 from tests.loaded import repo_rulesets
 from tests.schema_strategies import from_schema

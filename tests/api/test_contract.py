@@ -36,8 +36,8 @@ from app.rules.families import CARDS, TILES, family_of
 from app.service.families import settles_rounds
 from app.service.problems import PROBLEM_CODES
 from app.service.schema_fields import FIELD_ERROR_CODES
-from app.service.schemas import load_score_request
-from app.service.settle_schemas import load_settle_request
+from app.service.tiles.request_schemas import load_score_request
+from app.service.tiles.settle_schemas import load_settle_request
 from tests.api.helpers import (
     OPENAPI_FILE,
     escape,

@@ -11,8 +11,8 @@ import pytest
 from flask.testing import FlaskClient
 from marshmallow import ValidationError
 
-from app.service.schemas import load_score_request
-from app.service.settle_schemas import load_settle_request
+from app.service.tiles.request_schemas import load_score_request
+from app.service.tiles.settle_schemas import load_settle_request
 from tests.api.helpers import problem, validate_live, validator_for
 
 SCORE = "/v1/rulesets/tianjin/score"

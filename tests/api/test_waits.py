@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from app.api.routes import RULESETS_KEY
 from app.service.problems import HAND_ERROR_CODES
-from app.service.schemas import load_waits_request
+from app.service.tiles.request_schemas import load_waits_request
 from tests.api.helpers import REPO_ROOT, problem, resolve, validate_live, validator_for
 from tests.api.test_contract import _comparable
 from tests.mcr_reference.generator import (

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from app.domain.errors import HandError
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
-from app.service.hand_requests import build
 from app.service.problems import HAND_ERROR_CODES
+from app.service.tiles.requests import build
 from tests.api.helpers import validate_live
 
 # Hands are 14 tiles drawn one by one: large inputs by construction.

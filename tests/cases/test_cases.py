@@ -48,9 +48,9 @@ from app.rules.model import AnyRuleSet
 from app.scoring import arranged
 from app.scoring.evaluate import score
 from app.scoring.explain import RULES, explained
-from app.service.card_requests import build_card_hand, read_card_score_request
-from app.service.hand_requests import build
+from app.service.cards.requests import build_card_hand, read_card_score_request
 from app.service.problems import ApiError
+from app.service.tiles.requests import build
 from tests.cases import CASES, CASES_MATCH_RULESETS, case_rulesets, collect
 from tests.mcr_reference.generator import call_oracle, oracle_args
 

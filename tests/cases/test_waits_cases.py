@@ -27,8 +27,8 @@ from app.domain.hand import Hand
 from app.rules.cards import CardRuleSet
 from app.scoring import arranged
 from app.scoring.waits import waits
-from app.service.card_requests import build_card_waiting
-from app.service.hand_requests import build_waiting
+from app.service.cards.requests import build_card_waiting
+from app.service.tiles.requests import build_waiting
 from tests.cases import PROJECT_RULESETS, case_rulesets, collect
 from tests.cases.test_cases import _fan_key
 from tests.mcr_reference.generator import call_oracle, oracle_args

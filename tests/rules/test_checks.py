@@ -23,7 +23,7 @@ from app.rules.checks import CHECKS, TileGroup, run
 from app.rules.model import RuleSet
 from app.rules.policies import mcr_account_once
 from app.rules.view import FEATURES, HandFacts, View
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 

@@ -32,7 +32,7 @@ from app.rules.view import HandFacts, View
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
 from app.service.families import ruleset_document
-from app.service.hand_requests import build, build_waiting
+from app.service.tiles.requests import build, build_waiting
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 

@@ -22,7 +22,7 @@ from app.rules.payments import (
 from app.rules.payments import base_plus_fan_pay as base_plus_fan
 from app.scoring.evaluate import score
 from app.scoring.result import ScoreResult
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

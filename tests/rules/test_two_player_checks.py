@@ -11,7 +11,7 @@ from app.domain.shapes import SEVEN_PAIRS, decompose
 from app.rules.checks import CHECKS, run
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 from tests.rules.test_checks import tg
 

@@ -18,8 +18,8 @@ from app.domain.hand import Hand
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
 from app.scoring.waits import waits
-from app.service.hand_requests import build, build_waiting
-from app.service.settle_requests import build_round
+from app.service.tiles.requests import build, build_waiting
+from app.service.tiles.settle_requests import build_round
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -22,8 +22,8 @@ from app.rules.tile_loader import build_ruleset
 from app.scoring.describe import describe
 from app.scoring.evaluate import BELOW_MINIMUM, NO_WINNING_SHAPE, Trace, score
 from app.scoring.result import ScoreResult
-from app.service.hand_requests import build
-from app.service.responses import score_response
+from app.service.tiles.requests import build
+from app.service.tiles.responses import score_response
 from tests.api.helpers import NINE_GATES_RESPONSE
 from tests.loaded import repo_rulesets
 

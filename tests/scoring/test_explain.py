@@ -41,7 +41,7 @@ from app.scoring.explain import (
     explained,
 )
 from app.scoring.result import Explanation, ScoreResult
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import random_hands
 from tests.scoring.test_wild_brute_force import random_cases

@@ -17,7 +17,7 @@ from app.domain.errors import HandError
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
-from app.service.hand_requests import build, build_waiting
+from app.service.tiles.requests import build, build_waiting
 from tests.loaded import repo_rulesets
 from tests.scoring.test_waits import brute_force
 

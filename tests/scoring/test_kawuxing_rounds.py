@@ -22,8 +22,8 @@ import pytest
 from app.domain.errors import HandError
 from app.scoring.evaluate import score
 from app.scoring.rounds import settle
-from app.service.hand_requests import build
-from app.service.settle_requests import build_round
+from app.service.tiles.requests import build
+from app.service.tiles.settle_requests import build_round
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -276,7 +276,7 @@ TARGETED = [
 
 
 def test_every_difference_is_a_1998_rule() -> None:
-    from app.service.hand_requests import build
+    from app.service.tiles.requests import build
 
     counts: Counter[str] = Counter()
     cases = random_hands(N_HANDS, SEED)

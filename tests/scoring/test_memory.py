@@ -10,7 +10,7 @@ import app.scoring
 from app.domain.errors import HandError
 from app.scoring.evaluate import score
 from app.scoring.memory import forget_everything
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
 

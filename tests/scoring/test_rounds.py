@@ -22,9 +22,9 @@ from app.domain.hand import DISCARD, WinContext
 from app.rules.settlement import KEEP, KONG_DISCARD_MODES, REFUND, TRANSFER
 from app.scoring.rounds import SettleResult, settle
 from app.scoring.waits import waits
-from app.service.hand_requests import build_waiting
 from app.service.problems import ApiError
-from app.service.settle_requests import build_round, read_settle_request
+from app.service.tiles.requests import build_waiting
+from app.service.tiles.settle_requests import build_round, read_settle_request
 from tests.loaded import repo_rulesets
 from tests.scoring.round_gen import rounds
 

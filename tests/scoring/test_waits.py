@@ -22,8 +22,8 @@ from app.domain.hand import Hand, Meld, WinContext
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import WaitEntry, WaitsResult, waits
-from app.service.hand_requests import build_waiting
-from app.service.responses import score_response, waits_response
+from app.service.tiles.requests import build_waiting
+from app.service.tiles.responses import score_response, waits_response
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import ALL_TILES, call_oracle, oracle_args, random_hands
 

@@ -56,7 +56,7 @@ from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
-from app.service.hand_requests import build, build_waiting
+from app.service.tiles.requests import build, build_waiting
 from tests.loaded import repo_rulesets
 
 HANDS = int(os.environ.get("WILD_BRUTE_HANDS", "1500"))

@@ -23,7 +23,7 @@ from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
-from app.service.hand_requests import build
+from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 
 HANDS = int(os.environ.get("WILD_REDUCTION_HANDS", "60"))

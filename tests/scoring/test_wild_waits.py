@@ -15,7 +15,7 @@ from app.domain.tiles import STANDARD
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
 from app.scoring.waits import waits
-from app.service.hand_requests import build_waiting
+from app.service.tiles.requests import build_waiting
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -41,7 +41,7 @@ from app.service.families import (
     service_families,
     unregister_service_family,
 )
-from app.service.hand_requests import validated
+from app.service.reading import validated
 from tests.api.helpers import REPO_ROOT, problem
 
 FAMILY = "counting"

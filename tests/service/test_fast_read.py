@@ -26,8 +26,8 @@ from app.service.fast_read import (
     ObjectReader,
     read_object,
 )
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST, ContextSchema
-from app.service.settle_schemas import SETTLE_REQUEST
+from app.service.tiles.request_schemas import SCORE_REQUEST, WAITS_REQUEST, ContextSchema
+from app.service.tiles.settle_schemas import SETTLE_REQUEST
 
 CONTEXT = ContextSchema()
 VALID_CONTEXT = {"win_type": "discard", "discarder": 1, "winner": 0, "dealer": 2.0,

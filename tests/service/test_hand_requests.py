@@ -17,9 +17,9 @@ from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import STANDARD
 from app.rules.definitions import PaymentDef, WildDef
 from app.rules.model import OptionDef, RuleSet
-from app.service.hand_reading import field_name
-from app.service.hand_requests import build, read_score_request
 from app.service.problems import ApiError
+from app.service.reading import field_name
+from app.service.tiles.requests import build, read_score_request
 
 T = STANDARD
 c = T.by_code

@@ -11,10 +11,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-from app.service import schema_fields, settle_schemas
+from app.service import schema_fields
 from app.service.schema_fields import HandBase, flatten_errors
-from app.service.schemas import SCORE_REQUEST, WAITS_REQUEST
-from app.service.settle_schemas import SETTLE_REQUEST
+from app.service.tiles import settle_schemas
+from app.service.tiles.request_schemas import SCORE_REQUEST, WAITS_REQUEST
+from app.service.tiles.settle_schemas import SETTLE_REQUEST
 
 PROPS = settings(max_examples=200, deadline=None, database=None,
                  suppress_health_check=list(HealthCheck))

@@ -10,7 +10,7 @@ import pytest
 from app.domain.events import KongEvent
 from app.service.problems import ApiError
 from app.service.schema_fields import MAX_EVENTS
-from app.service.settle_requests import build_round, read_settle_request
+from app.service.tiles.settle_requests import build_round, read_settle_request
 from tests.loaded import repo_rulesets
 
 SICHUAN = repo_rulesets()["sichuan"]

@@ -12,8 +12,8 @@ from app.domain.errors import HandError
 from app.domain.hand import DISCARD, SELF_DRAW
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
-from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError
+from app.service.tiles.requests import read_score_request, read_waits_request
 from tools.loggen.context import ContextMaker
 from tools.loggen.forms import HandWriter
 from tools.loggen.hands import HandMaker

@@ -12,8 +12,8 @@ from typing import Any
 
 from app.domain.errors import HandError
 from app.rules.model import RuleSet
-from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError
+from app.service.tiles.requests import read_score_request, read_waits_request
 from tools.loggen.tiles import Body, dumps
 
 __all__ = ["GARBAGE", "MALFORMED_KINDS", "NOT_AN_OBJECT_KINDS", "NOT_JSON_KINDS",

@@ -20,18 +20,17 @@ from app.rules.cards import CardRuleSet
 from app.rules.families import CARDS, TILES, family_of
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
-from app.service import (
-    answer_schemas,
-    card_answer_schemas,
-    card_document_schemas,
-    document_schemas,
-    problem_schemas,
-)
+from app.service import answer_schemas, document_schemas, problem_schemas
 from app.service.answer_fields import Answer as AnswerSchema
-from app.service.card_requests import card_schemas
+from app.service.cards import answer_schemas as card_answer_schemas
+from app.service.cards import document_schemas as card_document_schemas
+from app.service.cards.requests import card_schemas
 from app.service.families import settles_rounds
-from app.service.schemas import ANALYSIS_REQUEST, BATCH_REQUEST, SCORE_REQUEST, WAITS_REQUEST
-from app.service.settle_schemas import SETTLE_REQUEST
+from app.service.request_schemas import BATCH_REQUEST
+from app.service.tiles import answer_schemas as tile_answer_schemas
+from app.service.tiles import document_schemas as tile_document_schemas
+from app.service.tiles.request_schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
+from app.service.tiles.settle_schemas import SETTLE_REQUEST
 from app.settings import DEFAULT_RULESETS_DIR
 from app.version import __version__
 from tools.openapi import contract
@@ -48,8 +47,8 @@ def prefix(ruleset: str) -> str:
 # The answers' schemas, by component name.
 ANSWERS: dict[str, type[Schema]] = {
     name: cls
-    for module in (problem_schemas, answer_schemas, card_answer_schemas, document_schemas,
-                   card_document_schemas)
+    for module in (problem_schemas, answer_schemas, tile_answer_schemas, card_answer_schemas,
+                   document_schemas, tile_document_schemas, card_document_schemas)
     for name, cls in vars(module).items()
     if isinstance(cls, type) and issubclass(cls, AnswerSchema) and cls.__module__ ==
     module.__name__ and not name.startswith("_")

@@ -1,8 +1,9 @@
 """The operations of the contract, declared: their texts, status codes, schemas and examples.
 
-The shapes themselves are the marshmallow schemas of `app.service` (requests: `schemas`,
-`settle_schemas`, the card games' `card_schemas`; answers: `answer_schemas`,
-`card_answer_schemas`, `document_schemas`, `card_document_schemas`, `problem_schemas`), named
+The shapes themselves are the marshmallow schemas of `app.service` (requests: the tile games'
+`tiles.request_schemas` and `tiles.settle_schemas`, the card games' `cards.requests.card_schemas`,
+the batch's `request_schemas`; answers: the core's `answer_schemas`, `document_schemas` and
+`problem_schemas`, each family's `answer_schemas` and `document_schemas`), named
 here by their component names (what an operation and an answer hold: `shapes.py`; the picture
 operations beside the JSON ones: `pictures.py`). `build.py` puts the two together, sends every
 example request through the app to write the answers it shows, and writes `openapi.yaml`.

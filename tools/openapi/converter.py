@@ -31,7 +31,8 @@ from apispec.ext.marshmallow.openapi import OpenAPIConverter
 from marshmallow import INCLUDE, RAISE, Schema, fields, validate
 
 from app.service.answer_fields import Answer, Const, JsonScalar, OneOf
-from app.service.card_requests import MAX_CARD_LIST, CardCode, Cards
+from app.service.cards.requests import MAX_CARD_LIST, CardCode, Cards
+from app.service.request_schemas import BatchRequests
 from app.service.schema_fields import (
     MAX_BATCH_ITEMS,
     MAX_FLOWER_LIST,
@@ -54,8 +55,8 @@ from app.service.schema_fields import (
     TileCode,
     Tiles,
 )
-from app.service.schemas import BatchRequests, CountedTiles
-from app.service.settle_schemas import _EVENT_SCHEMAS, _KONG_SCHEMAS, Event
+from app.service.tiles.request_schemas import CountedTiles
+from app.service.tiles.settle_schemas import _EVENT_SCHEMAS, _KONG_SCHEMAS, Event
 
 NULL = {"type": "null"}
 

@@ -4,7 +4,7 @@
 
 - `docs/rulesets/<id>.md` for every rule set of `rulesets/`, loaded by the service's loader
   (`app.rules.loader.load_rulesets`) and rendered from the document the service answers at
-  `GET /v1/rulesets/{id}` (`app.service.responses.ruleset_document`), so that the page and the
+  `GET /v1/rulesets/{id}` (`app.service.families.ruleset_document`), so that the page and the
   API say the same; what that document leaves out (the check of each fan, the shapes, the
   parent rule set) comes from the loaded `RuleSet` and the YAML. The worked examples are the
   hand cases of `tests/cases/<id>/` and the waits cases of `tests/cases/<id>/waits/`, which

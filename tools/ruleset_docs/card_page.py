@@ -29,7 +29,7 @@ from tools.ruleset_docs.sources import Source, case_tables
 
 __all__ = ["CardPage", "is_choice"]
 
-# The keys of a card rule set's document (`app.service.card_documents.card_ruleset_document`) its
+# The keys of a card rule set's document (`app.service.cards.documents.card_ruleset_document`) its
 # page renders, and those it leaves out on purpose (as for the tile games).
 CARD_DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "kind", "players_option", "deck",

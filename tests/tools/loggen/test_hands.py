@@ -12,7 +12,7 @@ import pytest
 from app.domain.shapes import REGULAR, SEVEN_PAIRS, SHAPES
 from app.rules.model import RuleSet
 from app.scoring.evaluate import score
-from app.service.hand_requests import read_score_request
+from app.service.tiles.requests import read_score_request
 from tests.loaded import repo_rulesets
 from tools.loggen import BUILDERS, RequestGenerator, builder, main, requests, shapes_left_out
 from tools.loggen.hands import HandMaker, buildable

@@ -24,8 +24,8 @@ from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
 from app.scoring.evaluate import score
-from app.service.hand_requests import read_score_request, read_waits_request
 from app.service.problems import ApiError
+from app.service.tiles.requests import read_score_request, read_waits_request
 from tests.loaded import repo_rulesets
 from tools import loggen
 from tools.loggen import (

@@ -1,6 +1,6 @@
 """The JSON of the responses of a card game scored by groups (a `CardRuleSet`): a scored hand,
 and the waits of a hand one card short (the rule set's document is
-`app.service.card_documents`).
+`app.service.cards.documents`).
 
 A scored hand carries the envelope every family shares (`app.service.envelope`: `winning`,
 `reason`, `fans` the 名堂, `fan_total` their product, `multiplier`, `value` the score,

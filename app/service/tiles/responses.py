@@ -1,6 +1,7 @@
-"""The JSON of the tile games' responses: scored hands, waits, settled rounds and the rule-set
-documents (the card games' are `app.service.card_responses` and `card_documents`; the fields
-every family shares, and what they mean, are `app.service.envelope`).
+"""The JSON of the tile games' responses: scored hands, waits, analyses and settled rounds (the
+rule-set documents are `app.service.tiles.documents`; the card games' answers are
+`app.service.cards.responses`; the fields every family shares, and what they mean, are
+`app.service.envelope`).
 
 Each function returns plain dicts and lists in the key order `openapi.yaml` documents; the
 routes encode them. Nothing here computes: it writes out what the engine decided.
@@ -8,11 +9,8 @@ routes encode them. Nothing here computes: it writes out what the engine decided
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from app.rules.definitions import WILD_RULES, FanDef, WildDef
-from app.rules.model import RuleSet
 from app.scoring.analysis import AnalysisResult, Standing13
 from app.scoring.result import (
     Decomposition,
@@ -24,7 +22,6 @@ from app.scoring.result import (
     WaitsResult,
     WinSummary,
 )
-from app.service.definitions import option_definition, plain_value, ruleset_summary
 from app.service.envelope import fan_json, not_counted_fan, payments_json, reason_json
 
 # --- scored hands ------------------------------------------------------------------------
@@ -137,63 +134,4 @@ def settle_response(r: SettleResult) -> dict[str, Any]:
         "wins": [_win(w) for w in r.wins],
         "draw": None if r.draw is None else {
             "event": r.draw.event, "players": [_draw_player(p) for p in r.draw.players]},
-    }
-
-
-# --- rule-set documents ------------------------------------------------------------------
-
-
-def _fan_definition(fan: FanDef) -> dict[str, Any]:
-    return {
-        "id": fan.id,
-        "name": fan.name,
-        "name_en": fan.name_en,
-        "value": fan.value,
-        "excludes": list(fan.excludes),
-        "description": fan.description,
-    }
-
-
-def _wild(w: WildDef) -> dict[str, Any]:
-    return {"indicator": w.indicator,
-            "indicator_rule": WILD_RULES[w.indicator] if w.indicator else None,
-            "explicit": w.explicit, "indicator_out_of_play": w.indicator_out_of_play,
-            "description": w.description}
-
-
-def tile_ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str, Any]:
-    """Everything a client needs to know about a tile rule set (`GET /v1/rulesets/{ruleset}`),
-    with the service's `limits` on requests to it."""
-    return {
-        **ruleset_summary(rs),
-        "tiles": rs.tileset.name,
-        "tile_kinds": [{"code": k.code, "name": k.name_zh, "suit": k.suit}
-                       for k in (rs.tileset.kinds[t] for t in rs.tileset.display_order)],
-        "min_fan": rs.min_fan,
-        "max_fan": rs.max_fan,
-        "first_turn_claims": rs.first_turn_claims,
-        "max_flowers": rs.max_flowers,
-        "fans": [_fan_definition(f) for f in rs.fans],
-        "options": [option_definition(o) for o in rs.options],
-        "meld_kinds": list(rs.meld_kinds),
-        "requirements": [
-            {"check": r.check, "params": plain_value(r.params), "reason": r.reason,
-             "message": r.message}
-            for r in rs.requirements
-        ],
-        "fan_requirements": [
-            {"some_fan_besides": sorted(r.besides),
-             "when": {"option": r.option, "in": list(r.values)} if r.option else None,
-             "win_type": r.win_type,
-             "reason": r.reason, "message": r.message}
-            for r in rs.fan_requirements
-        ],
-        "payment": {
-            "scheme": rs.payment.scheme,
-            "params": plain_value(rs.payment.params),
-            "description": rs.payment.description,
-        },
-        "settlement": plain_value(rs.settlement) if rs.settlement is not None else None,
-        "wild": _wild(rs.wild) if rs.wild is not None else None,
-        "limits": dict(limits),
     }

@@ -2,12 +2,13 @@
 and a `WinContext`, checking that they describe a real hand and a win that can happen.
 
 `read_score_request` and `read_waits_request` are the whole path from a decoded JSON body:
-the request schema (`app.service.schemas`, the one place JSON types, required and unknown fields
-and size limits are checked; its refusal is `invalid_request`), then `build` /
+the request schema (`app.service.tiles.request_schemas`, the one place JSON types, required
+and unknown fields and size limits are checked; its refusal is `invalid_request`,
+`app.service.reading.validated`), then `build` /
 `build_waiting`, which trust the schema's output and check what needs the rule set: tile
 notation, counts, meld shapes, seats, options, wild tiles and the consistency of the context.
-The hand is read by `app.service.hand_reading`, the context by `app.service.context_reading`
-and its options by `app.service.option_reading`.
+The hand is read by `app.service.tiles.hand_reading`, the context by
+`app.service.tiles.context_reading` and its options by `app.service.option_reading`.
 The first problem found is a `HandError` with a stable code, a message naming the offending
 tile or field, and a JSON pointer to it.
 
@@ -38,7 +39,7 @@ Codes (all answered 422; `app.domain.errors.Code`):
   indicator and the list the rule set does not take;
 - ``unknown_option``, ``invalid_option``: ``context.options`` against the rule set's options
   (a per-seat option's entry is pointed at by its index: ``/context/options/pulls/2``);
-- ``inconsistent_context``: a win that cannot happen (see `app.service.context_reading`);
+- ``inconsistent_context``: a win that cannot happen (see `app.service.tiles.context_reading`);
 - ``invalid_field``: a value of the right type that the rule set refuses (a flower given as
   a wild tile or as the wild indicator).
 """
@@ -48,43 +49,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from marshmallow import Schema, ValidationError
-
 from app.domain.errors import Code, HandError
 from app.domain.hand import Hand, Meld, WinContext
 from app.domain.notation import format_meld
 from app.rules.model import RuleSet
-from app.service.context_reading import build_context, check_wild_tiles
-from app.service.hand_reading import field_name, read_field_tiles, read_hand
-from app.service.problems import ApiError
-from app.service.schema_fields import flatten_errors
-from app.service.schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
-
-
-def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:
-    """The body through its schema; a refusal answers 422 invalid_request, its detail naming
-    the first failing field."""
-    try:
-        data: dict[str, Any] = schema.load(body)
-    except ValidationError as exc:
-        errors = flatten_errors(exc.messages)
-        first = errors[0]
-        more = f" ({len(errors) - 1} more in errors)" if len(errors) > 1 else ""
-        raise ApiError("invalid_request",
-                       f"{field_name(first['pointer'])}: {first['message']}{more}",
-                       errors=errors) from None
-    return data
-
-
-def check_named_ruleset(data: Mapping[str, Any], ruleset_id: str) -> None:
-    """A request may name its rule set (`ruleset`, as a line of a log does): it must be the
-    path's, else the request was meant for another rule set (422 invalid_field)."""
-    named = data.get("ruleset")
-    if named is not None and named != ruleset_id:
-        raise HandError(Code.INVALID_FIELD,
-                        f"ruleset {named!r} is not the rule set of the path ({ruleset_id!r}): "
-                        f"post the request to /v1/rulesets/{named}/..., or leave ruleset out",
-                        "/ruleset")
+from app.service.reading import check_named_ruleset, validated
+from app.service.tiles.context_reading import build_context, check_wild_tiles
+from app.service.tiles.hand_reading import read_field_tiles, read_hand
+from app.service.tiles.request_schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
 
 
 def read_score_request(body: Mapping[str, Any], ruleset: RuleSet) -> tuple[Hand, WinContext]:

@@ -1,8 +1,8 @@
 """Reading the hand of a score or waits request: the standing tiles, the declared melds and
 the winning tile, from a whole-hand notation string or an object of fields, each checked
 where it was written (notation, flowers, meld shapes, number of melds), then the tile count,
-the copies of each kind and the winning tile. Also how a JSON pointer is named in messages
-(`field_name`) and the tiles of a field read with the place each was written at.
+the copies of each kind and the winning tile. Also the tiles of a field read with the place
+each was written at.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from app.domain.notation import (
     scan_tiles,
 )
 from app.domain.tiles import TileSet
+from app.service.reading import field_name
 
 # A tile as read: the tile, the pointer of the field it was written in, and its position in
 # that field's string (None for a list item).
@@ -241,17 +242,6 @@ def _check_copies(standing: list[int], standing_ptr: str, melds: list[Meld],
                     f"and melds together), but there are only {copies[t]} of it",
                     ptr,
                 )
-
-
-def field_name(pointer: str) -> str:
-    """``/hand/melds/1`` -> ``hand.melds[1]``, for messages; the root is "the request"."""
-    out = ""
-    for part in pointer.strip("/").split("/"):
-        if not part:
-            continue
-        part = part.replace("~1", "/").replace("~0", "~")
-        out += f"[{part}]" if part.isdigit() else f".{part}" if out else part
-    return out or "the request"
 
 
 def _too_many_melds(n: int, pointer: str) -> HandError:

@@ -1,7 +1,8 @@
-"""The request schemas of the tile games' score and waits requests, and of a batch of them.
+"""The request schemas of the tile games' score, waits and analysis requests (a batch's, and the
+field naming a request's rule set, are every family's: `app.service.request_schemas`).
 
 The building blocks (the strict object schema, the field classes, the limits and messages) are
-`app.service.schema_fields`; the settle request's are `app.service.settle_schemas`. A schema's
+`app.service.schema_fields`; the settle request's are `app.service.tiles.settle_schemas`. A schema's
 docstring and the docstrings below its fields are its description in `openapi.yaml`, which is
 generated from these schemas (tools/openapi); the API tests generate bodies from it and fail if
 a body the contract allows is refused here.
@@ -14,8 +15,8 @@ from typing import Any, ClassVar
 from marshmallow import Schema, fields, validate
 
 from app.domain.hand import KONG_FLAGS, MELD_KINDS, WIN_TYPES, WIND_NAMES
+from app.service.request_schemas import NamedRuleset
 from app.service.schema_fields import (
-    MAX_BATCH_ITEMS,
     MAX_MELDS_LISTED,
     MSG_NO_WIN_TILE,
     MSG_NOT_MELDS,
@@ -35,7 +36,6 @@ from app.service.schema_fields import (
     _more,
     _required,
     _Strict,
-    _type,
 )
 
 
@@ -53,17 +53,6 @@ class KongFlag(StrictStr):
 
 class Wind(StrictStr):
     contract_name: ClassVar[str] = "Wind"
-
-
-class NamedRuleset(StrictStr):
-    """The rule set the request is meant for, as a line of a generated log (`./run log`) names it:
-    optional, and when given it must be the path's rule set (else 422 `invalid_field`, pointer
-    `/ruleset`), so a log line can be posted as it is.
-    """
-
-    # A line of a log names its rule set (`./run log`, the command-line scorer): it may
-    # be posted as it is, when it names the path's rule set (`check_named_ruleset`).
-    contract_name: ClassVar[str] = "NamedRuleset"
 
 
 class CountedTiles(Tiles):
@@ -289,43 +278,9 @@ class AnalysisRequestSchema(_Strict):
     ruleset = NamedRuleset(allow_none=True, max_length=RULESET_ID_MAX)
 
 
-# --- a batch: many score or waits requests in one body -------------------------------
-
-
-class BatchRequests(fields.Field[list[Any]]):
-    """The requests of a batch, 1 to MAX_BATCH_ITEMS of them. Each is read later by the
-    single request's own schema, item by item: a bad item becomes that item's error and
-    never fails the batch."""
-
-    default_error_messages = {  # noqa: RUF012
-        "invalid": _type("Not a list of requests: expected a JSON array of request objects."),
-        "empty": "Empty: a batch holds 1 to " + str(MAX_BATCH_ITEMS) + " requests.",
-        "too_many": (f"More than {MAX_BATCH_ITEMS} requests: send at most {MAX_BATCH_ITEMS} "
-                     "per batch, the rest in further batches."),
-    }
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[Any]:
-        if type(value) is not list:
-            raise self.make_error("invalid")
-        if not value:
-            raise self.make_error("empty")
-        if len(value) > MAX_BATCH_ITEMS:
-            raise self.make_error("too_many")
-        return value
-
-
-class BatchRequestSchema(_Strict):
-    what = "a batch request"
-    requests = BatchRequests(required=True, error_messages={
-        "null": MSG_NULL,
-        "required": _required(f"the requests, a JSON array of 1 to {MAX_BATCH_ITEMS} request "
-                              "objects, each as the single call takes it.")})
-
-
 SCORE_REQUEST = ScoreRequestSchema()
 WAITS_REQUEST = WaitsRequestSchema()
 ANALYSIS_REQUEST = AnalysisRequestSchema()
-BATCH_REQUEST = BatchRequestSchema()
 
 
 def load_score_request(body: dict[str, Any]) -> dict[str, Any]:

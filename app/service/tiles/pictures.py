@@ -46,7 +46,7 @@ from app.service.pictures.faces import (
     tile_face,
 )
 from app.service.pictures.layout import Canvas, FaceStyle, Group, Section
-from app.service.pictures.wild_layout import wild_groups
+from app.service.tiles.wild_layout import wild_groups
 
 __all__ = ["tile_analysis_picture", "tile_score_picture", "tile_waits_picture"]
 

@@ -1,5 +1,5 @@
 """The declared shapes of the word-card games' answers (rule sets with a `deck`): a score
-(`CardScoreResponse`, written by `app.service.card_responses`), the waits
+(`CardScoreResponse`, written by `app.service.cards.responses`), the waits
 (`CardWaitsResponse`), the explanation and the batches' answers. See
 `app.service.answer_fields` for how they become the contract; the generator adds each card rule
 set's figures (`figures` of its document) to `CardScoreResponse` and `CardWaitEntry`.

@@ -32,12 +32,12 @@ winner per hand) ends the round at its first win, except that other players may 
 same discard too (一炮多响), unless it also says ``one_winner`` (截和).
 
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
-(`app.service.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
+(`app.service.tiles.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
 trusts the schema's output and checks what it cannot: seats, the hands (every code of
-`app.service.hand_requests`, the pointer moved into the event), and that the sequence can
+`app.service.tiles.requests`, the pointer moved into the event), and that the sequence can
 happen. The first problem found is raised as a `HandError` whose pointer names the event
 (``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
-2): ...``). Codes besides those of `app.service.hand_requests` (all answered 422):
+2): ...``). Codes besides those of `app.service.tiles.requests` (all answered 422):
 
 - ``settle_not_supported``: the rule set has no ``settlement`` section;
 - ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
@@ -116,10 +116,11 @@ from app.domain.hand import (
 from app.domain.notation import format_tiles, parse_tile, parse_tiles
 from app.rules.choices import resolve
 from app.rules.model import RuleSet
-from app.service.context_reading import build_round_wilds
-from app.service.hand_requests import build, build_waiting, validated
 from app.service.option_reading import build_options
-from app.service.settle_schemas import SETTLE_REQUEST
+from app.service.reading import validated
+from app.service.tiles.context_reading import build_round_wilds
+from app.service.tiles.requests import build, build_waiting
+from app.service.tiles.settle_schemas import SETTLE_REQUEST
 
 
 def read_settle_request(body: Mapping[str, Any], ruleset: RuleSet) -> Round:
@@ -330,9 +331,36 @@ class _Builder:
         seat = self._seat(raw, "seat", at, f"events[{i}] (win)")
         what = f"events[{i}] (win by seat {seat})"
         self._not_won(seat, "seat", at, what, "cannot win again")
+        context = raw["context"]
+        merged = self._win_context(seat, context, at, what)
+        try:
+            hand, ctx = build(raw["hand"], merged, self.rs)
+        except HandError as exc:
+            raise _within(exc, at, what, "/context/options") from None
+        if (ctx.wild_indicator, ctx.wilds) != (self.indicator, self.wilds):
+            field = "wild_indicator" if context.get("wild_indicator") else "wilds"
+            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: context.{field} makes other tiles "
+                            "wild than the round's (the request's wild_indicator or wilds); a "
+                            "round has one flipped tile: omit it here or give the same one",
+                            f"{at}/context/{field}")
+        self._check_win_after_end(hand, ctx, at, what)
+        if ctx.discarder is not None:
+            self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
+        kong_event = self._kong_link(i, seat, hand, ctx, what)
+        self._check_kongs(seat, hand.concealed, hand.melds, f"{at}/hand", what)
+        self._share_win_tile(hand, ctx, kong_event)
+        self.shown[seat] = self._counts(hand.concealed, hand.melds)
+        self._check_copies(f"{at}/hand", what)
+        self.won.append(seat)
+        self._end_by_win(i, seat, hand, ctx)
+        return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
+
+    def _win_context(self, seat: int, context: Mapping[str, Any], at: str, what: str
+                     ) -> dict[str, Any]:
+        """A win's context as the hand is built with it: the event's seat the winner, the
+        round's options (and reveals), dealer and wild tiles where the context gives none."""
         # The schema has refused context.winner and context.options here: the event's seat
         # is the winner, and the options are the round's.
-        context = raw["context"]
         given = context.get("dealer")
         if given is not None and given != self.dealer:
             raise HandError(Code.INCONSISTENT_EVENT, f"{what}: context.dealer is {given}, but the "
@@ -349,31 +377,25 @@ class _Builder:
             merged["dealer"] = self.dealer
         if not context.get("wild_indicator") and not context.get("wilds"):
             merged.update(self.wild_fields)
-        try:
-            hand, ctx = build(raw["hand"], merged, self.rs)
-        except HandError as exc:
-            raise _within(exc, at, what, "/context/options") from None
-        if (ctx.wild_indicator, ctx.wilds) != (self.indicator, self.wilds):
-            field = "wild_indicator" if context.get("wild_indicator") else "wilds"
-            raise HandError(Code.INCONSISTENT_EVENT, f"{what}: context.{field} makes other tiles "
-                            "wild than the round's (the request's wild_indicator or wilds); a "
-                            "round has one flipped tile: omit it here or give the same one",
-                            f"{at}/context/{field}")
-        if self.over is not None:
-            # Only another win on the discard that ended the round (一炮多响) may follow it.
-            if ctx.win_type != DISCARD or (ctx.discarder, hand.win_tile) != self.end_discard:
-                raise HandError(Code.ROUND_OVER, f"{what}: the round is already over "
-                                f"({self.over}); only another win on the same discard "
-                                "(一炮多响) can follow", at)
-            if self.rs.settlement is not None and self.rs.settlement.one_winner:
-                raise HandError(Code.FORBIDDEN_EVENT, f"{what}: {self.over}; under "
-                                f"{self.rs.name} ({self.rs.id}) a hand has one winner (截和): "
-                                "of several claims on one discard only the one nearest the "
-                                "discarder's turn wins; settle that win alone", f"{at}/seat")
-        if ctx.discarder is not None:
-            self._not_won(ctx.discarder, "context/discarder", at, what, "cannot discard")
-        kong_event = self._kong_link(i, seat, hand, ctx, what)
-        self._check_kongs(seat, hand.concealed, hand.melds, f"{at}/hand", what)
+        return merged
+
+    def _check_win_after_end(self, hand: Hand, ctx: WinContext, at: str, what: str) -> None:
+        """A win after the round is over: only another win on the discard that ended it."""
+        if self.over is None:
+            return
+        # Only another win on the discard that ended the round (一炮多响) may follow it.
+        if ctx.win_type != DISCARD or (ctx.discarder, hand.win_tile) != self.end_discard:
+            raise HandError(Code.ROUND_OVER, f"{what}: the round is already over "
+                            f"({self.over}); only another win on the same discard "
+                            "(一炮多响) can follow", at)
+        if self.rs.settlement is not None and self.rs.settlement.one_winner:
+            raise HandError(Code.FORBIDDEN_EVENT, f"{what}: {self.over}; under "
+                            f"{self.rs.name} ({self.rs.id}) a hand has one winner (截和): "
+                            "of several claims on one discard only the one nearest the "
+                            "discarder's turn wins; settle that win alone", f"{at}/seat")
+
+    def _share_win_tile(self, hand: Hand, ctx: WinContext, kong_event: int | None) -> None:
+        """A tile won by several players (a robbed kong's, 一炮多响's discard) is one tile."""
         _, previous = self._last()
         if ctx.kong == KONG_ROBBED and kong_event is not None:
             self.robbed.add(kong_event)
@@ -385,9 +407,10 @@ class _Builder:
               and previous.hand.win_tile == hand.win_tile):
             # 一炮多响: the same discarded tile, won by several players, is one tile.
             self.shared[hand.win_tile] += 1
-        self.shown[seat] = self._counts(hand.concealed, hand.melds)
-        self._check_copies(f"{at}/hand", what)
-        self.won.append(seat)
+
+    def _end_by_win(self, i: int, seat: int, hand: Hand, ctx: WinContext) -> None:
+        """Whether the win ends the round: every seat but one has won, or the rule set ends it
+        at a win (then only another win on the same discard may follow)."""
         if len(self.won) == self.players - 1:
             self.over = f"every seat but one has won by events[{i}]"
             self.end_discard = None
@@ -396,7 +419,6 @@ class _Builder:
                 self.over = f"seat {seat} won in events[{i}], and a win ends the round here"
                 self.end_discard = ((ctx.discarder, hand.win_tile) if ctx.win_type == DISCARD
                                     else None)
-        return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
 
     def _last(self) -> tuple[int, Event | None]:
         """The latest event that is not a reveal, with its index (a reveal separates nothing:

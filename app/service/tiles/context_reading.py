@@ -25,8 +25,8 @@ from app.domain.notation import format_meld, format_tiles, parse_tile
 from app.domain.tiles import TileSet
 from app.rules.definitions import ContextRule
 from app.rules.model import RuleSet
-from app.service.hand_reading import ReadTile, read_field_tiles
 from app.service.option_reading import build_options
+from app.service.tiles.hand_reading import ReadTile, read_field_tiles
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`.
 _new: Final = tuple.__new__

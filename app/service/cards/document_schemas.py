@@ -1,5 +1,5 @@
 """The declared shape of a word-card game's document (`GET /v1/rulesets/{ruleset}` of a rule set
-with a `deck`, written by `app.service.card_documents`). See `app.service.answer_fields` for how
+with a `deck`, written by `app.service.cards.documents`). See `app.service.answer_fields` for how
 it becomes the contract.
 """
 

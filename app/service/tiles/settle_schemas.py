@@ -30,7 +30,7 @@ from app.service.schema_fields import (
     _required,
     _Strict,
 )
-from app.service.schemas import (
+from app.service.tiles.request_schemas import (
     _CONTEXT_REQUIRED,
     _HAND_REQUIRED,
     ContextSchema,

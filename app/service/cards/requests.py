@@ -2,7 +2,7 @@
 domain values: a `CardHand` (or a hand one card short with its table groups) and a `CardWin`,
 checking that they describe a real hand and a win that can happen.
 
-The path is the tile games' (`app.service.hand_requests`): the request schema first (JSON types,
+The path is the tile games' (`app.service.tiles.requests`): the request schema first (JSON types,
 required and unknown fields, sizes; its refusal is `invalid_request`), then the checks that
 need the rule set. The schema is made from the rule set once (`card_schemas`): the win types,
 the context fields naming the seat a card came from (`payer_field` of each win type), the
@@ -53,9 +53,9 @@ from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
 from app.rules.cards import CardRuleSet, GroupKind
 from app.rules.choices import Chosen, resolve
-from app.service.hand_reading import field_name
-from app.service.hand_requests import check_named_ruleset, validated
 from app.service.option_reading import build_options
+from app.service.reading import check_named_ruleset, field_name, validated
+from app.service.request_schemas import NamedRuleset
 from app.service.schema_fields import (
     MAX_MELDS_LISTED,
     MAX_NOTATION_LENGTH,
@@ -73,7 +73,6 @@ from app.service.schema_fields import (
     _type,
     _unknown,
 )
-from app.service.schemas import NamedRuleset
 
 # Size limits (the domain then names the exact fault): a hand is at most 21 cards and a few
 # table groups more.
