@@ -1,80 +1,15 @@
 """Reading a settle request into a `Round`: its events, checked to be a round that can happen.
 
-A round is what happened between the deal and the end, as far as money is concerned:
-
-- ``kong``: a seat declares a kong: ``direct`` (点杠, on ``discarder``'s discard), ``added``
-  (加杠, a tile added to the seat's own pung; ``fresh``: the added tile is the one just
-  drawn), ``concealed`` (暗杠) or, where the settlement defines ``special_kongs``, ``special``
-  (``tiles``: three different tiles laid out together, 长春 幺九杠 / 旋风杠 / 喜杠; they leave
-  the hand, which declares no meld for them, and count among the round's copies);
-- ``win``: a seat wins (the hand and its context, as in the score request; the seat is the
-  winner and the round's options apply);
-- ``draw``: the wall runs out: every seat not yet won shows its hand, one tile short of a win,
-  and says whether it is a passive pig (``passive_pig``);
-- ``follow_dealer``: every other player followed the dealer's first discard (跟庄, 天津 铲),
-  for rule sets whose settlement pays it; at most once, before any win;
-- ``reveal``: a seat reveals its ready hand (亮倒), for rule sets whose settlement reads it; at
-  most once per seat. Each later win is scored with the seats revealed so far (the
-  settlement's per-seat option, which the request's options may then not give). A reveal
-  stands between events without separating them: a win after a kong and a reveal still
-  follows the kong.
-
-A kong may say how it follows the kong before it (``follows``): ``kong_discard`` (a direct
-kong on the discard that kong's maker made next) or ``kong_replacement`` (an added or
-concealed kong by that kong's maker, straight after the replacement draw); it is then the
-next kong of a chain (杠上杠), which a rule set may pay more for.
-
-The round has one dealer (``dealer``, default 0) and, in rule sets with wild tiles, one
-flipped tile (``wild_indicator``, or ``wilds``). They are given once, for the round, and go
-into every win's context and every hand at the draw; a win's context may repeat them, but not
-differ (``inconsistent_event``). A rule set whose settlement says ``win_ends_round`` (天津: one
-winner per hand) ends the round at its first win, except that other players may win on the
-same discard too (一炮多响), unless it also says ``one_winner`` (截和).
-
 `read_settle_request` is the whole path from a decoded JSON body: the request schema
-(`app.service.tiles.settle_schemas`; its refusal is `invalid_request`), then `build_round`, which
-trusts the schema's output and checks what it cannot: seats, the hands (every code of
-`app.service.tiles.requests`, the pointer moved into the event), and that the sequence can
-happen. The first problem found is raised as a `HandError` whose pointer names the event
-(``/events/3/context/discarder``) and whose message starts with it (``events[3] (win by seat
-2): ...``). Codes besides those of `app.service.tiles.requests` (all answered 422):
+(`app.service.tiles.settle_schemas`; its refusal is `invalid_request`), then `build_round`,
+which trusts the schema's output and checks what it cannot: the seats, each hand (as a score
+request's, the pointer moved into its event) and that the sequence of events can happen. The
+first problem found is raised as a `HandError` whose pointer names the event and whose
+message starts with it. The events, the round's dealer and wild tiles, and every code a round
+may be refused with are the API's: docs/api.md, "Settle".
 
-- ``settle_not_supported``: the rule set has no ``settlement`` section;
-- ``seat_already_won``: a seat that has won acts again (a kong or a second win), is konged
-  from, discards a winning tile, or is listed at the draw (血战到底: winners are out);
-- ``round_over``: an event after the draw, after every seat but one has won, or after the
-  win where a win ends the round;
-- ``wrong_draw_players``: a draw that does not list each seat not yet won exactly once;
-- ``inconsistent_event``: an event that contradicts itself or what came before: a direct kong
-  on one's own discard; a 杠上开花 not right after the winner's own kong; a 杠上炮 not right
-  after the discarder's kong, or a discard win right after the discarder's kong without it
-  (or 抢杠); a 抢杠 not right after the discarder's added kong of that tile; ``passive_pig``
-  on a hand that is not a pig; a fifth kong by one seat; a win whose context names another
-  dealer or other wild tiles than the round's; a second ``follow_dealer``, or one after a win;
-  a second reveal by one seat; a ``follows`` that does not fit the kong before it; a robbed
-  kong of a chain where chains pay more;
-- ``kong_mismatch``: a hand whose declared kongs are not exactly the kongs its seat made in
-  the events (a concealed kong is written ``{5555m}``, a direct or added one ``[5555m]``; a
-  robbed kong is void and stays a pung);
-- ``too_many_copies``: a second kong of the same tile, or more copies of a tile across the
-  round's hands and kongs than the tile set has (a tile won by several players on the same
-  discard, 一炮多响, counts once);
-- ``illegal_meld``: a direct or added kong of wild tiles (wilds are never claimed; four of
-  them may only be a concealed kong, 金杠); a special kong whose tiles make none of the
-  settlement's sets;
-- ``invalid_field``: a ``follow_dealer`` event in a rule set whose settlement does not pay it,
-  a ``reveal`` event in one whose settlement does not read it, a special kong in one whose
-  settlement defines none;
-- ``invalid_option``: the request's options give the per-seat option that reveal events say;
-- ``forbidden_event``: an event the rule set's rules forbid: an added kong of a tile held
-  earlier (``fresh: false``) where the settlement says an added kong ``must_be_fresh``; a
-  second win on the discard that ended the round where the settlement says ``one_winner``
-  (截和).
-
-Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer's question:
-`app.scoring.rounds` answers ``not_a_win`` for a win's hand that is not a legal win, and
-``forbidden_event`` for a revealed (亮倒) seat's hand at the draw that is not ready where the
-settlement's reveal says ``ready_hand``.
+Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer's question
+(`app.scoring.rounds`).
 """
 
 from __future__ import annotations
