@@ -15,7 +15,7 @@
 
 A `Round` holds them with the round's options, dealer and wild tiles. Its consistency (seats,
 the order of events, copies of tiles across hands) is checked where a request is read
-(`app.service.settle_requests`); the settlement trusts it.
+(`app.service.tiles.settle_requests`); the settlement trusts it.
 """
 
 from __future__ import annotations

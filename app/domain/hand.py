@@ -1,6 +1,6 @@
 """Hands, declared melds and the win context: immutable values, and the words they use.
 
-A request is read into these values at the API boundary (`app.service.hand_requests`, which
+A request is read into these values at the API boundary (`app.service.tiles.requests`, which
 needs the rule set's tile set, player count and options); these classes only hold data, and
 everything below them trusts it.
 """

@@ -1,5 +1,5 @@
 """Immutable results of the engine: a scored hand, the waits of a hand one tile short, and a
-settled round. Their JSON form is written at the API boundary (`app.service.responses`).
+settled round. Their JSON form is written at the API boundary (`app.service.tiles.responses`).
 
 Named tuples rather than frozen dataclasses: a request builds a dozen of these, and a frozen
 dataclass costs several times more to construct.
