@@ -67,7 +67,7 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     round_wind = fields.get("round_wind")
     # Built from a tuple in the fields' order (`tuple.__new__`, not `_make`, which is
     # Python-level code): a named tuple of fifteen fields called with keywords costs several
-    # times as much (tests/service/test_hand_requests.py checks the order on a context whose
+    # times as much (tests/service/tiles/test_requests.py checks the order on a context whose
     # fields all differ from their defaults).
     return _new(WinContext, (
         win_type,
