@@ -150,6 +150,8 @@ class Deck:
 
     def _read(self, text: str, pointer: str, brackets: bool
               ) -> tuple[tuple[int, ...], tuple[TableGroup, ...], int | None]:
+        """(the cards, the bracketed groups, the last card) of a string of cards, with
+        groups in brackets only where `brackets` says they may be."""
         cards: list[int] = []
         groups: list[TableGroup] = []
         inside: list[int] | None = None
@@ -165,16 +167,9 @@ class Deck:
         while i < n:
             ch = text[i]
             if ch.isdigit():
-                for token, rank in self._rank_tokens:
-                    if text.startswith(token, i):
-                        pending.append((rank, i))
-                        i += len(token)
-                        break
-                else:
-                    raise NotationError(Code.INVALID_NOTATION,
-                                        f"{ch!r} at position {i} does not start a rank; ranks "
-                                        f"are {', '.join(str(r) for r in self.ranks)} (a 0 only "
-                                        "follows a 1, as in 10).", pointer, i)
+                rank, length = self._rank_at(text, i, pointer)
+                pending.append((rank, i))
+                i += length
                 continue
             if pending and ch not in self._suit_letters:
                 raise NotationError(Code.INVALID_NOTATION if ch.isascii() and not ch.isalpha()
@@ -201,32 +196,45 @@ class Deck:
                                         f"group opened at position {opened[0]}.", pointer, i)
                 inside, opened = [], (i, closers[ch])
             elif brackets and ch in "]}":
-                if inside is None or ch != opened[1]:
-                    raise NotationError(Code.INVALID_NOTATION,
-                                        f"{ch!r} at position {i} closes no group opened with "
-                                        f"its pair.", pointer, i)
-                if not inside:
-                    raise NotationError(Code.ILLEGAL_GROUP,
-                                        f"The group at position {opened[0]} is empty.",
-                                        pointer, opened[0])
-                groups.append(TableGroup(ch == "}", tuple(inside), opened[0]))
+                groups.append(_closed(ch, i, inside, opened, pointer))
                 inside = None
             else:
-                code = Code.UNKNOWN_CARD if ch.isalpha() else Code.INVALID_NOTATION
-                raise NotationError(code,
-                                    f"{ch!r} at position {i} is not a card: write ranks "
-                                    f"then {' or '.join(self._suit_letters)} (e.g. 2710x), "
-                                    "or the card's character (e.g. 十, 拾).", pointer, i)
+                raise self._not_a_card(ch, i, pointer)
             i += 1
+        self._check_end(pending, opened[0] if inside is not None else -1, pointer, n)
+        return tuple(cards), tuple(groups), cards[-1] if cards else None
+
+    def _rank_at(self, text: str, i: int, pointer: str) -> tuple[int, int]:
+        """The rank written at position `i`, and how many characters it takes."""
+        for token, rank in self._rank_tokens:
+            if text.startswith(token, i):
+                return rank, len(token)
+        raise NotationError(Code.INVALID_NOTATION,
+                            f"{text[i]!r} at position {i} does not start a rank; ranks "
+                            f"are {', '.join(str(r) for r in self.ranks)} (a 0 only "
+                            "follows a 1, as in 10).", pointer, i)
+
+    def _not_a_card(self, ch: str, i: int, pointer: str) -> NotationError:
+        """The error for a character `ch`, at position `i`, that is not a card."""
+        code = Code.UNKNOWN_CARD if ch.isalpha() else Code.INVALID_NOTATION
+        return NotationError(code,
+                             f"{ch!r} at position {i} is not a card: write ranks "
+                             f"then {' or '.join(self._suit_letters)} (e.g. 2710x), "
+                             "or the card's character (e.g. 十, 拾).", pointer, i)
+
+    def _check_end(self, pending: list[tuple[int, int]], open_at: int, pointer: str,
+                   n: int) -> None:
+        """At the end of a string of `n` characters: an error for ranks still waiting for
+        their suit letter (`pending`), or for a group still open (opened at `open_at`; -1:
+        none is)."""
         if pending:
             raise NotationError(Code.INVALID_NOTATION,
                                 f"Ranks at position {pending[0][1]} have no suit letter after "
                                 f"them ({', '.join(self._suit_letters)}).", pointer, n)
-        if inside is not None:
+        if open_at >= 0:
             raise NotationError(Code.INVALID_NOTATION,
-                                f"The group opened at position {opened[0]} is not closed.",
-                                pointer, opened[0])
-        return tuple(cards), tuple(groups), cards[-1] if cards else None
+                                f"The group opened at position {open_at} is not closed.",
+                                pointer, open_at)
 
     # --- writing ---------------------------------------------------------------------
 
@@ -249,3 +257,17 @@ class Deck:
         cs = [self.cards[c] for c in cards]
         return "".join(str(c.rank) for c in cs) + cs[0].suit
 
+
+def _closed(ch: str, i: int, inside: list[int] | None, opened: tuple[int, str],
+            pointer: str) -> TableGroup:
+    """The group that `ch`, at position `i`, closes: the cards read `inside` it since it was
+    opened (`opened`: where, and the bracket that closes it); an error if no group is open,
+    if it was opened with another bracket, or if it is empty."""
+    if inside is None or ch != opened[1]:
+        raise NotationError(Code.INVALID_NOTATION,
+                            f"{ch!r} at position {i} closes no group opened with its pair.",
+                            pointer, i)
+    if not inside:
+        raise NotationError(Code.ILLEGAL_GROUP, f"The group at position {opened[0]} is empty.",
+                            pointer, opened[0])
+    return TableGroup(ch == "}", tuple(inside), opened[0])

@@ -464,41 +464,9 @@ def parse_hand_string(
         ch = text[i]
         close = _CLOSE.get(ch)
         if close is None:
-            if ch in "]}":
-                raise NotationError(
-                    Code.INVALID_NOTATION,
-                    f"{ch!r} at position {i} closes a meld that was never opened",
-                    pointer,
-                    i,
-                )
-            m = _BRACKET.search(text, i)
-            j = n if m is None else m.start()
-            comma = text.find(",", i, j)
-            if comma >= 0:
-                raise NotationError(
-                    Code.INVALID_NOTATION,
-                    f"',' at position {comma} is outside brackets: an offer suffix belongs "
-                    f"inside a meld, e.g. [555s,1]",
-                    pointer,
-                    comma,
-                )
-            _scan(text, g, pointer, i, j, standing, standing_at)
-            i = j
+            i = _read_standing(text, g, pointer, i, standing, standing_at)
             continue
-        m = _BRACKET.search(text, i + 1)
-        if m is None or m.group() != close:
-            found = (
-                f"the text ends at position {n}" if m is None
-                else f"found {m.group()!r} at position {m.start()}"
-            )
-            raise NotationError(
-                Code.INVALID_NOTATION,
-                f"{ch!r} at position {i} opens a meld that is not closed with {close!r} "
-                f"({found})",
-                pointer,
-                i,
-            )
-        j = m.start()
+        j = _meld_end(text, pointer, i, close)
         melds.append(_read_meld(text, g, tileset, pointer, i, j))
         i = j + 1
     if not g.flowers.isdisjoint(standing):
@@ -514,6 +482,54 @@ def parse_hand_string(
             n,
         )
     return standing, melds, standing[-1]
+
+
+def _read_standing(text: str, g: _Grammar, pointer: str, i: int, standing: list[int],
+                   standing_at: list[int]) -> int:
+    """Read the standing tiles written from position `i` to the next bracket (or the end)
+    into `standing`, with their positions into `standing_at`; answer where they end."""
+    ch = text[i]
+    n = len(text)
+    if ch in "]}":
+        raise NotationError(
+            Code.INVALID_NOTATION,
+            f"{ch!r} at position {i} closes a meld that was never opened",
+            pointer,
+            i,
+        )
+    m = _BRACKET.search(text, i)
+    j = n if m is None else m.start()
+    comma = text.find(",", i, j)
+    if comma >= 0:
+        raise NotationError(
+            Code.INVALID_NOTATION,
+            f"',' at position {comma} is outside brackets: an offer suffix belongs "
+            f"inside a meld, e.g. [555s,1]",
+            pointer,
+            comma,
+        )
+    _scan(text, g, pointer, i, j, standing, standing_at)
+    return j
+
+
+def _meld_end(text: str, pointer: str, i: int, close: str) -> int:
+    """Where the meld opened at position `i` is closed with `close` (an error if it is not,
+    or if another bracket comes first)."""
+    m = _BRACKET.search(text, i + 1)
+    if m is None or m.group() != close:
+        n = len(text)
+        found = (
+            f"the text ends at position {n}" if m is None
+            else f"found {m.group()!r} at position {m.start()}"
+        )
+        raise NotationError(
+            Code.INVALID_NOTATION,
+            f"{text[i]!r} at position {i} opens a meld that is not closed with {close!r} "
+            f"({found})",
+            pointer,
+            i,
+        )
+    return m.start()
 
 
 def _read_meld(

@@ -317,9 +317,12 @@ def _find_option(start: int, counts: tuple[int, ...], caps: tuple[int, ...], bud
     return tuple(sorted(groups)), t_wilds, t_pair, tuple(used)
 
 
-def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
-             tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
-             win: tuple[int, bool]) -> Iterator[tuple[Group, ...]]:
+def _parts(naturals: Sequence[int], wilds: int, caps: Sequence[int], tileset: TileSet,
+           reducer: Reducer | None, win: tuple[int, bool]
+           ) -> list[tuple[int, tuple[_Bucket, ...]]] | None:
+    """The parts of the hand holding tiles other than wild (each numbered suit, then each
+    honour), each with its first tile and its options (`_reduced`, `_honour_buckets`); None
+    when some part cannot be read with the wilds at hand."""
     parts: list[tuple[int, tuple[_Bucket, ...]]] = []
     for suit in tileset.suits:
         start = tileset.suit_starts[suit]
@@ -327,24 +330,33 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
         if any(seg):
             buckets = _reduced(start, seg, tuple(caps[start:start + 9]), wilds, reducer, win)
             if not buckets:
-                return
+                return None
             parts.append((start, buckets))
     kinds = tileset.kinds
     for t in tileset.playing:
         if naturals[t] and kinds[t].is_honor:
             honour = _honour_buckets(t, naturals[t], caps[t])
             if not honour:
-                return
+                return None
             parts.append((t, honour))
+    return parts
+
+
+def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
+             tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
+             win: tuple[int, bool]) -> Iterator[tuple[Group, ...]]:
+    """The regular groupings of the hand: one option of each part (`_parts`), the wilds
+    left over making the missing sets (and the pair) on their own. Depth first with a stack
+    (nested generators would hand each grouping up through every part), each handed on once
+    made: a comparison ending early (`app.scoring.ceiling`) makes no more."""
+    parts = _parts(naturals, wilds, caps, tileset, reducer, win)
+    if parts is None:
+        return
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
     n_parts = len(parts)
-    # Depth first over the parts' options, in their order, with a stack rather than nested
-    # generators (each grouping would be handed up through every part), each grouping handed
-    # on as soon as it is made: a comparison that ends early (`app.scoring.ceiling`) makes
-    # no more. Per depth: the next option to try, and the wilds used, whether a pair is held
-    # and the sets made by the options chosen before it.
+    # Per depth: the next option to try; the wilds used, pair held, sets made before it.
     following = [0] * (n_parts + 1)
     used = [0] * (n_parts + 1)
     paired = [False] * (n_parts + 1)

@@ -74,6 +74,8 @@ def read_options(value: Any, err: FieldError, players: int) -> tuple[OptionDef, 
 
 
 def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
+    """Option `i` of a rule set, read and checked (`players`: the seats a per_seat option
+    lists)."""
     if not isinstance(o, dict):
         raise err(f"options[{i}]", "must be a mapping")
     fault = OPTION.fault(o)  # keys and value types (`app.rules.sections`)
@@ -82,6 +84,17 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
     typ = o["type"]
     if typ not in OPTION_TYPES:
         raise err(f"options[{i}].type", "must be bool, int, enum or per_seat")
+    choices = _choices(o, i, err, typ)
+    bounds = _bounds(o, i, err, typ, choices)
+    lo, hi = bounds["minimum"], bounds["maximum"]
+    default = _default(o, i, err, typ, choices, bounds, players)
+    return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
+                     choices=choices, minimum=lo, maximum=hi,
+                     dealer_entry=bounds["dealer_entry"])
+
+
+def _choices(o: dict[str, Any], i: int, err: FieldError, typ: str) -> tuple[Any, ...]:
+    """The choices of option `i` (of type `typ`): none for a bool or int option."""
     choices_raw = o.get("choices")
     if choices_raw is not None and typ not in ("enum", "per_seat"):
         raise err(f"options[{i}].choices", "only an enum or per_seat option has choices")
@@ -92,6 +105,12 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
     choices = tuple(choices_raw or ())
     if typ == "enum" and not choices:
         raise err(f"options[{i}].choices", "an enum option needs choices")
+    return choices
+
+
+def _bounds(o: dict[str, Any], i: int, err: FieldError, typ: str, choices: tuple[Any, ...]
+            ) -> dict[str, int | None]:
+    """The minimum, maximum and dealer entry of option `i` (None where not set)."""
     bounds: dict[str, int | None] = {}
     for key in ("minimum", "maximum", "dealer_entry"):
         value = o.get(key)
@@ -101,6 +120,13 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
             raise err(f"options[{i}].{key}", "only an int or per_seat option without "
                       "choices has bounds")
         bounds[key] = value
+    return bounds
+
+
+def _default(o: dict[str, Any], i: int, err: FieldError, typ: str, choices: tuple[Any, ...],
+             bounds: dict[str, int | None], players: int) -> Any:
+    """The default of option `i`, checked against its type, choices and bounds (a per_seat
+    option's as a tuple, one entry per seat)."""
     lo, hi = bounds["minimum"], bounds["maximum"]
     default = o.get("default")
     if typ == "bool" and not isinstance(default, bool):
@@ -133,6 +159,4 @@ def _option(o: Any, i: int, err: FieldError, players: int) -> OptionDef:
             raise err(f"options[{i}].default", f"must list {players} integers (one per seat) "
                       "within minimum and maximum, each equal to dealer_entry when it is set")
         default = tuple(default)
-    return OptionDef(name=o["name"], type=typ, default=default, description=o["description"],
-                     choices=choices, minimum=lo, maximum=hi,
-                     dealer_entry=bounds["dealer_entry"])
+    return default

@@ -75,12 +75,12 @@ Most = tuple[int, "Callable[..., int] | None", bool]
 Probe = tuple[BoundCheck, int]
 # The largest number of answers a memo of `Shared` keeps, emptied when full. A key's values
 # are few: categories of tile (32), kongs held, concealed pungs, claimed melds (a dozen
-# each); the most, chows (12,650 multisets of up to four chows): 40,000 random MCR hands
-# reach 6,100. About 260 bytes an answer. See `app.scoring.memory`.
+# each); the most, chows (12,650 multisets of up to four chows), of which realistic hands
+# reach a fraction. See `app.scoring.memory`.
 SHARED_LIMIT = 16_384
 # The largest number of group keys (`WildPlan.key_cache`) and numbers a wild plan keeps
-# before it forgets them (and the searches' memos made from them): 448 keys and 32 numbers
-# on 5,000 tianjin hands.
+# before it forgets them (and the searches' memos made from them): well above what
+# realistic tianjin hands reach.
 KEYS_LIMIT = 4096
 # The largest number of plans under other fan values a plan keeps (`Plan.valued`), emptied
 # when full: one per combination of the values requests choose (a rule set with one such
@@ -387,48 +387,17 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
     with their defaults (for a shape an option switches on)."""
     position = {f.id: i for i, f in enumerate(fans)}
     ties = frozenset(tie_break_fans)
-
-    def step(f: FanDef) -> FanStep:
-        assert f.bound is not None
-        excludes = 0
-        for x in f.excludes:
-            excludes |= 1 << position[x]
-        return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
-                       needs_mask(CHECKS[f.check].needs), f.counts_toward_minimum,
-                       f.id in ties,
-                       positional(f.bound))
-
     by_id = {f.id: f for f in fans}
-    plans: dict[str, ShapePlan] = {}
-    for name in shape_order:
-        if name not in shapes:
-            continue
-        sd = shapes[name]
-        chosen = [f for f in fans if f.id != flower_fan
-                  and (sd.only_fans is None or f.id in sd.only_fans)
-                  and (f.shapes is None or name in f.shapes)]
-        regular = [f for f in chosen if not f.when_nothing_else]
-        last = next((f for f in chosen if f.when_nothing_else), None)
-        reading = [f for f in regular if CHECKS[f.check].scope != "hand"]
-        extras = {rank: tuple(step(by_id[fid]) for fid in ids)
-                  for rank, ids in sd.extras_by_win_rank.items()}
-        plans[name] = ShapePlan(
-            name=name,
-            hand=tuple(step(f) for f in regular if CHECKS[f.check].scope == "hand"),
-            reading=tuple(step(f) for f in reading),
-            last=step(last) if last is not None else None,
-            extras=extras,
-            priority=sd.priority, final=sd.final, tileset=tileset,
-            ceiling=_ceiling(reading, last,
-                             {s.position for steps in extras.values() for s in steps},
-                             position))
-    steps = [step(f) for f in fans]
+    plans = {name: _shape_plan(name, shapes[name], fans, by_id, flower_fan, tileset, position,
+                               ties)
+             for name in shape_order if name in shapes}
+    steps = [_fan_step(f, position, ties) for f in fans]
     plan = Plan(
         shapes=plans,
         shape_names=frozenset(plans),
         finals=frozenset(n for n, p in plans.items() if p.final),
         policy=POLICIES[combination_policy] if combination_policy else None,
-        flower=step(by_id[flower_fan]) if flower_fan else None,
+        flower=_fan_step(by_id[flower_fan], position, ties) if flower_fan else None,
         # A fan's switch (`enabled_by`) is a gate, tested alone; its other conditions hold
         # or not together.
         gates=tuple((1 << position[f.id], c.option) for f in fans for c in f.when if c.switch),
@@ -453,6 +422,44 @@ def compile_plan(fans: Sequence[FanDef], shapes: Mapping[str, ShapeDef], tileset
     )
     LIVE_PLANS.add(plan)
     return plan
+
+
+def _fan_step(f: FanDef, position: Mapping[str, int], ties: frozenset[str]) -> FanStep:
+    """A fan as the counting loop steps through it: `position`, every fan's place in
+    evaluation order; `ties`, the tie-break fans."""
+    assert f.bound is not None
+    excludes = 0
+    for x in f.excludes:
+        excludes |= 1 << position[x]
+    return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
+                   needs_mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties,
+                   positional(f.bound))
+
+
+def _shape_plan(name: str, sd: ShapeDef, fans: Sequence[FanDef], by_id: Mapping[str, FanDef],
+                flower_fan: str | None, tileset: TileSet, position: Mapping[str, int],
+                ties: frozenset[str]) -> ShapePlan:
+    """The fans one shape looks for, arranged: those of the whole hand, those of a reading,
+    the 无番和-like fan, and the fixed extras by the winning tile's rank."""
+    chosen = [f for f in fans if f.id != flower_fan
+              and (sd.only_fans is None or f.id in sd.only_fans)
+              and (f.shapes is None or name in f.shapes)]
+    regular = [f for f in chosen if not f.when_nothing_else]
+    last = next((f for f in chosen if f.when_nothing_else), None)
+    reading = [f for f in regular if CHECKS[f.check].scope != "hand"]
+    extras = {rank: tuple(_fan_step(by_id[fid], position, ties) for fid in ids)
+              for rank, ids in sd.extras_by_win_rank.items()}
+    return ShapePlan(
+        name=name,
+        hand=tuple(_fan_step(f, position, ties) for f in regular
+                   if CHECKS[f.check].scope == "hand"),
+        reading=tuple(_fan_step(f, position, ties) for f in reading),
+        last=_fan_step(last, position, ties) if last is not None else None,
+        extras=extras,
+        priority=sd.priority, final=sd.final, tileset=tileset,
+        ceiling=_ceiling(reading, last,
+                         {s.position for steps in extras.values() for s in steps},
+                         position))
 
 
 def _ceiling(reading: Sequence[FanDef], last: FanDef | None, extras: set[int],

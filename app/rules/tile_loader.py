@@ -16,8 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 from app.domain.hand import MELD_KINDS
-from app.domain.tiles import TILESETS
-from app.rules.definitions import FanDef, ShapeDef
+from app.domain.tiles import TILESETS, TileSet
+from app.rules.definitions import FanDef, ShapeDef, StandInDef, WildDef
 from app.rules.errors import RuleSetError
 from app.rules.families import TILES
 from app.rules.load_fans import exclusion_order, read_fan
@@ -32,7 +32,7 @@ from app.rules.load_requirements import (
 from app.rules.load_shapes import read_shapes, with_every_shape
 from app.rules.load_wilds import check_wild_reading, read_stand_in, read_wild
 from app.rules.model import RuleSet
-from app.rules.options import read_options
+from app.rules.options import OptionDef, read_options
 from app.rules.payments import SCHEMES
 from app.rules.policies import POLICIES
 from app.rules.sections import section
@@ -135,23 +135,10 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     first_turn_claims = data.get("first_turn_claims") or False
 
     # An empty list of fans is a rule set that counts no fan: it decides legality and money.
-    fans_raw = data["fans"]
-    id_set = _fan_ids(fans_raw, err)
-
+    id_set = _fan_ids(data["fans"], err)
     options = read_options(data.get("options"), err, players)
-    shapes = read_shapes(data["shapes"], id_set, err, options)
-    fans = [read_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
-    shapes = with_every_shape(fans_raw, shapes, err)
-    # Conditions on options (`when`), checked once the options are read.
-    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
-    fans = exclusion_order(fans, err)
-
-    flower_fan, policy, tie = _fan_roles(data, fans, shapes, id_set, err)
-
-    # A fan's `when` follows its `enabled_by` (already read, the shorthand of a condition).
-    fans = [dataclasses.replace(f, when=(*f.when, *read_conditions(raw_when[f.id], options,
-                                                                   f.id, err)))
-            if f.id in raw_when else f for f in fans]
+    fans, shapes, (flower_fan, policy, tie) = _fans_and_shapes(data, tileset, id_set, options,
+                                                               err)
     meld_kinds = data.get("meld_kinds", list(MELD_KINDS))
     if not meld_kinds or any(k not in MELD_KINDS for k in meld_kinds):
         raise err("meld_kinds", "must be a non-empty list of chow, pung, kong")
@@ -161,11 +148,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         read_fan_requirement(r, i, id_set, options, err)
         for i, r in enumerate(as_list(data.get("requires_fans"), "requires_fans", err)))
     payment = read_payment(data["payment"], options, err, frozenset(id_set))
-    wild = read_wild(data.get("wild"), set(shapes), err)
-    stand_in = read_stand_in(data.get("stand_in"), options, err)
-    if stand_in is not None and wild is not None:
-        raise err("stand_in", "a rule set with wild tiles cannot also have a stand-in "
-                  "winning tile")
+    wild, stand_in = _wild_and_stand_in(data, shapes, options, err)
     context_rules = tuple(read_context_rule(r, i, options, err) for i, r in enumerate(
         as_list(data.get("context_rules"), "context_rules", err)))
     if wild is not None:
@@ -189,3 +172,37 @@ def build_ruleset(data: Mapping[str, Any], source: str,
     _ = ruleset.plan  # compiled now, so that no request pays for it
     _ = ruleset.fixed_payment_params, ruleset.payment_scheme, ruleset.fixed_payment
     return ruleset
+
+
+def _fans_and_shapes(data: Mapping[str, Any], tileset: TileSet, id_set: set[str],
+                     options: tuple[OptionDef, ...], err: ErrorFactory
+                     ) -> tuple[list[FanDef], dict[str, ShapeDef],
+                                tuple[str | None, str | None, list[str]]]:
+    """The rule set's fans (in evaluation order, their conditions on options read), its
+    shapes, and the fans' roles (`_fan_roles`: the flower fan, the combination policy, the
+    tie-break fans)."""
+    fans_raw = data["fans"]
+    shapes = read_shapes(data["shapes"], id_set, err, options)
+    fans = [read_fan(f, tileset, id_set, set(shapes), err, options) for f in fans_raw]
+    shapes = with_every_shape(fans_raw, shapes, err)
+    # Conditions on options (`when`), checked once the options are read.
+    raw_when = {f["id"]: f["when"] for f in fans_raw if f.get("when") is not None}
+    fans = exclusion_order(fans, err)
+    roles = _fan_roles(data, fans, shapes, id_set, err)
+    # A fan's `when` follows its `enabled_by` (already read, the shorthand of a condition).
+    fans = [dataclasses.replace(f, when=(*f.when, *read_conditions(raw_when[f.id], options,
+                                                                   f.id, err)))
+            if f.id in raw_when else f for f in fans]
+    return fans, shapes, roles
+
+
+def _wild_and_stand_in(data: Mapping[str, Any], shapes: Mapping[str, ShapeDef],
+                       options: tuple[OptionDef, ...], err: ErrorFactory
+                       ) -> tuple[WildDef | None, StandInDef | None]:
+    """The rule set's wild tiles and its stand-in winning tile (one at most of the two)."""
+    wild = read_wild(data.get("wild"), set(shapes), err)
+    stand_in = read_stand_in(data.get("stand_in"), options, err)
+    if stand_in is not None and wild is not None:
+        raise err("stand_in", "a rule set with wild tiles cannot also have a stand-in "
+                  "winning tile")
+    return wild, stand_in

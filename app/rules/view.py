@@ -21,10 +21,11 @@ from app.domain.readings import (
     MIDDLE,
     PAIR,
     Group,
+    Piece,
     Reading,
 )
 from app.domain.shapes import SEVEN_PAIRS, completing_tiles, waits_alone
-from app.domain.standing import standing, without
+from app.domain.standing import Standing, standing, without
 from app.domain.tiles import TileSet
 
 # Features of a reading that checks may declare they need (bit flags of `View.features`):
@@ -50,7 +51,7 @@ FEATURES: Final = {"pungs": PUNGS, "kongs": KONGS, "chows": CHOWS, "chow_pairs":
 CONTEXT_FEATURES: Final = LAST_TILE | KONG_WIN
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
-# constructor runs a Python-level __new__ that costs about twice as much.
+# constructor runs a slower Python-level __new__.
 _new: Final = tuple.__new__
 
 EDGE: Final = "edge"
@@ -136,62 +137,15 @@ class HandFacts:
         tiles = standing(hand.concealed, tileset)
         self.standing = tiles
         present = tiles.categories
-        melds = hand.melds
-        if melds:
-            # One pass over the declared melds: what the facts say of them, and what they put
-            # in every reading (`declared()`, their groups for `decompose`).
-            melded: list[int] = []
-            chows: list[int] = []
-            pungs: list[int] = []
-            kongs: list[tuple[int, bool]] = []
-            kong_tiles: list[int] = []
-            groups: list[Group] = []
-            exposed = concealed = numbered = 0
-            category, suit = tileset.category, tileset.suit_no
-            for m in melds:
-                kind = m.kind
-                first = m.tiles[0]
-                melded += m.tiles
-                present |= 1 << category[first]  # a meld's tiles are of one category
-                if kind == CHOW:
-                    chows.append(first)
-                    exposed += 1
-                    groups.append(_new(Group, (kind, first, True, False, ())))
-                    continue
-                pungs.append(first)
-                numbered += suit[first] >= 0
-                if kind == KONG:
-                    kongs.append((first, m.concealed))
-                    kong_tiles.append(first)
-                    if m.concealed:
-                        concealed += 1
-                    else:
-                        exposed += 1
-                    groups.append(_new(Group, (kind, first, True, m.concealed, ())))
-                else:
-                    exposed += 1
-                    groups.append(_new(Group, (kind, first, True, False, ())))
-            self._declared = _new(DeclaredSets, (tuple(chows), tuple(pungs), tuple(kongs),
-                                                 concealed, numbered, tuple(groups)))
-            # Kinds held four times, melds included (a kong's among them); a kind held four
-            # times standing is in no meld.
-            ordered = tiles.ordered
-            fours = [t for t in set(melded) if ordered.count(t) + melded.count(t) == 4]
-            if fours:
-                fours += tiles.fours
-                self.fours = tuple(sorted(fours))
-            else:
-                self.fours = tiles.fours
-            self.kinds = tiles.kinds.union(melded)
-            self.kong_tiles = tuple(kong_tiles)
-            self.exposed_melds = exposed
+        if hand.melds:
+            present = self._melded(tiles, present)
         else:
             # Nothing melded: the standing tiles are the hand.
-            self.kinds = tiles.kinds
-            self.kong_tiles = ()
+            self.kinds: frozenset[int] = tiles.kinds
+            self.kong_tiles: tuple[int, ...] = ()
             self.exposed_melds = 0
-            self.fours = tiles.fours
-            self._declared = _NO_DECLARED
+            self.fours: tuple[int, ...] = tiles.fours
+            self._declared: DeclaredSets = _NO_DECLARED
         # Bit `TileSet.category` for each category of tile held: numbered suits present, by
         # position in the tile set's suits (categories 0, 1, 2), and winds (3), dragons (4).
         self.categories = present
@@ -207,6 +161,60 @@ class HandFacts:
         self.physical = hand
         self.wild_count = 0
         self.win_wild = False
+
+    def _melded(self, tiles: Standing, present: int) -> int:
+        """Fill in the facts of a hand with declared melds (`tiles` its standing tiles):
+        what the facts say of the melds, and what the melds put in every reading
+        (`declared()`, their groups for `decompose`); answer `present`, the categories
+        held standing, with the melds' added. One pass over the melds."""
+        melds = self.hand.melds
+        tileset = self.tileset
+        melded: list[int] = []
+        chows: list[int] = []
+        pungs: list[int] = []
+        kongs: list[tuple[int, bool]] = []
+        kong_tiles: list[int] = []
+        groups: list[Group] = []
+        exposed = concealed = numbered = 0
+        category, suit = tileset.category, tileset.suit_no
+        for m in melds:
+            kind = m.kind
+            first = m.tiles[0]
+            melded += m.tiles
+            present |= 1 << category[first]  # a meld's tiles are of one category
+            if kind == CHOW:
+                chows.append(first)
+                exposed += 1
+                groups.append(_new(Group, (kind, first, True, False, ())))
+                continue
+            pungs.append(first)
+            numbered += suit[first] >= 0
+            if kind == KONG:
+                kongs.append((first, m.concealed))
+                kong_tiles.append(first)
+                if m.concealed:
+                    concealed += 1
+                else:
+                    exposed += 1
+                groups.append(_new(Group, (kind, first, True, m.concealed, ())))
+            else:
+                exposed += 1
+                groups.append(_new(Group, (kind, first, True, False, ())))
+        self._declared = _new(DeclaredSets, (tuple(chows), tuple(pungs), tuple(kongs),
+                                             concealed, numbered, tuple(groups)))
+        # Kinds held four times, melds included (a kong's among them); a kind held four
+        # times standing is in no meld.
+        ordered = tiles.ordered
+        fours = [t for t in set(melded) if ordered.count(t) + melded.count(t) == 4]
+        if fours:
+            fours += tiles.fours
+            self.fours = tuple(sorted(fours))
+        else:
+            self.fours = tiles.fours
+        self.kinds = tiles.kinds.union(melded)
+        self.kong_tiles = tuple(kong_tiles)
+        self.exposed_melds = exposed
+        return present
 
     @property
     def suits(self) -> frozenset[int]:
@@ -391,11 +399,15 @@ class View:
         self._suit_pungs = None
         self._combos: dict[str, int] | None = None
         pieces = reading.pieces
-        if not pieces:
+        if pieces:
+            self._of_pieces(pieces, facts, ctx)
+        else:
             self._of_groups(reading, facts, ctx)
-            self._features(ctx)
-            return
-        # A regular reading of a hand without wilds, from its parts' cuts (`Piece`).
+        self._features(ctx)
+
+    def _of_pieces(self, pieces: tuple[Piece, ...], facts: HandFacts, ctx: WinContext
+                   ) -> None:
+        """A regular reading of a hand without wilds, from its parts' cuts (`Piece`)."""
         declared = facts.declared()
         win = facts.win_tile
         chows = declared.chows
@@ -442,7 +454,6 @@ class View:
             self.wait = SINGLE
         else:
             self.wait = None
-        self._features(ctx)
 
     @property
     def combos(self) -> dict[str, int]:
@@ -522,27 +533,13 @@ class View:
             concealed_pungs -= 1
         self.chows = tuple(sorted(chows))
         self.pungs = tuple(sorted(pungs))
-        suit = facts.tileset.suit_no
-        numbered = 0
-        for t in pungs:
-            if suit[t] >= 0:
-                numbered += 1
-        self._numbered_pungs = numbered
+        self._numbered_pungs = _numbered(pungs, facts.tileset.suit_no)
         self.kongs = tuple(kongs)
         self.pairs = tuple(pairs)
         self.pair = pairs[0] if len(pairs) == 1 else -1
         self.knits = tuple(knits)
         self.concealed_pungs = concealed_pungs
-        # Where the winning tile sits, by priority 边 > 嵌 > 单钓 (one at most).
-        if edge:
-            self.wait = EDGE
-        elif closed:
-            self.wait = CLOSED
-        elif (self.pair == win and reading.shape != SEVEN_PAIRS
-              and (placed < 0 or reading.groups[placed].kind == PAIR)):
-            self.wait = SINGLE
-        else:
-            self.wait = None
+        self.wait = _wait_of_groups(edge, closed, self.pair == win, reading)
 
     def suit_pungs(self) -> tuple[int, ...]:
         """The pungs and kongs of numbered tiles, per numbered suit (in the tile set's
@@ -558,6 +555,32 @@ class View:
                     masks[s] |= 1 << rank[t]
             found = self._suit_pungs = tuple(masks)
         return found
+
+
+def _numbered(pungs: list[int], suit: tuple[int, ...]) -> int:
+    """How many of the pungs and kongs are of numbered tiles."""
+    numbered = 0
+    for t in pungs:
+        if suit[t] >= 0:
+            numbered += 1
+    return numbered
+
+
+def _wait_of_groups(edge: bool, closed: bool, pair_of_win: bool, reading: Reading
+                    ) -> str | None:
+    """Where the winning tile sits in a reading read from its groups, by priority 边 > 嵌 >
+    单钓 (one at most): `edge` and `closed`, whether a standing chow holds it at its edge or
+    in its middle; `pair_of_win`, whether the one pair is of the winning tile (单钓 unless the
+    shape is 七对, or the reading of a hand with wilds places the winning tile elsewhere)."""
+    if edge:
+        return EDGE
+    if closed:
+        return CLOSED
+    placed = reading.win
+    if (pair_of_win and reading.shape != SEVEN_PAIRS
+            and (placed < 0 or reading.groups[placed].kind == PAIR)):
+        return SINGLE
+    return None
 
 
 _NO_COMBOS: Final[dict[str, int]] = {}

@@ -1,22 +1,23 @@
 """score(hand, context, rule set) -> ScoreResult.
 
-How a hand is scored, in seven steps (the rule set's plan, `app.rules.plan`, says which fans
-each step looks for):
+How a hand is scored, in seven steps, each a function of this module that `_score` calls in
+turn (the rule set's plan, `app.rules.plan`, says which fans each step looks for):
 
-1. Facts: what the whole hand holds, counted once (`app.rules.view.HandFacts`).
-2. Readings: every way the rule set's shapes read the hand (`app.domain.shapes`), but those
-   a request option switches off (`enabled_by`); with wild tiles, every way they can fill
-   it, alike readings once (`app.scoring.wild_readings`). When a final shape is among them
-   (MCR's special forms), only its readings are compared.
-3. Fans of each reading (`app.scoring.fans`): the hand fans, decided once per hand (with the
-   reading fans when the hand reads one way only), and the reading fans whose checks can
-   find something in it (answers the checks share by key are remembered, bounded: see
-   `app.scoring.memory`), counted in evaluation order, each counted fan leaving out (不计)
-   what it excludes; a fan that needs another fan is left out when none counts beside it;
-   then the shape's fixed extras and, when nothing else counts toward the minimum, its
-   无番和-like fan. Fans an option switches off are left out from the start.
-4. The best reading: among the readings meeting the rule set's requirements if any does
-   (长春 有刻: a hand read with a pung rather than without), the highest total; under a
+1. Facts (`_facts`): what the whole hand holds, counted once (`app.rules.view.HandFacts`).
+2. Readings (`_readings`): every way the rule set's shapes read the hand (`app.domain.shapes`),
+   but those a request option switches off (`enabled_by`); with wild tiles, every way they
+   can fill it, alike readings once (`app.scoring.wild_readings`). When a final shape is
+   among them (MCR's special forms), only its readings are compared.
+3. Fans of each reading (`_fans`, which `_best` calls for each reading; counted by
+   `app.scoring.fans`): the hand fans, decided once per hand (with the reading fans when the
+   hand reads one way only), and the reading fans whose checks can find something in it
+   (answers the checks share by key are remembered, bounded: see `app.scoring.memory`),
+   counted in evaluation order, each counted fan leaving out (不计) what it excludes; a fan
+   that needs another fan is left out when none counts beside it; then the shape's fixed
+   extras and, when nothing else counts toward the minimum, its 无番和-like fan. Fans an
+   option switches off are left out from the start.
+4. The best reading (`_best`): among the readings meeting the rule set's requirements if any
+   does (长春 有刻: a hand read with a pung rather than without), the highest total; under a
    payment scheme that prices the fans themselves (`by_fans`), the highest value first,
    then the highest total (prices kept for the request's options: `ceiling.Pricing`).
    Between equals the reading found first stays, unless a later one has a tie-break fan or
@@ -25,12 +26,14 @@ each step looks for):
    the hand, where the checks say it (`app.scoring.ceiling`: 天津's many readings of wild
    hands), worked out at the third reading, or the first for a hand read through its wild
    substitutions.
-5. Flowers are added to the best reading's fans; the total is capped where the rule set
-   caps it (`max_fan`, 封顶).
-6. Whether it wins: the rule set's requirements (四川 定缺), its minimum (flowers aside where
-   they do not count toward it), then its requirements on the counted fans (天津 min_hand).
-   A hand that does not win still says what it would have scored, and why not.
-7. Money: the payment scheme's transfers and the hand's value (`app.rules.payments`).
+5. Flowers (`_flowers`) are added to the best reading's fans; the total is capped where the
+   rule set caps it (`_capped`: `max_fan`, 封顶).
+6. Whether it wins (`_refused`): the rule set's requirements (四川 定缺), its minimum (flowers
+   aside where they do not count toward it), then its requirements on the counted fans
+   (天津 min_hand). A hand that does not win still says what it would have scored, and why
+   not.
+7. Money (`_paid`): the payment scheme's transfers and the hand's value
+   (`app.rules.payments`).
 
 A rule set with a stand-in winning tile (长春 摸宝, `stand_in`) scores the hand once for each
 tile completing the rest of it, and answers the best, saying what the tile stood for.
@@ -66,7 +69,7 @@ _CEILING_AFTER: Final = 3
 _CEILING_AFTER_WILDS: Final = 1
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
-# constructor runs a Python-level __new__ that costs about twice as much.
+# constructor runs a slower Python-level __new__.
 _new: Final = tuple.__new__
 
 
@@ -149,14 +152,47 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None,
 
 def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
            transfers: bool = True) -> ScoreResult:
+    """The hand scored under the rule set, step by step (the module's overview)."""
     # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
     # checked here.
     deadline.check()
     plan = rs.plan
     if plan.value_options:
         plan = plan.valued(ctx.options)  # fan values a request option gives
-    tileset = rs.tileset
-    # 1. Facts. A shape an option switches off reads nothing (a house rule's 七对).
+    facts, wild_set = _facts(hand, ctx, rs, plan)
+    candidates, same_hand_fans, ceiling_after = _readings(hand, facts, wild_set, rs, plan)
+    disabled = _disabled(plan, ctx)
+    fixed = rs.fixed_payment_params
+    params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
+                                 else fixed)
+    best = _best(candidates, hand, ctx, rs, plan, facts.shapes, wild_set, disabled,
+                 same_hand_fans, ceiling_after, params, trace)
+    if best is None:
+        return _unread(rs)
+    view, t = best[3], best[4]
+    if trace is not None:
+        trace.best, trace.disabled, trace.hand, trace.wild_set, trace.plan = (
+            (view, t), disabled, hand, wild_set, plan)
+    counted, fan_total, min_total = _flowers(plan, view, ctx, disabled, t)
+    fan_total = _capped(rs, fan_total)
+    table = _SHOWN.get(plan)
+    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
+    decomposition = describe(view.reading, hand, rs.tileset, wild_set)
+    refused = _refused(rs, plan, view, ctx, counted, min_total)
+    if refused is not None:
+        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
+                                  None, None))
+    return _paid(rs, plan, ctx, rs.payment_scheme, params, counted, fan_total, fans,
+                 decomposition, transfers)
+
+
+def _facts(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan
+           ) -> tuple[HandFacts, frozenset[int]]:
+    """Step 1: the facts of the hand, and the wild tiles of the request (none where the rule
+    set has no wild tiles). A hand holding wild tiles standing is read through their
+    substitutions, each with facts of its own: the hand's own facts are filled in only if
+    something asks for them. A shape an option switches off reads nothing (a house rule's
+    七对)."""
     shape_names = plan.shapes_for(ctx.options) if plan.shape_gates else plan.shape_names
     wild_set = _NO_WILDS
     wild_count = 0
@@ -166,101 +202,42 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
         wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         win_wild = hand.win_tile in wild_set
-    # 2. Readings.
-    candidates, same_hand_fans, ceiling_after = _readings(hand, ctx, rs, plan, shape_names,
-                                                          wild_set, wild_count, win_wild)
-    disabled = _disabled(plan, ctx)
-    scheme = rs.payment_scheme
-    fixed = rs.fixed_payment_params
-    params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
-                                 else fixed)
-    # 3 and 4. The fans of each reading; the best reading.
-    best = _best(candidates, hand, ctx, rs, plan, shape_names, wild_set, disabled,
-                 same_hand_fans, ceiling_after, params, trace)
-    if best is None:
-        return ScoreResult(
-            ruleset=rs.id, winning=False,
-            reason=Reason(NO_WINNING_SHAPE,
-                          "the tiles do not form a winning hand in any shape this rule set "
-                          "accepts"),
-            fans=(), fan_total=0, decomposition=None, payments=None,
-        )
-    view = best[3]
-    counted, fan_total, _, bits = best[4]
-    if trace is not None:
-        trace.best, trace.disabled, trace.hand, trace.wild_set, trace.plan = (
-            (view, best[4]), disabled, hand, wild_set, plan)
-    values = plan.values
-    min_total = fan_total
-    if bits & plan.beside_minimum:
-        for position, n in counted:
-            if plan.beside_minimum >> position & 1:
-                min_total -= values[position] * n
-    # 5. Flowers.
-    flower = plan.flower
-    if flower is not None and not disabled & flower.bit:
-        n = flower.check(view, ctx)
-        if n:
-            counted = [*counted, (flower.position, n)]
-            fan_total += flower.value * n
-            if flower.toward_minimum:
-                min_total += flower.value * n
-    # 封顶: the total never exceeds the rule set's cap (二人麻将 13); the fans stay listed.
-    max_fan = rs.max_fan
-    if max_fan is not None and fan_total > max_fan:
-        fan_total = max_fan
-    table = _SHOWN.get(plan)
-    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
-    decomposition = describe(view.reading, hand, tileset, wild_set)
-    # 6. Whether it wins.
-    refused = _refused(rs, plan, view, ctx, counted, min_total)
-    if refused is not None:
-        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
-                                  None, None))
-    # 7. Money.
-    return _paid(rs, plan, ctx, scheme, params, counted, fan_total, fans, decomposition,
-                 transfers)
+        if not wild_set.isdisjoint(hand.concealed):
+            return SubstitutedFacts(hand, ctx, rs.tileset, shape_names, hand, wild_count,
+                                    win_wild), wild_set
+    facts = HandFacts(hand, ctx, rs.tileset, shape_names)
+    facts.wild_count = wild_count
+    facts.win_wild = win_wild
+    return facts, wild_set
 
 
-def _readings(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, shape_names: Any,
-              wild_set: frozenset[int], wild_count: int, win_wild: bool
-              ) -> tuple[Iterable[tuple[View, HandFans | None]], bool, int]:
+def _readings(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: RuleSet,
+              plan: Plan) -> tuple[Iterable[tuple[View, HandFans | None]], bool, int]:
     """Step 2: the hand's readings as views to compare, each with the hand fans it shares
     (None: read one way only, its hand fans decided with its reading fans); whether the
     hand fans are the same in every reading (decided once for the hand); and the readings
     compared before the ceiling is worked out (`_CEILING_AFTER`)."""
-    tileset = rs.tileset
-    candidates: Iterable[tuple[View, HandFans | None]]
-    facts: HandFacts
-    same_hand_fans = True
-    if wild_set and not wild_set.isdisjoint(hand.concealed):
-        # Read through its substitutions, each with facts of its own: the hand's own facts
-        # are filled in only if something asks for them.
-        facts = SubstitutedFacts(hand, ctx, tileset, shape_names, hand, wild_count, win_wild)
-        candidates = wild_views(hand, facts, wild_set, rs)
+    if isinstance(facts, SubstitutedFacts):
         same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
-        return candidates, same_hand_fans, _CEILING_AFTER_WILDS
+        return wild_views(hand, facts, wild_set, rs), same_hand_fans, _CEILING_AFTER_WILDS
+    readings = decompose(hand, facts.shapes, facts.tileset, facts.standing,
+                         facts.declared().groups)
+    finals = plan.finals
+    if finals:
+        for r in readings:
+            if r.shape in finals:
+                readings = [r for r in readings if r.shape in finals]
+                break
+    policy = plan.policy
+    candidates: Iterable[tuple[View, HandFans | None]]
+    if len(readings) == 1:
+        # Read one way only: its hand fans are decided with its reading fans.
+        candidates = ((View(readings[0], facts, policy), None),)
     else:
-        facts = HandFacts(hand, ctx, tileset, shape_names)
-        facts.wild_count = wild_count
-        facts.win_wild = win_wild
-        readings = decompose(hand, shape_names, tileset, facts.standing,
-                             facts.declared().groups)
-        finals = plan.finals
-        if finals:
-            for r in readings:
-                if r.shape in finals:
-                    readings = [r for r in readings if r.shape in finals]
-                    break
-        policy = plan.policy
-        if len(readings) == 1:
-            # Read one way only: its hand fans are decided with its reading fans.
-            candidates = ((View(readings[0], facts, policy), None),)
-        else:
-            shared = HandFans()
-            # Made as they are compared: a final fan may end the comparison early.
-            candidates = ((View(r, facts, policy), shared) for r in readings)
-    return candidates, same_hand_fans, _CEILING_AFTER
+        shared = HandFans()
+        # Made as they are compared: a final fan may end the comparison early.
+        candidates = ((View(r, facts, policy), shared) for r in readings)
+    return candidates, True, _CEILING_AFTER
 
 
 def _disabled(plan: Plan, ctx: WinContext) -> int:
@@ -277,70 +254,58 @@ def _disabled(plan: Plan, ctx: WinContext) -> int:
     return disabled
 
 
-def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: WinContext,
-          rs: RuleSet, plan: Plan, shape_names: Any, wild_set: frozenset[int], disabled: int,
-          same_hand_fans: bool, ceiling_after: int, params: Mapping[str, Any],
-          trace: Trace | None) -> tuple[int, int, int, View, Tally] | None:
-    """Steps 3 and 4: (worth, total, priority, view, tally) of the best reading, or None
-    when the hand reads in no way; with `trace`, every reading is recorded.
+# (worth, total, priority, view, tally) of the best reading so far (`_best`).
+_Best = tuple[int, int, int, View, Tally]
 
-    The comparison ends at a reading counting a final fan (MCR 连七对), which is the hand's
-    reading (an explanation still lists the others, read but not compared); and at a reading
-    reaching the most any reading can score (`app.scoring.ceiling`), where no later reading
-    of as much could replace it: no tie-break fan, requirements decided by the hand alone,
-    the hand fans the same in every reading, and the shape first among equals."""
-    scheme = rs.payment_scheme
+
+def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: WinContext,
+          rs: RuleSet, plan: Plan, shape_names: frozenset[str], wild_set: frozenset[int],
+          disabled: int, same_hand_fans: bool, ceiling_after: int, params: Mapping[str, Any],
+          trace: Trace | None) -> _Best | None:
+    """Steps 3 and 4: (worth, total, priority, view, tally) of the best reading, or None
+    when the hand reads in no way; with `trace`, every reading is recorded (those after the
+    comparison ended are read, not compared: an explanation still lists them)."""
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
     # may pay two readings of one fan total differently: the reading paying more is the best.
-    priced = scheme.by_fans
-    # A rule set with requirements on the reading (长春 有刻) prefers a reading meeting every
-    # requirement to any reading that does not, whatever they score.
+    pricing = (_pricing(plan, rs.payment_scheme, params, ctx.options)
+               if rs.payment_scheme.by_fans else None)
     requirements = rs.requirements
-    best: tuple[int, int, int, View, Tally] | None = None  # (worth, total, priority, ...)
-    best_meets = False
-    pricing = _pricing(plan, scheme, params, ctx.options) if priced else None
+    best: _Best | None = None
+    best_meets = decided = False
     # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
     # first reading only: their answer holds for every reading.
     hand_meets: bool | None = None
-    final_fans = plan.finals_by_fan
-    decided = False
-    may_stop = (plan.ceilings and same_hand_fans and not plan.ties & ~disabled
-                and rs.requirements_per_hand)
+    may_stop = bool(plan.ceilings and same_hand_fans and not plan.ties & ~disabled
+                    and rs.requirements_per_hand)
     top: tuple[int, int] | None = None
-    first_priority = 0
-    compared = 0
+    first_priority = compared = 0
     for view, of_hand in candidates:
         if decided and trace is None:
             break
         meets = True
         if requirements:
             if hand_meets is None:
-                hand_meets = all(req.bound(view, ctx)  # type: ignore[misc]
-                                 for req in requirements if req.per_hand)
-            meets = hand_meets and all(req.bound(view, ctx)  # type: ignore[misc]
-                                       for req in requirements if not req.per_hand)
+                hand_meets = _meets(rs, view, ctx, True)
+            meets = hand_meets and _meets(rs, view, ctx, False)
+            # A reading meeting every requirement (长春 有刻) beats any that does not.
             if not decided and best is not None and meets != best_meets:
                 if not meets:
                     continue
                 best = None
         shape = plan.shapes[view.shape]
-        t = tally(view, ctx, plan, shape,
-                  of_hand.hits(shape, view, ctx) if of_hand is not None else None,
-                  disabled, hand.win_tile)
+        t = _fans(view, of_hand, ctx, plan, shape, disabled, hand.win_tile)
         worth = pricing.worth(t.total, t.counted) if pricing is not None else 0
         if trace is not None:
             trace.readings.append((view, t, meets))
             if decided:
                 continue
             trace.compared += 1
-        if t.bits & final_fans and meets:
+        if t.bits & plan.finals_by_fan and meets:  # a final fan (MCR 连七对) ends it
             best = (worth, t.total, shape.priority, view, t)
             best_meets = decided = True
             continue
         compared += 1
-        better = best is None or worth > best[0] or (worth == best[0] and (
-            t.total > best[1] or (t.total == best[1] and (
-                t.breaks_ties or shape.priority < best[2]))))
+        better = _better(best, worth, t, shape.priority)
         if better:
             best = (worth, t.total, shape.priority, view, t)
             best_meets = meets
@@ -351,10 +316,85 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
                 first_priority, top = _top(plan, shape_names, view, of_hand, hand, wild_set,
                                            ctx, disabled, pricing)
                 may_stop = top is not None
-            assert best is not None
-            decided = (top is not None and best[2] == first_priority
-                       and (best[0], best[1]) >= top)
+            decided = _ceiling_reached(best, top, first_priority)
     return best
+
+
+def _meets(rs: RuleSet, view: View, ctx: WinContext, per_hand: bool) -> bool:
+    """Whether the reading meets the rule set's requirements decided by the hand alone
+    (`per_hand`), or those decided by the reading."""
+    for req in rs.requirements:
+        if req.per_hand == per_hand and not req.bound(view, ctx):  # type: ignore[misc]
+            return False
+    return True
+
+
+def _fans(view: View, of_hand: HandFans | None, ctx: WinContext, plan: Plan,
+          shape: ShapePlan, disabled: int, win: int) -> Tally:
+    """Step 3: the fans the reading counts (`app.scoring.fans.tally`), with the hand fans
+    `of_hand` shares between readings (None: decided with the reading's own)."""
+    return tally(view, ctx, plan, shape,
+                 of_hand.hits(shape, view, ctx) if of_hand is not None else None,
+                 disabled, win)
+
+
+def _better(best: _Best | None, worth: int, t: Tally, priority: int) -> bool:
+    """Whether a reading of this worth, tally and shape priority replaces the best so far:
+    the highest worth, then the highest total; between equals the one found first stays,
+    unless the new one has a tie-break fan or a shape of lower priority."""
+    return best is None or worth > best[0] or (worth == best[0] and (
+        t.total > best[1] or (t.total == best[1] and (t.breaks_ties or priority < best[2]))))
+
+
+def _ceiling_reached(best: _Best | None, top: tuple[int, int] | None,
+                     first_priority: int) -> bool:
+    """Whether the best reading reaches the most any reading can score (`top`, from `_top`),
+    so that no later reading could replace it. `_best` asks only where a later reading of
+    as much could not win a tie: no tie-break fan, requirements decided by the hand alone,
+    the hand fans the same in every reading; and the best's shape must be first among
+    equals."""
+    assert best is not None
+    return top is not None and best[2] == first_priority and (best[0], best[1]) >= top
+
+
+def _unread(rs: RuleSet) -> ScoreResult:
+    """The result of a hand that reads in no way."""
+    return ScoreResult(
+        ruleset=rs.id, winning=False,
+        reason=Reason(NO_WINNING_SHAPE,
+                      "the tiles do not form a winning hand in any shape this rule set "
+                      "accepts"),
+        fans=(), fan_total=0, decomposition=None, payments=None,
+    )
+
+
+def _flowers(plan: Plan, view: View, ctx: WinContext, disabled: int, t: Tally
+             ) -> tuple[list[Hit], int, int]:
+    """Step 5: the best reading's fans with the flowers added: (the counted fans, their
+    total, the part of it counted toward the rule set's minimum)."""
+    counted, fan_total, _, bits = t
+    values = plan.values
+    min_total = fan_total
+    if bits & plan.beside_minimum:
+        for position, n in counted:
+            if plan.beside_minimum >> position & 1:
+                min_total -= values[position] * n
+    flower = plan.flower
+    if flower is not None and not disabled & flower.bit:
+        n = flower.check(view, ctx)
+        if n:
+            counted = [*counted, (flower.position, n)]
+            fan_total += flower.value * n
+            if flower.toward_minimum:
+                min_total += flower.value * n
+    return counted, fan_total, min_total
+
+
+def _capped(rs: RuleSet, fan_total: int) -> int:
+    """Step 5, 封顶: the total never exceeds the rule set's cap (二人麻将 13); the fans stay
+    listed."""
+    max_fan = rs.max_fan
+    return max_fan if max_fan is not None and fan_total > max_fan else fan_total
 
 
 def _refused(rs: RuleSet, plan: Plan, view: View, ctx: WinContext,

@@ -2,7 +2,8 @@
 
 Every memo of the engine is bounded: a worker serving any traffic holds at most the sum of
 these bounds. `memory_bounds()` reports each memo's bound and its current size (entries).
-The bounds were chosen from measurements (the comment beside each memo says which):
+The bounds were chosen from measurements (bench/README.md, "The bounds of the engine's
+memos", says how they are made and what they found):
 
 - entries reached on realistic traffic: random legal MCR hands
   (tests/mcr_reference/generator.py), random tianjin hands with 0..7 wilds (as
@@ -11,28 +12,16 @@ The bounds were chosen from measurements (the comment beside each memo says whic
 - bytes per entry (each entry's objects, counted once);
 - the hit rate and the time per hand at candidate sizes, on fresh hands after a warm-up.
 
-Worst case, measured: parts, suit patterns and the wild searches filled to (or near) their
-bounds by varied hands (30,000 random-tile mcr and sichuan hands, then 3,000 tianjin hands
-with 3..7 wilds) grow a process's RSS by 11 MiB; at their realistic entry sizes (bench/
-memory.py's mix) parts hold at most 5.9 MB (8,192 of 0.72 KB), suit patterns under 1 MB,
-the wild searches 12-15 MB (1,024 entries of 4.5-7.8 KB, 4,000 states of 1.8-2.6 KB). The shared
-answers add under 5 MB, the probe sets 1.4 MB on realistic traffic (195 sets): about 20 MB
-for the served rule sets in all,
-about 28 MB with the wild searches at 1,024 entries (`wildcards.MEMO_LIMIT`). The full
-listings of `wildcards.suit_options` (17 MB) are
-used only by a rule set read in full (`wild.read: full`, a test variant). The payments of
-rule sets with fixed payment parameters (`app.rules.model.FixedPayment`, by fan total and
-seats) add at most 4,096 entries of about 500 bytes per such rule set (2 MB each;
-of the served ones, mcr alone has fixed parameters); realistic traffic fills a fraction of
-that (see `app.rules.model.PAYMENTS_LIMIT`). Over bench/memory.py's 8,000 requests (4,000 a
-worker) a served worker grew by 12-14 MiB with the wild searches at 256 entries; at 1,024
-(kept: a hand seen again scores from the memo, 2.5 times faster over HTTP), one worker
-serving all 8,000 grew by 20.6 MiB RSS, levelling off from ~3,000.
-
-Where the memory went before (4,000 requests of that mix in one process, +28 MiB RSS):
-parts 11 MB (1.25 KB each: their groups, writing and segments were their own copies, and
-16,384 were kept), the wild searches 6 MB (1,024 entries, 4,000 states), the suit patterns'
-`lru_cache`s 3-4 MB (4,096 entries each, most of them missed once and never asked again).
+Varied hands fill the parts (`app.domain.standing`), the suit patterns and the wild searches
+(`wildcards.MEMO_LIMIT` entries, their states within `wildcards.STATES_LIMIT`) to or near
+their bounds, the wild searches holding the most memory; the shared answers and the probe
+sets grow with the rule sets served. The full listings
+of `wildcards.suit_options` are used only by a rule set read in full (`wild.read: full`, a
+test variant). The payments of rule sets with fixed payment parameters
+(`app.rules.model.FixedPayment`, by fan total and seats) add at most
+`app.rules.model.PAYMENTS_LIMIT` entries per such rule set (of the served ones, mcr alone
+has fixed parameters). The wild searches keep many entries because a hand seen again then
+scores from the memo. bench/memory.py measures what a served worker grows by.
 
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU; the parts
 in two generations, see `app.domain.standing`) or `functools.lru_cache` where the hot path
@@ -79,7 +68,12 @@ def _lru(fn: Any) -> MemoBound:
 def memory_bounds() -> dict[str, MemoBound]:
     """Every memo of the engine, by name: its bound and its current size (entries). Memos
     held by rule sets' plans are summed over the plans in use (one per rule set loaded)."""
-    out: dict[str, MemoBound] = {
+    return {**_module_memos(), **_plan_memos()}
+
+
+def _module_memos() -> dict[str, MemoBound]:
+    """The memos held by the engine's modules, by name: bound and size."""
+    return {
         "standing.parts": MemoBound(2 * standing.PARTS_LIMIT, standing.parts_held()),
         # Tile strings read by token, per tile set (a request's notation, read at the API).
         "notation.tokens": MemoBound(notation.TOKENS_LIMIT * len(notation._GRAMMARS),
@@ -114,6 +108,12 @@ def memory_bounds() -> dict[str, MemoBound]:
         "shanten.need_beside": _lru(shanten._need_beside),
         "shanten.parts": _lru(shanten.parts),
     }
+
+
+def _plan_memos() -> dict[str, MemoBound]:
+    """The memos held by rule sets' plans and rule sets, by name, summed over those in use:
+    bound and size."""
+    out: dict[str, MemoBound] = {}
     live = list(plans.LIVE_PLANS)
     probe_sets = tables = shared = shared_bound = 0
     suit_memo = states = keys = described = 0

@@ -144,19 +144,12 @@ class _Substitutions:
         return View(reading, entry[0], self.policy), entry[1]
 
 
-def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
-               rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
-    """The readings of a hand holding wild tiles, as views, each with the hand fans of its
-    substitution. Readings the checks cannot tell apart (the same group keys, the winning
-    tile's group included) are scored once."""
-    plan = rs.plan
-    wp = plan.wild
-    assert wp is not None
-    if len(wp.key_cache) > KEYS_LIMIT or len(wp.numbers) > KEYS_LIMIT:
-        wp.forget(keys=True)
-    tileset = rs.tileset
-    # The counts from the hand itself: `facts` may be filled in lazily (`SubstitutedFacts`),
-    # and a hand read only through its substitutions never needs the rest of them.
+def _counts(hand: Hand, wild_set: frozenset[int], tileset: TileSet
+            ) -> tuple[list[int], int, list[int]]:
+    """(the count of each kind among the standing tiles that are not wild, how many standing
+    tiles are wild, how many more of each kind the melds leave for the wilds to stand for).
+    Counted from the hand itself: the facts may be filled in lazily (`SubstitutedFacts`), and
+    a hand read only through its substitutions never needs the rest of them."""
     naturals = [0] * tileset.size
     for t in hand.concealed:
         naturals[t] += 1
@@ -169,7 +162,21 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         wilds += naturals[t]
         naturals[t] = 0
     copies = tileset.copies
-    caps = [copies[t] - n for t, n in enumerate(held)]
+    return naturals, wilds, [copies[t] - n for t, n in enumerate(held)]
+
+
+def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
+               rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
+    """The readings of a hand holding wild tiles, as views, each with the hand fans of its
+    substitution. Readings the checks cannot tell apart (the same group keys, the winning
+    tile's group included) are scored once."""
+    plan = rs.plan
+    wp = plan.wild
+    assert wp is not None
+    if len(wp.key_cache) > KEYS_LIMIT or len(wp.numbers) > KEYS_LIMIT:
+        wp.forget(keys=True)
+    tileset = rs.tileset
+    naturals, wilds, caps = _counts(hand, wild_set, tileset)
     declared = declared_groups(hand)
     win_tile, win_wild = hand.win_tile, facts.win_wild
     reducer = None
