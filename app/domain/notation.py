@@ -452,7 +452,7 @@ def parse_hand_string(
 
     Raises `NotationError` with codes `invalid_notation`, `unknown_tile`, `illegal_meld`,
     `flower_in_hand` (flowers belong in ``context.flowers``) or `win_tile_missing` (nothing
-    written outside brackets). Counts are not checked here (see `app.service.hand_requests`).
+    written outside brackets). Counts are not checked here (see `app.service.tiles.requests`).
     """
     g = _grammar(tileset)
     standing: list[int] = []
