@@ -1,7 +1,8 @@
 """An operation is one declaration (`app.service.operations`): a toy operation, declared here
 and nowhere else, is routed by a new app (its JSON path and its batch form), answered by the
-direct path for its common request (the same bytes as Flask's route), and counted in the
-metrics; removed after the test, it is no longer served."""
+direct path for its common request (the same bytes as Flask's route), counted in the metrics,
+and written in the generated contract (tools/openapi); removed after the test, it is no longer
+served."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from app.service.operations import (
     register_operation,
     unregister_operation,
 )
+from app.settings import DEFAULT_RULESETS_DIR
 
 HAND = {"hand": "1112345678999m5m", "context": {"win_type": "self_draw"}}
 
@@ -126,3 +128,21 @@ def test_a_removed_operation_is_not_served(toy: OperationDecl) -> None:
         assert answer.status_code == 404
     finally:
         register_operation(toy)
+
+
+def test_the_contract_lists_it(toy: OperationDecl) -> None:
+    from tools.openapi.build import Builder  # the generator needs apispec, a test dependency
+
+    document = Builder(DEFAULT_RULESETS_DIR).document()
+    single = document["paths"]["/v1/rulesets/{ruleset}/fan_count"]["post"]
+    assert single["operationId"] == "countFans"
+    assert single["summary"] == "Count the fans of one hand"
+    assert single["parameters"] == [{"$ref": "#/components/parameters/TileRuleset"},
+                                    {"$ref": "#/components/parameters/Explain"}]
+    assert single["requestBody"]["content"]["application/json"]["schema"] == {
+        "$ref": "#/components/schemas/ScoreRequest"}
+    batch = document["paths"]["/v1/rulesets/{ruleset}/fan_count/batch"]["post"]
+    assert batch["operationId"] == "countFansOfHands"
+    # Declared for the tile games only: no word-card game's paths of it.
+    assert not [p for p in document["paths"] if p.endswith("/fan_count")
+                and "{ruleset}" not in p]
