@@ -51,5 +51,5 @@ def create_app() -> Flask:
     # rest): this process is the benchmark's alone.
     route, endpoint, _ = direct.ENDPOINTS["score"]
     direct.ENDPOINTS["score"] = (route, endpoint, unscored)
-    app.view_functions["api.score_hand"] = score_hand
+    app.view_functions["operations.score"] = score_hand
     return app

@@ -1,15 +1,17 @@
 """The common score and waits request, answered without Flask's dispatch.
 
 Nearly every request a game server or a bot sends is one shape: `POST` to
-`/v1/rulesets/<ruleset>/score` or `/waits`, a JSON body with a Content-Length, no query
-string. Flask's part of such a request (a request and an app context, URL matching, a
-response object and its headers, the after-request hooks) costs about as much as scoring the
-hand (bench/README.md), so `Direct`, a WSGI middleware under the body deadline and the
-operations middleware, answers that shape itself, with the functions the Flask route calls:
-`announced_body`, `json_object`, `score_body` / `waits_body` under the request time limit, the
-hands counted, the answer written by orjson, gzip and `Vary` as `register_compression` does,
-errors as the problem documents of the error handlers (`hand_problem`, `api_problem`,
-`time_limit_problem`, `timeout_problem` for a body past its deadline, `problem_payload`).
+`/v1/rulesets/<ruleset>/score` or `/waits` (the operations declared for this path,
+`OperationDecl.direct` in `app.service.operations`: `ENDPOINTS`), a JSON body with a
+Content-Length, no query string. Flask's part of such a request (a request and an app
+context, URL matching, a response object and its headers, the after-request hooks) costs about
+as much as scoring the hand (bench/README.md), so `Direct`, a WSGI middleware under the body
+deadline and the operations middleware, answers that shape itself, with the functions the
+Flask route calls: `announced_body`, `json_object`, the operation's `answer` under the request
+time limit, the hands counted, the answer written by orjson, gzip and `Vary` as
+`register_compression` does, errors as the problem documents of the error handlers
+(`hand_problem`, `api_problem`, `time_limit_problem`, `timeout_problem` for a body past its
+deadline, `problem_payload`).
 Its answers are the Flask route's, byte for byte (tests/api/test_direct.py sends both the
 same requests; tests/api/test_body_deadline.py cuts a body short on each path).
 
@@ -37,8 +39,8 @@ from app.api.observe import REQUEST_ID_KEY, ROUTE_KEY
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.domain.errors import HandError
 from app.rules.families import ServedRuleSet
-from app.service.batch import score_body, waits_body
 from app.service.json_body import announced_body, json_object
+from app.service.operations import PREFIX, operations
 from app.service.problems import (
     PROBLEM_MEDIA_TYPE,
     ApiError,
@@ -50,13 +52,22 @@ from app.service.problems import (
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
-PREFIX = "/v1/rulesets/"
 Answer = Callable[[dict[str, Any], ServedRuleSet, bool], dict[str, Any]]
-# The last path segment -> (the URL rule as Flask names it, the metrics' endpoint, the answer).
-ENDPOINTS: dict[str, tuple[str, str, Answer]] = {
-    "score": ("/v1/rulesets/<ruleset>/score", "score", score_body),
-    "waits": ("/v1/rulesets/<ruleset>/waits", "waits", waits_body),
-}
+# The last path segment -> (the URL rule as Flask names it, the metrics' endpoint, the answer):
+# the declared operations flagged for the direct path (`OperationDecl.direct`), as when the
+# last app was made (`refresh_endpoints`).
+ENDPOINTS: dict[str, tuple[str, str, Answer]] = {}
+
+
+def refresh_endpoints() -> None:
+    """`ENDPOINTS` made again from the declared operations (when an app is made)."""
+    ENDPOINTS.clear()
+    ENDPOINTS.update(
+        (op.name, (op.path.replace("{ruleset}", "<ruleset>"), op.name, op.answer))
+        for op in operations() if op.direct)
+
+
+refresh_endpoints()
 _JSON_HEADER = ("Content-Type", "application/json")
 _VARY_HEADER = ("Vary", "Accept-Encoding")
 
@@ -74,6 +85,7 @@ class Direct:
                  rulesets: Mapping[str, ServedRuleSet], metrics: Metrics, cors: bool,
                  gzip_min_size: int) -> None:
         self.wsgi_app = wsgi_app
+        refresh_endpoints()  # the operations declared by now
         self.config = config  # read per request: tests change the limits of a made app
         self.rulesets = rulesets
         self.metrics = metrics

@@ -22,7 +22,7 @@ from app.api.docs import docs
 from app.api.handlers import register_error_handlers
 from app.api.metrics import register_metrics
 from app.api.observe import REQUEST_ID_HEADER, register_observe
-from app.api.routes import OPENAPI_KEY, RULESETS_KEY, api
+from app.api.routes import OPENAPI_KEY, RULESETS_KEY, api, operations_blueprint
 from app.rules.loader import load_rulesets
 from app.service.families import check_served
 from app.settings import (
@@ -44,11 +44,13 @@ COMPRESS_MIN_SIZE = 2048
 
 
 def register_api(app: Flask) -> None:
-    """The routes (the calculator page at `/calculator` among them), error handlers, request
-    IDs and access log, metrics (`GET /metrics`), CORS (for the origins in `CORS_ORIGINS`,
-    none by default), gzip for large responses, and the deadline for a request's body
-    (`BODY_TIMEOUT` seconds; 0: none)."""
+    """The routes (the scoring operations' made from their declarations, the calculator page
+    at `/calculator` among them), error handlers, request IDs and access log, metrics
+    (`GET /metrics`), CORS (for the origins in `CORS_ORIGINS`, none by default), gzip for
+    large responses, and the deadline for a request's body (`BODY_TIMEOUT` seconds; 0:
+    none)."""
     app.register_blueprint(api)
+    app.register_blueprint(operations_blueprint())
     app.register_blueprint(docs)
     app.register_blueprint(calculator)
     register_error_handlers(app)

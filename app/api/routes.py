@@ -2,7 +2,9 @@
 
 Bodies are decoded and encoded with orjson; the rule set's family (`app.service.families`)
 reads a request into domain values, calls the engine and writes the answer, so that the
-routes serve every registered family alike.
+routes serve every registered family alike. The scoring operations' routes are made from their
+declarations (`app.service.operations`, `operations_blueprint`): a handler here serves every
+operation alike.
 """
 
 from __future__ import annotations
@@ -18,26 +20,11 @@ from app.api.body import json_object_body
 from app.api.metrics import count_hands
 from app.domain.deadline import time_limit
 from app.rules.families import ServedRuleSet
-from app.service.batch import (
-    MAX_BATCH_ITEMS,
-    ItemFunction,
-    analysis_item,
-    explained_score_item,
-    explained_waits_item,
-    read_batch,
-    run_batch,
-    score_body,
-    score_item,
-    waits_body,
-    waits_item,
-)
+from app.service import batch as batch_module
+from app.service.batch import MAX_BATCH_ITEMS, ItemFunction, read_batch, run_batch
 from app.service.definitions import ruleset_summary
-from app.service.families import (
-    analysis_body,
-    ruleset_document,
-    settle_body,
-    settles_rounds,
-)
+from app.service.families import ruleset_document
+from app.service.operations import OperationDecl, operations
 from app.service.picture_answers import (
     MAX_WIDTH,
     MIN_WIDTH,
@@ -159,28 +146,44 @@ def _picture(rs: ServedRuleSet, kind: str, *, negotiated: bool = True) -> Respon
     return response
 
 
-@api.post("/v1/rulesets/<ruleset>/score")
-@_limited
-def score_hand(ruleset: str) -> Response:
-    rs = _ruleset(ruleset)
-    explain = _explain()
-    if _wants_picture(rs, "score"):
-        return _picture(rs, "score")
-    body = score_body(json_object_body(), rs, explain)
-    count_hands(rs.id, "score")
-    return _json(body)
+# The scoring operations, one route each (and one per picture and batch form), made for each
+# app from their declarations (`app.service.operations`).
 
 
-@api.post("/v1/rulesets/<ruleset>/waits")
-@_limited
-def list_waits(ruleset: str) -> Response:
-    rs = _ruleset(ruleset)
-    explain = _explain()
-    if _wants_picture(rs, "waits"):
-        return _picture(rs, "waits")
-    body = waits_body(json_object_body(), rs, explain)
-    count_hands(rs.id, "waits")
-    return _json(body)
+def operations_blueprint() -> Blueprint:
+    """The routes of the declared operations: `POST /v1/rulesets/<ruleset>/<name>`, and
+    `.../picture` and `.../batch` where it has those forms. Made for each app, so that an
+    operation declared before the app is served."""
+    routes = Blueprint("operations", __name__)
+    for op in operations():
+        rule = op.path.replace("{ruleset}", "<ruleset>")
+        routes.add_url_rule(rule, op.name, _limited(_single(op)), methods=["POST"])
+        if op.picture is not None:
+            routes.add_url_rule(f"{rule}/picture", f"{op.name}_picture",
+                                _limited(_drawn(op)), methods=["POST"])
+        if op.batch is not None:
+            routes.add_url_rule(f"{rule}/batch", f"{op.name}_batch", _batched(op),
+                                methods=["POST"])
+    return routes
+
+
+def _single(op: OperationDecl) -> Callable[[str], Response]:
+    """The operation's JSON answer, or its picture when the request's `Accept` prefers one."""
+
+    def view(ruleset: str) -> Response:
+        rs = _ruleset(ruleset)
+        explain = op.explain and _explain()
+        if op.picture is not None and _wants_picture(rs, op.name):
+            return _picture(rs, op.name)
+        body = json_object_body()
+        refusal = op.refuse(rs, rulesets().values()) if op.refuse is not None else None
+        if refusal is not None:
+            raise refusal
+        answer, hands = op.answered(body, rs, explain)
+        count_hands(rs.id, op.name, hands)
+        return _json(answer)
+
+    return view
 
 
 # The picture operations: the answer drawn as SVG whatever the request's `Accept`, so that
@@ -189,48 +192,29 @@ def list_waits(ruleset: str) -> Response:
 # `_picture`.
 
 
-@api.post("/v1/rulesets/<ruleset>/score/picture")
-@_limited
-def score_picture(ruleset: str) -> Response:
-    return _picture(_ruleset(ruleset), "score", negotiated=False)
+def _drawn(op: OperationDecl) -> Callable[[str], Response]:
+    def view(ruleset: str) -> Response:
+        return _picture(_ruleset(ruleset), op.name, negotiated=False)
+
+    return view
 
 
-@api.post("/v1/rulesets/<ruleset>/waits/picture")
-@_limited
-def waits_picture(ruleset: str) -> Response:
-    return _picture(_ruleset(ruleset), "waits", negotiated=False)
+# The score batch's item function under the name the routes have always given it, read at each
+# batch: a test replaces it to make one item fail (tests/api/test_batch.py, test_observe.py).
+score_item: ItemFunction = batch_module.score_item
 
 
-@api.post("/v1/rulesets/<ruleset>/analysis/picture")
-@_limited
-def analysis_picture(ruleset: str) -> Response:
-    return _picture(_ruleset(ruleset), "analysis", negotiated=False)
+def _batched(op: OperationDecl) -> Callable[[str], Response]:
+    assert op.batch is not None
+    form = op.batch
 
+    def view(ruleset: str) -> Response:
+        item = (form.explained if op.explain and _explain() else None) or form.item
+        if item is batch_module.score_item:
+            item = score_item
+        return _batch(ruleset, item, f"{op.name}_batch")
 
-@api.post("/v1/rulesets/<ruleset>/score/batch")
-def score_batch(ruleset: str) -> Response:
-    return _batch(ruleset, explained_score_item if _explain() else score_item, "score_batch")
-
-
-@api.post("/v1/rulesets/<ruleset>/waits/batch")
-def waits_batch(ruleset: str) -> Response:
-    return _batch(ruleset, explained_waits_item if _explain() else waits_item, "waits_batch")
-
-
-@api.post("/v1/rulesets/<ruleset>/analysis")
-@_limited
-def analyse_hand(ruleset: str) -> Response:
-    rs = _ruleset(ruleset)
-    if _wants_picture(rs, "analysis"):
-        return _picture(rs, "analysis")
-    body = analysis_body(json_object_body(), rs)
-    count_hands(rs.id, "analysis")
-    return _json(body)
-
-
-@api.post("/v1/rulesets/<ruleset>/analysis/batch")
-def analysis_batch(ruleset: str) -> Response:
-    return _batch(ruleset, analysis_item, "analysis_batch")
+    return view
 
 
 def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
@@ -253,21 +237,6 @@ def _batch(ruleset_id: str, item: ItemFunction, endpoint: str) -> Response:
     body = b"".join((b'{"results":[', b",".join(pieces), b"]}"))
     del pieces
     return Response(body, mimetype="application/json")
-
-
-@api.post("/v1/rulesets/<ruleset>/settle")
-@_limited
-def settle_round(ruleset: str) -> Response:
-    rs = _ruleset(ruleset)
-    body = json_object_body()
-    if not settles_rounds(rs):
-        settling = [r.id for r in rulesets().values() if settles_rounds(r)]
-        raise ApiError("settle_not_supported",
-                       f"Rule set {rs.id!r} scores single hands but defines no round settlement; "
-                       f"rule sets that settle rounds: {', '.join(settling) or 'none'}.")
-    answer, hands = settle_body(body, rs)
-    count_hands(rs.id, "settle", hands)
-    return _json(answer)
 
 
 @api.get("/healthz")

@@ -22,6 +22,9 @@ What a family gives (`ServiceFamily`):
   settles no rounds, and its rule sets answer 422 `settle_not_supported`;
 - `analysis`: how a hand to analyse is read, analysed and written (`POST .../analysis`: 牌效,
   shanten and useful tiles), or None: its rule sets answer 422 `analysis_not_supported`;
+- `contract`: how `openapi.yaml` lays out its operations (`FamilyContract`: the templated
+  paths or each rule set's own, its components' names, its figures), or None: its rule sets are
+  served but not in the contract;
 - `pictures`: per kind of answer (`score`, `waits`, `analysis`), the function drawing it as
   SVG from the request as the engine took it and the answer's JSON (`app.service.pictures`;
   sent for `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is
@@ -46,6 +49,7 @@ from app.service.problems import ApiError
 
 __all__ = [
     "DiscardAnalysis",
+    "FamilyContract",
     "RequestSchemas",
     "RoundSettlement",
     "ServiceFamily",
@@ -105,6 +109,26 @@ class DiscardAnalysis(Generic[RS, AnalysisIn, Analysed]):
 
 
 @dataclass(frozen=True)
+class FamilyContract(Generic[RS]):
+    """How the contract (`openapi.yaml`, tools/openapi) lays out the family's operations: on the
+    templated paths, `{ruleset}` one of its rule sets (the path parameter `parameter`, whose
+    enum `<parameter>Id` is described by `rulesets`), or, `own_paths`, each rule set on paths of
+    its own with its own request components (`components`: name -> schema, the names starting
+    with the rule set's prefix; else the schemas in `components` are named by their class).
+    Its answers' components are the declared ones with `answers` before the name
+    (`CardScoreResponse`); `figured` lists those that take an integer key per figure a rule
+    set counts (`figures`: name -> the deck's attribute)."""
+
+    own_paths: bool = False
+    parameter: str = ""
+    rulesets: str = ""
+    answers: str = ""
+    components: Callable[[RS | None, str], Iterable[tuple[str, Schema]]] = lambda rs, p: ()
+    figures: Callable[[RS], Mapping[str, str]] = lambda rs: {}
+    figured: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     """A family of game as the service serves it (the module's docstring says each part)."""
 
@@ -123,6 +147,7 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     # answer kind -> (the request as read, the answer's JSON, the rule set) -> SVG bytes
     pictures: Mapping[str, Callable[[Any, Json, RS, float | None], bytes]] = field(
         default_factory=dict)
+    contract: FamilyContract[RS] | None = None  # None: not in the contract
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

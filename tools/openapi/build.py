@@ -1,13 +1,15 @@
-"""`openapi.yaml` put together: the operations of `contract`, the schemas of `app.service`
-(through `converter`), the rule sets' families, and the examples' answers as the app gives
-them. The same code, rule sets and version make the same bytes on any machine."""
+"""`openapi.yaml` put together: the declared scoring operations (`app.service.operations`)
+laid out per family (`ServiceFamily.contract`) with the texts of `contract`, the other
+operations of `contract`, the schemas of `app.service` (through `converter`), and the
+examples' answers as the app gives them. The same code, rule sets and version make the same
+bytes on any machine."""
 
 from __future__ import annotations
 
 import json
 import re
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
@@ -16,27 +18,25 @@ from apispec import APISpec
 from marshmallow import Schema
 
 from app.api import create_app
-from app.rules.cards import CardRuleSet
-from app.rules.families import CARDS, TILES, family_of
+from app.rules.families import family_of
 from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
 from app.service import answer_schemas, document_schemas, problem_schemas
 from app.service.answer_fields import Answer as AnswerSchema
 from app.service.cards import answer_schemas as card_answer_schemas
 from app.service.cards import document_schemas as card_document_schemas
-from app.service.cards.requests import card_schemas
-from app.service.families import settles_rounds
+from app.service.families import AnyFamily, FamilyContract, service_families, service_family
+from app.service.operations import OperationDecl, operations
 from app.service.request_schemas import BATCH_REQUEST
 from app.service.tiles import answer_schemas as tile_answer_schemas
 from app.service.tiles import document_schemas as tile_document_schemas
-from app.service.tiles.request_schemas import ANALYSIS_REQUEST, SCORE_REQUEST, WAITS_REQUEST
-from app.service.tiles.settle_schemas import SETTLE_REQUEST
 from app.settings import DEFAULT_RULESETS_DIR
 from app.version import __version__
 from tools.openapi import contract
 from tools.openapi.converter import Converter, Plugin, ref, text
 from tools.openapi.examples import Example, Fixed
-from tools.openapi.shapes import Answer, Operation
+from tools.openapi.pictures import with_picture
+from tools.openapi.shapes import Answer, BatchTexts, Operation, Place, Texts
 
 
 def prefix(ruleset: str) -> str:
@@ -53,6 +53,15 @@ ANSWERS: dict[str, type[Schema]] = {
     if isinstance(cls, type) and issubclass(cls, AnswerSchema) and cls.__module__ ==
     module.__name__ and not name.startswith("_")
 }
+
+
+def _stem(name: str) -> str:
+    """A body's component name without its kind: `ScoreRequest`, `ScoreResponse` -> `Score`."""
+    return name.removesuffix("Request").removesuffix("Response")
+
+
+def _no_texts(operation: str, place: Place) -> Texts | None:
+    return None
 
 
 class Builder:
@@ -86,66 +95,130 @@ class Builder:
         assert name in self.spec.components.schemas, name
         return ref(name)
 
-    def requests(self) -> None:
-        """The request bodies' components, each family's apart."""
-        tiles = [r for r in self.rulesets.values() if family_of(r) == TILES]
-        self.converter.component("TileRulesetId", {
-            "type": "string", "enum": [r.id for r in tiles]},
-            "A rule set of the tile games (all but the word-card games).")
-        self.converter.component("RoundRulesetId", {
-            "type": "string", "enum": [r.id for r in tiles if settles_rounds(r)]},
-            "A rule set that settles rounds (`POST /v1/rulesets/{ruleset}/settle`).")
-        for schema in (SCORE_REQUEST, WAITS_REQUEST, ANALYSIS_REQUEST, SETTLE_REQUEST):
-            self.converter.registered(schema)
-        self.batch("ScoreBatchRequest", "ScoreRequest", "score", "scoreHand")
-        self.batch("WaitsBatchRequest", "WaitsRequest", "waits", "listWaits")
-        self.batch("AnalysisBatchRequest", "AnalysisRequest", "analysis", "analyseHand")
-        for rs in self.rulesets.values():
-            if family_of(rs) == CARDS:
-                self.card_requests(rs)
+    def families(self) -> list[tuple[AnyFamily, FamilyContract[Any], list[AnyRuleSet]]]:
+        """Each served family in the contract, its layout and its rule sets, in the order the
+        families are served."""
+        out = []
+        for name in service_families():
+            rulesets = [r for r in self.rulesets.values() if family_of(r) == name]
+            family = service_family(rulesets[0]) if rulesets else None
+            if family is not None and family.contract is not None:
+                out.append((family, family.contract, rulesets))
+        return out
 
-    def card_requests(self, rs: AnyRuleSet) -> None:
-        assert family_of(rs) == CARDS
-        p = prefix(rs.id)
-        score, waits = card_schemas(cast(CardRuleSet, rs))
-        hand = score.fields["hand"].objects  # type: ignore[attr-defined]
-        waiting = waits.fields["hand"].objects  # type: ignore[attr-defined]
-        named: Iterable[tuple[str, Schema]] = (
-            (f"{p}Group", hand.fields["groups"].inner.schema),
-            (f"{p}HandObject", hand), (f"{p}WaitingHandObject", waiting),
-            (f"{p}Context", score.fields["context"].schema),  # type: ignore[attr-defined]
-            (f"{p}WaitsContext", waits.fields["context"].schema),  # type: ignore[attr-defined]
-            (f"{p}ScoreRequest", score), (f"{p}WaitsRequest", waits))
-        for name, schema in named:
-            self.spec.components.schema(name, schema=schema)
-        self.batch(f"{p}ScoreBatchRequest", f"{p}ScoreRequest", "score", f"scoreHand{p}")
-        self.batch(f"{p}WaitsBatchRequest", f"{p}WaitsRequest", "waits", f"listWaits{p}")
+    def requests(self) -> None:
+        """The request bodies' components, each family's apart, and the batches'."""
+        for family, layout, rulesets in self.families():
+            if layout.own_paths:
+                for rs in rulesets:
+                    for name, schema in layout.components(rs, prefix(rs.id)):
+                        self.spec.components.schema(name, schema=schema)
+            else:
+                self.converter.component(f"{layout.parameter}Id", {
+                    "type": "string", "enum": [r.id for r in rulesets]}, layout.rulesets)
+                for name, schema in layout.components(None, ""):
+                    assert self.converter.registered(schema) == name, name
+            for place in self.places(layout, rulesets):
+                for decl in operations():
+                    if family.name in decl.families:
+                        self.declared_requests(decl, family, place, rulesets)
+
+    def declared_requests(self, decl: OperationDecl, family: AnyFamily, place: Place,
+                          rulesets: list[AnyRuleSet]) -> None:
+        """The components a declared operation's forms add: its batch body, and the enum of
+        the rule sets it does not refuse when its path parameter says so."""
+        texts = self.texts(decl, family, place)
+        if texts.parameter is not None:
+            serving = [r.id for r in rulesets
+                       if decl.refuse is None or decl.refuse(r, rulesets) is None]
+            self.converter.component(f"{texts.parameter[0]}Id", {
+                "type": "string", "enum": serving}, texts.parameter[1])
+        if decl.batch is not None:
+            p = place.prefix
+            self.batch(f"{p}{_stem(decl.request_schema)}BatchRequest", p + decl.request_schema,
+                       decl.name, decl.operation_id + p)
 
     def batch(self, name: str, item: str, kind: str, single: str) -> None:
+        if name in self.spec.components.schemas:
+            return  # the batch of the same requests, for another operation
         body = self.converter.schema2jsonschema(BATCH_REQUEST)
         # Any JSON value is an item the service answers (a bad one with its own error item,
         # never failing the batch), so the contract says so: the family's request, or anything.
+        items = contract.BATCH_ITEMS.get(kind, contract.BATCH_ITEMS["score"])
         body["properties"]["requests"].update(
-            description=contract.BATCH_ITEMS[kind].format(single=single),
+            description=items.format(single=single),
             items={"anyOf": [ref(item), {"description": "Any other JSON value, answered with an "
                                          "error item."}]})
         self.converter.component(name, body, None)
 
-    def card_figures(self) -> None:
-        """Each figure a word-card game counts (`figures` of its document) is an integer key of
-        its answers."""
-        figures: dict[str, list[str]] = {}
-        for rs in self.rulesets.values():
-            if family_of(rs) == CARDS:
-                for name, attribute in cast(CardRuleSet, rs).figures.items():
+    def figures(self) -> None:
+        """Each figure a family's rule set counts (`FamilyContract.figures`, a word-card game's
+        `figures`) is an integer key of its answers."""
+        for _, layout, rulesets in self.families():
+            figures: dict[str, list[str]] = {}
+            for rs in rulesets:
+                for name, attribute in layout.figures(rs).items():
                     figures.setdefault(name, []).append(f"{rs.id}: the `{attribute}` cards")
-        for component in ("CardScoreResponse", "CardWaitEntry"):
-            self.schema(component)
-            properties = self.spec.components.schemas[component]["properties"]
-            for name, where in figures.items():
-                properties[name] = {"type": "integer", "description": (
-                    "The cards of the finished hand with a deck attribute (" + "; ".join(where)
-                    + ").")}
+            for component in layout.figured:
+                self.schema(component)
+                properties = self.spec.components.schemas[component]["properties"]
+                for name, where in figures.items():
+                    properties[name] = {"type": "integer", "description": (
+                        "The cards of the finished hand with a deck attribute ("
+                        + "; ".join(where) + ").")}
+
+    # --- the declared operations --------------------------------------------------------
+
+    @staticmethod
+    def places(layout: FamilyContract[Any], rulesets: list[AnyRuleSet]) -> list[Place]:
+        if layout.own_paths:
+            return [Place(rs.id, rs.name, prefix(rs.id)) for rs in rulesets]
+        return [Place()]
+
+    @staticmethod
+    def texts(decl: OperationDecl, family: AnyFamily, place: Place) -> Texts:
+        found = contract.TEXTS.get(family.name, _no_texts)(decl.name, place)
+        if found is not None:
+            return found
+        return Texts(decl.summary, None, "The answer.", contract.SINGLE_ERRORS, batch=BatchTexts(
+            f"{decl.summary}: up to 1,000 requests in one call", None))
+
+    def scoring_operations(self) -> list[Operation]:
+        """The declared operations (`app.service.operations`), family by family, each where
+        the family puts it: its JSON form, its picture form, its batch form."""
+        ops: list[Operation] = []
+        for family, layout, rulesets in self.families():
+            for place in self.places(layout, rulesets):
+                for decl in operations():
+                    if family.name in decl.families:
+                        ops.extend(self.declared(decl, family, layout, place))
+        return ops
+
+    def declared(self, decl: OperationDecl, family: AnyFamily, layout: FamilyContract[Any],
+                 place: Place) -> list[Operation]:
+        texts, p = self.texts(decl, family, place), place.prefix
+        path = decl.path if place.ruleset is None else decl.path.replace(
+            "{ruleset}", place.ruleset)
+        parameter = texts.parameter[0] if texts.parameter is not None else layout.parameter
+        parameters = (() if place.ruleset is not None else (parameter,)) + (
+            ("Explain",) if decl.explain else ())
+        ruleset = texts.ruleset or place.ruleset
+        single = Operation(
+            "post", path, decl.operation_id + p, "scoring", texts.summary, texts.description,
+            Answer(texts.answer, layout.answers + decl.answer_schema, "application/json"),
+            texts.errors, p + decl.request_schema, texts.examples, parameters, ruleset)
+        out = [single]
+        if decl.picture is not None and decl.name in family.pictures:
+            out = list(with_picture(single, f"{decl.operation_id}Picture{p}", *texts.picture))
+        if decl.batch is not None:
+            batch = texts.batch or BatchTexts(texts.summary, None)
+            out.append(Operation(
+                "post", f"{path}/batch", decl.batch.operation_id + p, "scoring", batch.summary,
+                batch.description, Answer(contract.BATCH_ANSWER, layout.answers + _stem(
+                    decl.answer_schema) + "BatchResponse", "application/json"),
+                contract.BATCH_ERRORS, f"{p}{_stem(decl.request_schema)}BatchRequest",
+                batch.examples, parameters, ruleset))
+        return out
 
     # --- examples -----------------------------------------------------------------------
 
@@ -245,20 +318,15 @@ class Builder:
         return out
 
     def operations(self) -> list[Operation]:
-        ops = [contract.RULESETS_LIST, contract.RULESET_DOCUMENT, *contract.tile_operations()]
-        for rs in self.rulesets.values():
-            if family_of(rs) == CARDS:
-                ops.extend(contract.card_operations(rs.id, rs.name, prefix(rs.id)))
-        ops.append(contract.settle_operation())
-        ops.extend(contract.META)
-        return ops
+        return [contract.RULESETS_LIST, contract.RULESET_DOCUMENT, *self.scoring_operations(),
+                *contract.META]
 
     def document(self) -> dict[str, Any]:
         for name, parameter in contract.PARAMETERS.items():
             self.spec.components.parameter(name, parameter["in"], {
                 **parameter, "description": text(parameter["description"])})
         self.requests()
-        self.card_figures()
+        self.figures()
         for op in self.operations():
             operation = self.operation(op)
             if op.operation_id == "getDocsAsset":

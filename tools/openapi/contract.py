@@ -1,32 +1,28 @@
-"""The operations of the contract, declared: their texts, status codes, schemas and examples.
+"""The contract's texts: the document's own, its shared parameters and responses, the texts of
+each declared scoring operation by family (`TEXTS`), and the operations that are not scoring
+ones (the rule sets, the service itself).
 
-The shapes themselves are the marshmallow schemas of `app.service` (requests: the tile games'
-`tiles.request_schemas` and `tiles.settle_schemas`, the card games' `cards.requests.card_schemas`,
-the batch's `request_schemas`; answers: the core's `answer_schemas`, `document_schemas` and
-`problem_schemas`, each family's `answer_schemas` and `document_schemas`), named
-here by their component names (what an operation and an answer hold: `shapes.py`; the picture
-operations beside the JSON ones: `pictures.py`). `build.py` puts the two together, sends every
-example request through the app to write the answers it shows, and writes `openapi.yaml`.
-
-An operation of the scoring paths is declared once per family of rule sets (`build.family_of`):
-the tile games' on the templated paths (`{ruleset}` one of theirs), each word-card game's on
-paths of its own with its own bodies.
+The scoring operations themselves are declared once, in `app.service.operations` (path, ids,
+schema names, forms), and laid out per family by `ServiceFamily.contract` (the tile games on
+the templated paths, `{ruleset}` one of theirs; each word-card game on paths of its own with its
+own bodies); here they get their descriptions, error answers and examples. The shapes are the
+marshmallow schemas of `app.service`, named here by their component names (what an operation
+and an answer hold: `shapes.py`; the picture operations beside the JSON ones: `pictures.py`).
+`build.py` puts them together, sends every example request through the app to write the
+answers it shows, and writes `openapi.yaml`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from app.rules.families import CARDS, TILES
 from app.service.pictures.layout import MAX_ROW, MAX_WIDTH, MIN_WIDTH
 from tools.openapi import examples as ex
 from tools.openapi.examples import Example, Fixed
-from tools.openapi.pictures import (
-    ANALYSIS_PICTURE_WHAT,
-    SCORE_PICTURE_WHAT,
-    WAITS_PICTURE_WHAT,
-    with_picture,
-)
-from tools.openapi.shapes import Answer, Operation
+from tools.openapi.pictures import ANALYSIS_PICTURE_WHAT, SCORE_PICTURE_WHAT, WAITS_PICTURE_WHAT
+from tools.openapi.shapes import Answer, BatchTexts, Operation, Place, Texts
 
 TITLE = "Mahjong scoring service"
 SUMMARY = "Score Chinese mahjong hands under rule sets defined as data."
@@ -216,7 +212,7 @@ RESPONSES: dict[str, Answer] = {
 _BODY_ERRORS: dict[int, str | Answer] = {
     400: "BadRequest", 404: "UnknownRuleset", 408: "RequestTimeout", 413: "PayloadTooLarge",
     415: "UnsupportedMediaType"}
-_BATCH_ERRORS: dict[int, str | Answer] = {
+BATCH_ERRORS: dict[int, str | Answer] = {
     **_BODY_ERRORS, 413: "BatchPayloadTooLarge", 422: "NotABatch", 500: "InternalError"}
 
 # --- the tile games' scoring operations ----------------------------------------------------
@@ -335,78 +331,6 @@ SINGLE_ERRORS: dict[int, str | Answer] = {**_BODY_ERRORS, 500: "InternalError",
                                           503: "TimeLimitExceeded"}
 
 
-def tile_operations() -> tuple[Operation, ...]:
-    """The tile games' score, waits and batches, on the templated paths, and the pictures of
-    score, waits and analysis."""
-    score, waits, score_batch, waits_batch, analysis, analysis_batch = _tile_json_operations()
-    return (*with_picture(score, "scoreHandPicture", SCORE_PICTURE_WHAT,
-                          ("nine_gates", "five_copies")),
-            *with_picture(waits, "listWaitsPicture", WAITS_PICTURE_WHAT,
-                          ("nine_gates", "wrong_tile_count")),
-            score_batch, waits_batch,
-            *with_picture(analysis, "analyseHandPicture", ANALYSIS_PICTURE_WHAT, ("discards",)),
-            analysis_batch)
-
-
-def _tile_json_operations() -> tuple[Operation, ...]:
-    scoring = ("TileRuleset", "Explain")
-    return (
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/score", "scoreHand", "scoring", "Score one hand",
-            SCORE_DESCRIPTION,
-            Answer(SCORE_ANSWER, "ScoreResponse", "application/json"),
-            {**SINGLE_ERRORS, 422: Answer(
-                "The body does not match the schema (`invalid_request`), or it cannot describe "
-                "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
-                "`wrong_tile_count`, `inconsistent_context`, ...).", "Problem",
-                examples=(ex.BAD_TYPE,))},
-            "ScoreRequest", ex.SCORE, scoring, "mcr"),
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/waits", "listWaits", "scoring",
-            "List the tiles a hand one tile short waits on, each with its score",
-            WAITS_DESCRIPTION,
-            Answer(WAITS_ANSWER, "WaitsResponse", "application/json"),
-            {**SINGLE_ERRORS, 422: Answer(
-                "The body does not match the schema (`invalid_request`, also for a "
-                "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
-                "domain's code: `wrong_tile_count` for other than 13 − 3 × melds standing "
-                "tiles, `too_many_copies`, `illegal_meld`, `inconsistent_context`, ...).",
-                "Problem", examples=(ex.WITH_WIN_TILE,))},
-            "WaitsRequest", ex.WAITS, scoring, "mcr"),
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/score/batch", "scoreHands", "scoring",
-            "Score up to 1,000 hands in one call",
-            SCORE_BATCH_DESCRIPTION.format(single="scoreHand"),
-            Answer(BATCH_ANSWER, "ScoreBatchResponse", "application/json"), _BATCH_ERRORS,
-            "ScoreBatchRequest", ex.SCORE_BATCH, scoring, "mcr"),
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/waits/batch", "listWaitsOfHands", "scoring",
-            "List the waits of up to 1,000 hands in one call",
-            WAITS_BATCH_DESCRIPTION.format(batch="scoreHands", single="listWaits"),
-            Answer(BATCH_ANSWER, "WaitsBatchResponse", "application/json"), _BATCH_ERRORS,
-            "WaitsBatchRequest", ex.WAITS_BATCH, scoring, "mcr"),
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/analysis", "analyseHand", "scoring",
-            "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
-            ANALYSIS_DESCRIPTION,
-            Answer(ANALYSIS_ANSWER, "AnalysisResponse", "application/json"),
-            {**SINGLE_ERRORS, 422: Answer(
-                "The body does not match the schema (`invalid_request`, also for a "
-                "`hand.win_tile`), it cannot describe a hand of 13 or 14 tiles "
-                "(`wrong_tile_count`, `too_many_copies` also counting `visible`, "
-                "`illegal_meld`, `inconsistent_context`, ...), or the rule set is a game of "
-                "word cards (`analysis_not_supported`).", "Problem",
-                examples=ex.ANALYSIS_PROBLEMS)},
-            "AnalysisRequest", ex.ANALYSIS, ("TileRuleset",), "mcr"),
-        Operation(
-            "post", "/v1/rulesets/{ruleset}/analysis/batch", "analyseHands", "scoring",
-            "Analyse up to 1,000 hands in one call",
-            ANALYSIS_BATCH_DESCRIPTION.format(batch="scoreHands", single="analyseHand"),
-            Answer(BATCH_ANSWER, "AnalysisBatchResponse", "application/json"), _BATCH_ERRORS,
-            "AnalysisBatchRequest", ex.ANALYSIS_BATCH, ("TileRuleset",), "mcr"),
-    )
-
-
 SETTLE_DESCRIPTION = """\
 Takes one round as ordered events and answers the money of every seat, itemised.
 Events: `kong` (the seat, `kind` `direct` 点杠 with the `discarder`, `added` 加杠 with
@@ -463,12 +387,45 @@ and `waits` inside an event. `{ruleset}` is one of the rule sets that settle rou
 (`mcr`, a game of word cards) answers `settle_not_supported`."""
 
 
-def settle_operation() -> Operation:
-    return Operation(
-        "post", "/v1/rulesets/{ruleset}/settle", "settleRound", "scoring",
+_TILE_TEXTS: dict[str, Texts] = {
+    "score": Texts(
+        "Score one hand", SCORE_DESCRIPTION, SCORE_ANSWER, {**SINGLE_ERRORS, 422: Answer(
+            "The body does not match the schema (`invalid_request`), or it cannot describe "
+            "a real hand or win (the domain's code: `unknown_tile`, `too_many_copies`, "
+            "`wrong_tile_count`, `inconsistent_context`, ...).", "Problem",
+            examples=(ex.BAD_TYPE,))},
+        ex.SCORE, "mcr", picture=(SCORE_PICTURE_WHAT, ("nine_gates", "five_copies")),
+        batch=BatchTexts("Score up to 1,000 hands in one call",
+                         SCORE_BATCH_DESCRIPTION.format(single="scoreHand"), ex.SCORE_BATCH)),
+    "waits": Texts(
+        "List the tiles a hand one tile short waits on, each with its score",
+        WAITS_DESCRIPTION, WAITS_ANSWER, {**SINGLE_ERRORS, 422: Answer(
+            "The body does not match the schema (`invalid_request`, also for a "
+            "`hand.win_tile`), or it cannot describe a hand one tile short of a win (the "
+            "domain's code: `wrong_tile_count` for other than 13 − 3 × melds standing "
+            "tiles, `too_many_copies`, `illegal_meld`, `inconsistent_context`, ...).",
+            "Problem", examples=(ex.WITH_WIN_TILE,))},
+        ex.WAITS, "mcr", picture=(WAITS_PICTURE_WHAT, ("nine_gates", "wrong_tile_count")),
+        batch=BatchTexts("List the waits of up to 1,000 hands in one call",
+                         WAITS_BATCH_DESCRIPTION.format(batch="scoreHands", single="listWaits"),
+                         ex.WAITS_BATCH)),
+    "analysis": Texts(
+        "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
+        ANALYSIS_DESCRIPTION, ANALYSIS_ANSWER, {**SINGLE_ERRORS, 422: Answer(
+            "The body does not match the schema (`invalid_request`, also for a "
+            "`hand.win_tile`), it cannot describe a hand of 13 or 14 tiles "
+            "(`wrong_tile_count`, `too_many_copies` also counting `visible`, "
+            "`illegal_meld`, `inconsistent_context`, ...), or the rule set is a game of "
+            "word cards (`analysis_not_supported`).", "Problem",
+            examples=ex.ANALYSIS_PROBLEMS)},
+        ex.ANALYSIS, "mcr", picture=(ANALYSIS_PICTURE_WHAT, ("discards",)),
+        batch=BatchTexts("Analyse up to 1,000 hands in one call",
+                         ANALYSIS_BATCH_DESCRIPTION.format(batch="scoreHands",
+                                                           single="analyseHand"),
+                         ex.ANALYSIS_BATCH)),
+    "settle": Texts(
         "Settle a whole round (血战到底, 天津, 卡五星, 长春) from its events", SETTLE_DESCRIPTION,
-        Answer("The money of the round, itemised; `net` sums to zero.", "SettleResponse",
-               "application/json"),
+        "The money of the round, itemised; `net` sums to zero.",
         {400: "MalformedJson", 404: "UnknownRuleset", 408: "RequestTimeout",
          413: "PayloadTooLarge", 415: "UnsupportedMediaType", 422: Answer(
              "The body does not match the schema (`invalid_request`), the events cannot be a "
@@ -478,7 +435,15 @@ def settle_operation() -> Operation:
              "single hands only "
              "(`settle_not_supported`).", "Problem", examples=ex.SETTLE_PROBLEMS),
          500: "InternalError", 503: "TimeLimitExceeded"},
-        "SettleRequest", ex.SETTLE, ("RoundRuleset",), "sichuan")
+        ex.SETTLE, "sichuan", parameter=(
+            "RoundRuleset",
+            "A rule set that settles rounds (`POST /v1/rulesets/{ruleset}/settle`).")),
+}
+
+
+def _tile_texts(operation: str, place: Place) -> Texts | None:
+    """The tile games' operations, on the templated paths."""
+    return _TILE_TEXTS.get(operation)
 
 
 # --- a word-card game's scoring operations ------------------------------------------------
@@ -505,54 +470,34 @@ CARD_422 = ("The body does not match the schema (`invalid_request`), or it canno
             "`inconsistent_context`, ...).")
 
 
-def card_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ...]:
-    """A word-card game's score, waits and batches, on paths of its own; `prefix` names its
-    components and operations (`hengyang`: `HengyangScoreRequest`, `scoreHandHengyang`)."""
-    score, waits, *batches = _card_json_operations(ruleset, name, prefix)
-    shown = ex.CARD_PICTURE_EXAMPLES.get(ruleset, {})
-    return (*with_picture(score, f"scoreHandPicture{prefix}", SCORE_PICTURE_WHAT,
-                          shown.get("score", ())),
-            *with_picture(waits, f"listWaitsPicture{prefix}", WAITS_PICTURE_WHAT,
-                          shown.get("waits", ())), *batches)
-
-
-def _card_json_operations(ruleset: str, name: str, prefix: str) -> tuple[Operation, ...]:
-    base = f"/v1/rulesets/{ruleset}"
-    examples = ex.CARD_EXAMPLES.get(ruleset, {})
-    score_id, waits_id = f"scoreHand{prefix}", f"listWaits{prefix}"
-    batch_id = f"scoreHands{prefix}"
-    return (
-        Operation(
-            "post", f"{base}/score", score_id, "scoring", f"Score one hand of {name}",
-            CARD_SCORE_DESCRIPTION.format(name=name, id=ruleset),
-            Answer(SCORE_ANSWER, "CardScoreResponse", "application/json"),
-            {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
-                                          examples=examples.get("score_problems", ()))},
-            f"{prefix}ScoreRequest", examples.get("score", ()), ("Explain",), ruleset),
-        Operation(
-            "post", f"{base}/waits", waits_id, "scoring",
+def _card_texts(operation: str, place: Place) -> Texts | None:
+    """A word-card game's score and waits and their batches, on paths of its own; its prefix
+    names its components and operations (`hengyang`: `HengyangScoreRequest`,
+    `scoreHandHengyang`)."""
+    rid, name, prefix = place.ruleset, place.name, place.prefix
+    examples = ex.CARD_EXAMPLES.get(rid or "", {})
+    shown = ex.CARD_PICTURE_EXAMPLES.get(rid or "", {})
+    score_id, waits_id, batch_id = f"scoreHand{prefix}", f"listWaits{prefix}", f"scoreHands{prefix}"
+    if operation == "score":
+        return Texts(
+            f"Score one hand of {name}", CARD_SCORE_DESCRIPTION.format(name=name, id=rid),
+            SCORE_ANSWER, {**SINGLE_ERRORS, 422: Answer(
+                CARD_422, "Problem", examples=examples.get("score_problems", ()))},
+            examples.get("score", ()), picture=(SCORE_PICTURE_WHAT, shown.get("score", ())),
+            batch=BatchTexts(f"Score up to 1,000 hands of {name} in one call",
+                             SCORE_BATCH_DESCRIPTION.format(single=score_id),
+                             examples.get("score_batch", ())))
+    if operation == "waits":
+        return Texts(
             f"List the cards a hand of {name} one card short waits on, each with its score",
-            CARD_WAITS_DESCRIPTION.format(name=name, id=ruleset, score=score_id),
-            Answer(WAITS_ANSWER.replace("tile", "card"), "CardWaitsResponse",
-                   "application/json"),
-            {**SINGLE_ERRORS, 422: Answer(CARD_422, "Problem",
-                                          examples=examples.get("waits_problems", ()))},
-            f"{prefix}WaitsRequest", examples.get("waits", ()), ("Explain",), ruleset),
-        Operation(
-            "post", f"{base}/score/batch", batch_id, "scoring",
-            f"Score up to 1,000 hands of {name} in one call",
-            SCORE_BATCH_DESCRIPTION.format(single=score_id),
-            Answer(BATCH_ANSWER, "CardScoreBatchResponse", "application/json"), _BATCH_ERRORS,
-            f"{prefix}ScoreBatchRequest", examples.get("score_batch", ()), ("Explain",),
-            ruleset),
-        Operation(
-            "post", f"{base}/waits/batch", f"listWaitsOfHands{prefix}", "scoring",
-            f"List the waits of up to 1,000 hands of {name} in one call",
-            WAITS_BATCH_DESCRIPTION.format(batch=batch_id, single=waits_id),
-            Answer(BATCH_ANSWER, "CardWaitsBatchResponse", "application/json"), _BATCH_ERRORS,
-            f"{prefix}WaitsBatchRequest", examples.get("waits_batch", ()), ("Explain",),
-            ruleset),
-    )
+            CARD_WAITS_DESCRIPTION.format(name=name, id=rid, score=score_id),
+            WAITS_ANSWER.replace("tile", "card"), {**SINGLE_ERRORS, 422: Answer(
+                CARD_422, "Problem", examples=examples.get("waits_problems", ()))},
+            examples.get("waits", ()), picture=(WAITS_PICTURE_WHAT, shown.get("waits", ())),
+            batch=BatchTexts(f"List the waits of up to 1,000 hands of {name} in one call",
+                             WAITS_BATCH_DESCRIPTION.format(batch=batch_id, single=waits_id),
+                             examples.get("waits_batch", ())))
+    return None
 
 
 # --- the rule sets, and the service itself -----------------------------------------------
@@ -666,3 +611,8 @@ counting the scrape itself).""",
 # The docs' script: a second media type of getDocsAsset's answer.
 DOCS_SCRIPT = ("text/javascript", {"type": "string"},
                Fixed("js", "Swagger UI's script", "!function(e,t){...}"))
+
+# What the contract says of each declared operation (`app.service.operations`), by family:
+# (the operation's name, where) -> its texts, or None (a declared operation without texts is
+# written with its declaration's summary and the errors of every single call).
+TEXTS: dict[str, Callable[[str, Place], Texts | None]] = {TILES: _tile_texts, CARDS: _card_texts}

@@ -39,3 +39,39 @@ class Operation:
     examples: tuple[Example, ...] = ()
     parameters: tuple[str | dict[str, Any], ...] = ()  # shared parameters' names, or inline
     ruleset: str | None = None  # the rule set the examples are posted to by default
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a family's operations are: the templated paths (`ruleset` None), or the paths of
+    one rule set of its own (its id, its name, and `prefix`, which names its components and
+    operations: `hengyang` -> `Hengyang`)."""
+
+    ruleset: str | None = None
+    name: str = ""
+    prefix: str = ""
+
+
+@dataclass(frozen=True)
+class BatchTexts:
+    summary: str
+    description: str | None
+    examples: tuple[Example, ...] = ()
+
+
+@dataclass(frozen=True)
+class Texts:
+    """What the contract says of one declared operation (`app.service.operations`) for one
+    family, besides what the declaration says (path, ids, schema names, forms)."""
+
+    summary: str
+    description: str | None
+    answer: str  # the 200 answer's description
+    errors: Mapping[int, str | Answer]  # the error responses, by status
+    examples: tuple[Example, ...] = ()
+    ruleset: str | None = None  # the rule set the examples are posted to by default
+    # The path parameter naming the rule set, when not the family's, and the enum's
+    # description (the rule sets the operation does not refuse).
+    parameter: tuple[str, str] | None = None
+    picture: tuple[str, tuple[str, ...]] = ("", ())  # what it draws, the examples it shows
+    batch: BatchTexts | None = None

@@ -2,11 +2,14 @@
 (`app.service.tiles.requests`, `settle_requests`), the engine's calls (`app.scoring.evaluate`,
 `waits`, `explain`, `rounds`, `analysis`), the answers' writers (`app.service.tiles.responses`),
 the rule-set document (`app.service.tiles.documents`) and the pictures
-(`app.service.tiles.pictures`). The package registers it (`app.service.tiles`)."""
+(`app.service.tiles.pictures`), and how the contract lays out its operations (`TILE_CONTRACT`).
+The package registers it (`app.service.tiles`)."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from marshmallow import Schema
 
 from app.domain.events import Round
 from app.domain.hand import Hand, Meld, WinContext
@@ -16,7 +19,13 @@ from app.scoring import analysis, evaluate, rounds, waits
 from app.scoring.analysis import AnalysisResult
 from app.scoring.explain import explained
 from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
-from app.service.families import DiscardAnalysis, RequestSchemas, RoundSettlement, ServiceFamily
+from app.service.families import (
+    DiscardAnalysis,
+    FamilyContract,
+    RequestSchemas,
+    RoundSettlement,
+    ServiceFamily,
+)
 from app.service.tiles.documents import tile_ruleset_document
 from app.service.tiles.pictures import (
     tile_analysis_picture,
@@ -90,6 +99,17 @@ TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = Disca
     read=read_analysis_request, analyse=_tile_analyse, write=analysis_response,
     schema=ANALYSIS_REQUEST)
 
+def _tile_components(rs: RuleSet | None, prefix: str) -> tuple[tuple[str, Schema], ...]:
+    return (("ScoreRequest", SCORE_REQUEST), ("WaitsRequest", WAITS_REQUEST),
+            ("AnalysisRequest", ANALYSIS_REQUEST), ("SettleRequest", SETTLE_REQUEST))
+
+
+# Every tile game on the templated paths, its requests' components named by their schemas.
+TILE_CONTRACT: FamilyContract[RuleSet] = FamilyContract(
+    parameter="TileRuleset",
+    rulesets="A rule set of the tile games (all but the word-card games).",
+    components=_tile_components)
+
 FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     name=TILES,
     read_score=read_score_request, score=_tile_score, explain=_tile_explain,
@@ -101,4 +121,5 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     analysis=TILE_ANALYSIS,
     pictures={"score": tile_score_picture, "waits": tile_waits_picture,
               "analysis": tile_analysis_picture},
+    contract=TILE_CONTRACT,
 )
