@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, Generic, TypeVar
 
 from marshmallow import Schema
@@ -58,6 +59,7 @@ __all__ = [
     "check_served",
     "register_service_family",
     "ruleset_document",
+    "served_family",
     "service_families",
     "service_family",
     "settle_body",
@@ -117,7 +119,9 @@ class FamilyContract(Generic[RS]):
     with the rule set's prefix; else the schemas in `components` are named by their class).
     Its answers' components are the declared ones with `answers` before the name
     (`CardScoreResponse`); `figured` lists those that take an integer key per figure a rule
-    set counts (`figures`: name -> the deck's attribute)."""
+    set counts (`figures`: name -> the deck's attribute). `schemas`: the modules declaring the
+    family's own answer and document schemas, which the contract reads its components from
+    (those both families share are the service core's)."""
 
     own_paths: bool = False
     parameter: str = ""
@@ -126,6 +130,7 @@ class FamilyContract(Generic[RS]):
     components: Callable[[RS | None, str], Iterable[tuple[str, Schema]]] = lambda rs, p: ()
     figures: Callable[[RS], Mapping[str, str]] = lambda rs: {}
     figured: tuple[str, ...] = ()
+    schemas: tuple[ModuleType, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -169,6 +174,11 @@ def unregister_service_family(name: str) -> None:
 def service_families() -> tuple[str, ...]:
     """The names of the served families, in the order they were registered."""
     return tuple(_SERVED)
+
+
+def served_family(name: str) -> AnyFamily:
+    """The served family of that name; `KeyError` when none is."""
+    return _SERVED[name]
 
 
 def service_family(ruleset: ServedRuleSet) -> AnyFamily:

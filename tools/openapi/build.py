@@ -23,13 +23,15 @@ from app.rules.loader import load_rulesets
 from app.rules.model import AnyRuleSet
 from app.service import answer_schemas, document_schemas, problem_schemas
 from app.service.answer_fields import Answer as AnswerSchema
-from app.service.cards import answer_schemas as card_answer_schemas
-from app.service.cards import document_schemas as card_document_schemas
-from app.service.families import AnyFamily, FamilyContract, service_families, service_family
+from app.service.families import (
+    AnyFamily,
+    FamilyContract,
+    served_family,
+    service_families,
+    service_family,
+)
 from app.service.operations import OperationDecl, operations
 from app.service.request_schemas import BATCH_REQUEST
-from app.service.tiles import answer_schemas as tile_answer_schemas
-from app.service.tiles import document_schemas as tile_document_schemas
 from app.settings import DEFAULT_RULESETS_DIR
 from app.version import __version__
 from tools.openapi import contract
@@ -44,15 +46,21 @@ def prefix(ruleset: str) -> str:
     return "".join(part.capitalize() for part in re.split(r"[-_]", ruleset))
 
 
-# The answers' schemas, by component name.
-ANSWERS: dict[str, type[Schema]] = {
-    name: cls
-    for module in (problem_schemas, answer_schemas, tile_answer_schemas, card_answer_schemas,
-                   document_schemas, tile_document_schemas, card_document_schemas)
-    for name, cls in vars(module).items()
-    if isinstance(cls, type) and issubclass(cls, AnswerSchema) and cls.__module__ ==
-    module.__name__ and not name.startswith("_")
-}
+def answer_components() -> dict[str, type[Schema]]:
+    """The answers' schemas, by component name: the service core's and each served family's
+    own (`FamilyContract.schemas`)."""
+    modules = [problem_schemas, answer_schemas, document_schemas]
+    for name in service_families():
+        contract = served_family(name).contract
+        if contract is not None:
+            modules += contract.schemas
+    return {
+        name: cls
+        for module in modules
+        for name, cls in vars(module).items()
+        if isinstance(cls, type) and issubclass(cls, AnswerSchema) and cls.__module__ ==
+        module.__name__ and not name.startswith("_")
+    }
 
 
 def _stem(name: str) -> str:
@@ -68,6 +76,7 @@ class Builder:
     def __init__(self, rulesets_dir: Path) -> None:
         self.rulesets = dict(sorted(load_rulesets(rulesets_dir).items()))
         self.plugin = Plugin()
+        self.answers = answer_components()
         self.spec = APISpec(
             title=contract.TITLE, version=__version__, openapi_version="3.1.0",
             plugins=[self.plugin],
@@ -91,7 +100,7 @@ class Builder:
                 self.schema(target)
             return name
         if name not in self.spec.components.schemas:
-            self.converter.registered(ANSWERS[name]())
+            self.converter.registered(self.answers[name]())
         assert name in self.spec.components.schemas, name
         return ref(name)
 

@@ -18,6 +18,7 @@ from app.rules.cards import CardRuleSet
 from app.rules.families import CARDS
 from app.scoring import arranged
 from app.scoring.arranged import CardExplanation, CardResult, CardWaits
+from app.service.cards import answer_schemas, document_schemas
 from app.service.cards.documents import card_ruleset_document
 from app.service.cards.pictures import card_score_picture, card_waits_picture
 from app.service.cards.requests import (
@@ -74,7 +75,8 @@ def _card_figures(rs: CardRuleSet) -> Mapping[str, str]:
 # deck counts are keys of its answers.
 CARD_CONTRACT: FamilyContract[CardRuleSet] = FamilyContract(
     own_paths=True, answers="Card", components=_card_components, figures=_card_figures,
-    figured=("CardScoreResponse", "CardWaitEntry"))
+    figured=("CardScoreResponse", "CardWaitEntry"),
+    schemas=(answer_schemas, document_schemas))
 
 FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     name=CARDS,

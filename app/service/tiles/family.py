@@ -26,6 +26,7 @@ from app.service.families import (
     RoundSettlement,
     ServiceFamily,
 )
+from app.service.tiles import answer_schemas, document_schemas
 from app.service.tiles.documents import tile_ruleset_document
 from app.service.tiles.pictures import (
     tile_analysis_picture,
@@ -108,7 +109,7 @@ def _tile_components(rs: RuleSet | None, prefix: str) -> tuple[tuple[str, Schema
 TILE_CONTRACT: FamilyContract[RuleSet] = FamilyContract(
     parameter="TileRuleset",
     rulesets="A rule set of the tile games (all but the word-card games).",
-    components=_tile_components)
+    components=_tile_components, schemas=(answer_schemas, document_schemas))
 
 FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     name=TILES,
