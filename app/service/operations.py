@@ -16,8 +16,9 @@ request's error). Its declaration says besides:
   drawn by the family's `pictures[name]` (`app.service.picture_answers`);
 - `batch`: its batch form (`POST .../<name>/batch`): the item function, and the explained one;
 - `direct`: the direct path may answer its common request (no query string, a JSON body);
-- `families`: the families the contract lists it for (every rule set is routed: a family that
-  does not answer it refuses it with its own problem), and the contract's names: the
+- `serves`: whether the contract lists it for a family (every family by default; every rule
+  set is routed, and a family that does not answer it refuses it with its own problem), and
+  the contract's names: the
   `operation_id` (and `batch_id`), the request's and the answer's component names (a family
   adds its own prefixes, `ServiceFamily.contract`) and a one-line `summary`.
 
@@ -32,7 +33,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from app.rules.families import CARDS, TILES, ServedRuleSet
+from app.rules.families import ServedRuleSet
 from app.service.batch import (
     ItemFunction,
     analysis_item,
@@ -44,6 +45,7 @@ from app.service.batch import (
     waits_item,
 )
 from app.service.families import (
+    AnyFamily,
     analysis_body,
     analysis_of,
     service_family,
@@ -91,7 +93,7 @@ class OperationDecl:
     request_schema: str  # the contract's component names of its bodies (the tile games')
     answer_schema: str
     summary: str
-    families: tuple[str, ...] = (TILES,)
+    serves: Callable[[AnyFamily], bool] = lambda family: True
     explain: bool = False
     counted: CountedAnswerer | None = None
     refuse: Refusal | None = None
@@ -189,20 +191,22 @@ def _settle_refusal(rs: ServedRuleSet, loaded: Iterable[ServedRuleSet]) -> ApiEr
 for _decl in (
     OperationDecl(
         "score", score_body, "scoreHand", "ScoreRequest", "ScoreResponse", "Score one hand",
-        (TILES, CARDS), explain=True, picture=_score_drawn, direct=True,
+        explain=True, picture=_score_drawn, direct=True,
         batch=BatchForm(score_item, explained_score_item, "scoreHands")),
     OperationDecl(
         "waits", waits_body, "listWaits", "WaitsRequest", "WaitsResponse",
         "List the tiles a hand one tile short waits on, each with its score",
-        (TILES, CARDS), explain=True, picture=_waits_drawn, direct=True,
+        explain=True, picture=_waits_drawn, direct=True,
         batch=BatchForm(waits_item, explained_waits_item, "listWaitsOfHands")),
     OperationDecl(
         "analysis", _analysis, "analyseHand", "AnalysisRequest", "AnalysisResponse",
         "Analyse a hand of 13 or 14 tiles: shanten, useful tiles, the value of each discard",
-        picture=_analysis_drawn, batch=BatchForm(analysis_item, None, "analyseHands")),
+        serves=lambda family: family.analysis is not None, picture=_analysis_drawn,
+        batch=BatchForm(analysis_item, None, "analyseHands")),
     OperationDecl(
         "settle", _settle_answer, "settleRound", "SettleRequest", "SettleResponse",
         "Settle a whole round (血战到底, 天津, 卡五星, 长春) from its events",
-        counted=_settle, refuse=_settle_refusal),
+        serves=lambda family: family.rounds is not None, counted=_settle,
+        refuse=_settle_refusal),
 ):
     register_operation(_decl)

@@ -15,7 +15,7 @@ from werkzeug.test import Client
 
 from app.api import create_app
 from app.api.direct import ENDPOINTS, Direct, refresh_endpoints
-from app.rules.families import ServedRuleSet
+from app.rules.families import TILES, ServedRuleSet
 from app.service.batch import score_body
 from app.service.operations import (
     BatchForm,
@@ -45,7 +45,8 @@ def fan_count_item(body: object, rs: ServedRuleSet) -> dict[str, Any]:
 
 TOY = OperationDecl(
     "fan_count", fan_count, "countFans", "ScoreRequest", "ScoreResponse",
-    "Count the fans of one hand", explain=True, direct=True,
+    "Count the fans of one hand", serves=lambda family: family.name == TILES, explain=True,
+    direct=True,
     batch=BatchForm(fan_count_item, None, "countFansOfHands"))
 
 

@@ -129,7 +129,7 @@ class Builder:
                     assert self.converter.registered(schema) == name, name
             for place in self.places(layout, rulesets):
                 for decl in operations():
-                    if family.name in decl.families:
+                    if decl.serves(family):
                         self.declared_requests(decl, family, place, rulesets)
 
     def declared_requests(self, decl: OperationDecl, family: AnyFamily, place: Place,
@@ -199,7 +199,7 @@ class Builder:
         for family, layout, rulesets in self.families():
             for place in self.places(layout, rulesets):
                 for decl in operations():
-                    if family.name in decl.families:
+                    if decl.serves(family):
                         ops.extend(self.declared(decl, family, layout, place))
         return ops
 
