@@ -37,9 +37,31 @@ from app.rules.families import CARDS, RuleFamily
 from app.rules.load_options import read_chosen, read_condition
 from app.rules.load_params import bind, keyword_params
 from app.rules.options import OptionDef, read_options
-from app.rules.sections import missing_key, section, unknown_key
+from app.rules.sections import (
+    OPTION_KEYS,
+    declared,
+    missing_key,
+    register_sections,
+    section,
+    unknown_key,
+)
 
-# The keys of each section, declared with the tile games' (`app.rules.sections`).
+# The keys each section of a card game's YAML may and must hold (`app.rules.sections`).
+register_sections(CARDS, {
+    "": declared("id:text name:text name_en:text description:text players:int "
+                 "players_option:text deck:map groups:map hand:map win_card:list "
+                 "win_types:map context_flags:texts context_cards:texts figures:map names:map "
+                 "rank_by scoring patterns:list options:list",
+                 "id name name_en description players"),
+    "options[]": OPTION_KEYS,
+    "deck": declared("name ranks copies suits attributes aliases", "ranks copies suits"),
+    "deck.suits[]": declared("letter name name_en cards", "letter name name_en cards"),
+    "groups.*": declared("name name_en description cards points made_of table flags"),
+    "hand": declared("groups locked pair cards per_extra", "groups locked pair cards per_extra"),
+    "win_types.*": declared("name payer pays shares reason", "pays"),
+    "patterns[]": declared("id name name_en description check params value", "id check"),
+    "names": declared("points units"),
+})
 TOP = section(CARDS, "")
 RANKINGS = ("points", "score")
 

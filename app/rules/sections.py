@@ -1,11 +1,12 @@
-"""The keys of each section of a rule set's YAML, for both families, declared as data in one
-place: what a section may hold (`allowed`), must hold (`required`) and, where a key's value
-has one type whatever the rule set, that type (`key:type`, `TYPES`). The loaders check a
-section against its declaration before reading it and refuse with the field and a message, so
-that what a file may say is read off one table: `Section.fault` (keys, required keys, types)
-for the top level of both families, fans, options, shapes, payment, requirements, wild tiles
-and 宝; `unknown_key` / `missing_key` for the settlement's and the card deck's inner sections,
-whose values are mostly chosen by options or read as tiles and cards.
+"""The keys of each section of a rule set's YAML, declared as data per family (the tile
+games' here, a card game's by its loader: `register_sections`): what a section may hold
+(`allowed`), must hold (`required`) and, where a key's value has one type whatever the rule
+set, that type (`key:type`, `TYPES`). The loaders check a section against its declaration
+before reading it and refuse with the field and a message, so that what a file may say is
+read off one table per family: `Section.fault` (keys, required keys, types) for the top level
+of both families, fans, options, shapes, payment, requirements, wild tiles and 宝;
+`unknown_key` / `missing_key` for the settlement's and the card deck's inner sections, whose
+values are mostly chosen by options or read as tiles and cards.
 
 A key declared without a type is checked by its reader: a value an option may choose
 (`{option: ...}`), a tile string, a value whose meaning depends on another key. The readers
@@ -22,9 +23,19 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from app.rules.families import CARDS, TILES
+from app.rules.families import TILES
 
-__all__ = ["SECTIONS", "TYPES", "Section", "missing_key", "section", "unknown_key"]
+__all__ = [
+    "OPTION_KEYS",
+    "SECTIONS",
+    "TYPES",
+    "Section",
+    "declared",
+    "missing_key",
+    "register_sections",
+    "section",
+    "unknown_key",
+]
 
 
 def _integer(value: Any) -> bool:
@@ -80,7 +91,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _s(allowed: str, required: str = "") -> Section:
+def declared(allowed: str, required: str = "") -> Section:
     """A section from its keys (`key` or `key:type`, `TYPES`) and its required keys."""
     words = [w.partition(":") for w in allowed.split()]
     for key, _, type_ in words:
@@ -89,12 +100,15 @@ def _s(allowed: str, required: str = "") -> Section:
                    MappingProxyType({k: t for k, _, t in words if t}))
 
 
-# Options are declared alike in every family (`app.rules.options.read_options`).
-_OPTION = _s("name:text type:text default description:text choices:list minimum:int "
-             "maximum:int dealer_entry:int",
-             "name type default description")
+_s = declared  # short, for the table below
 
-SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
+# Options are declared alike in every family (`app.rules.options.read_options`).
+OPTION_KEYS = _s("name:text type:text default description:text choices:list minimum:int "
+                 "maximum:int dealer_entry:int",
+                 "name type default description")
+
+# Each family's sections, by family (`register_sections`); the tile games' are declared here.
+SECTIONS: dict[str, Mapping[str, Section]] = {
     TILES: MappingProxyType({
         "": _s("id:text name:text name_en:text description:text players:int tiles:text "
                "extends:text min_fan:int max_flowers:int flower_fan:text shapes:map "
@@ -103,7 +117,7 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
                "wild:map requires_fans:list stand_in:map context_rules:list max_fan:int "
                "first_turn_claims:bool",
                "id name name_en description players tiles shapes payment fans"),
-        "options[]": _OPTION,
+        "options[]": OPTION_KEYS,
         "fans[]": _s("id:text name:text name_en:text value check:text params:map "
                      "excludes:texts description:text shapes:texts counts_toward_minimum:bool "
                      "enabled_by when needs_other_fan:bool every_shape:bool final:bool",
@@ -135,22 +149,14 @@ SECTIONS: Mapping[str, Mapping[str, Section]] = MappingProxyType({
         "settlement.special_kongs": _s("amount sets stand_in", "amount sets"),
         "settlement.special_kongs.sets[]": _s("name of", "name of"),
     }),
-    CARDS: MappingProxyType({
-        "": _s("id:text name:text name_en:text description:text players:int "
-               "players_option:text deck:map groups:map hand:map win_card:list win_types:map "
-               "context_flags:texts context_cards:texts figures:map names:map rank_by "
-               "scoring patterns:list options:list",
-               "id name name_en description players"),
-        "options[]": _OPTION,
-        "deck": _s("name ranks copies suits attributes aliases", "ranks copies suits"),
-        "deck.suits[]": _s("letter name name_en cards", "letter name name_en cards"),
-        "groups.*": _s("name name_en description cards points made_of table flags"),
-        "hand": _s("groups locked pair cards per_extra", "groups locked pair cards per_extra"),
-        "win_types.*": _s("name payer pays shares reason", "pays"),
-        "patterns[]": _s("id name name_en description check params value", "id check"),
-        "names": _s("points units"),
-    }),
-})
+}
+
+
+def register_sections(family: str, sections: Mapping[str, Section]) -> None:
+    """Declare the sections of a family's YAML (its loader does, when it is imported)."""
+    if family in SECTIONS:
+        raise ValueError(f"the sections of family {family!r} are declared already")
+    SECTIONS[family] = MappingProxyType(dict(sections))
 
 
 def section(family: str, path: str) -> Section:
