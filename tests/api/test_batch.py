@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.api import create_app
+from app.domain import deadline
 from app.domain.deadline import TimeLimitExceeded, check
 from app.rules.model import RuleSet
 from app.service import batch
@@ -253,27 +254,34 @@ def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient
     assert any("unhandled error on item 1" in line["message"] for line in app_log.lines())
 
 
-def test_a_batch_taken_step_by_step_stops_where_the_limit_passes(
-        app: Flask, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_batch_taken_step_by_step_stops_where_the_limit_passes(app: Flask) -> None:
     # Scores are taken a step at a time for a few items (`CHUNK`): the limit is still checked
-    # before each item, and stops the batch there, in the middle of a chunk too.
+    # before each item, and stops the batch there, in the middle of a chunk too. The limit
+    # passes at the check before item `stop`: `check` calls the pause at every check here (a
+    # slice of a nanosecond), and the pause raises as an expired limit would. Every item is
+    # checked once, and each hand scored once more (`evaluate.score` checks per hand).
     mcr = app.extensions["mahjong_rulesets"]["mcr"]
     good = {"hand": "123m456m789m123p55s", "context": {"win_type": "self_draw"}}
     bad = {"hand": "123m", "context": {"win_type": "self_draw"}}
     bodies = [good, bad, "not an object", good] * 15
     singles = [score_item(b, mcr) for b in bodies]
     stop = batch.CHUNK + 7
+    before = sum(1 + (body is good) for body in bodies[:stop])
     checks = 0
 
     def limited() -> None:
         nonlocal checks
         checks += 1
-        if checks > stop:
+        if checks > before:
             raise TimeLimitExceeded(0.1)
 
-    monkeypatch.setattr(batch, "check", limited)
-    results = run_batch(bodies, mcr, score_item, 100.0)
+    deadline.set_pause(limited, 1e-9)
+    try:
+        results = run_batch(bodies, mcr, score_item, 100.0)
+    finally:
+        deadline.set_pause(None)
     assert isinstance(score_item, StepwiseItem)
+    assert checks == before + 1
     assert results[:stop] == singles[:stop]
     assert {r["error"]["code"] for r in results[stop:]} == {"time_limit_exceeded"}
     assert len(results) == len(bodies)
