@@ -3,13 +3,16 @@ without a change to `app/api`: a toy counting game (a hand is a list of small nu
 wins when they add up to the rule set's `target`). Its rule sets sit beside real tile rule
 sets in a rule-set directory of their own (`MAHJONG_RULESETS_DIR`), share the YAML reader with
 `extends:` and the error format, and answer the rule-set list and document, score, waits
-(on both request paths, explained too), batches, and `/settle` refused."""
+(on both request paths, explained too), batches, and `/settle` refused. Registered with a
+contract (`FamilyContract`), the family is in the generated `openapi.yaml` too, without a
+change to `tools/openapi`."""
 
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -31,13 +34,16 @@ from app.rules.families import (
 )
 from app.rules.loader import load_rulesets
 from app.scoring.result import FanResult, Reason
+from app.service.answer_fields import Answer
 from app.service.batch import score_body
 from app.service.definitions import ruleset_summary
 from app.service.envelope import fan_json, reason_json
 from app.service.families import (
+    FamilyContract,
     RequestSchemas,
     ServiceFamily,
     register_service_family,
+    served_family,
     service_families,
     unregister_service_family,
 )
@@ -288,3 +294,73 @@ def test_a_family_loaded_but_not_served_stops_the_start_up(
 def test_the_built_in_families() -> None:
     assert rule_families()[:2] == ("tiles", "cards")
     assert service_families()[:2] == ("tiles", "cards")
+
+
+# --- the toy family in the generated contract: its registration alone puts it there --------
+
+
+class CountingScoreResponse(Answer):
+    ruleset = fields.String(required=True)
+    winning = fields.Boolean(required=True)
+    fan_total = fields.Integer(required=True)
+
+
+class CountingWaitsResponse(Answer):
+    ruleset = fields.String(required=True)
+    ready = fields.Boolean(required=True)
+    waits = fields.List(fields.Integer(), required=True)
+
+
+class CountingScoreBatchResponse(Answer):
+    results = fields.List(fields.Dict(), required=True)
+
+
+class CountingWaitsBatchResponse(Answer):
+    results = fields.List(fields.Dict(), required=True)
+
+
+def _counting_components(rs: CountingRuleSet | None, prefix: str
+                         ) -> list[tuple[str, Schema]]:
+    # A class per component: the contract's generator names components by their schemas.
+    return [(name, type(name, (_Hand,), {})())
+            for name in (f"{prefix}ScoreRequest", f"{prefix}WaitsRequest")]
+
+
+@pytest.fixture
+def counting_in_the_contract(counting: None) -> Iterator[None]:
+    # The toy family served again, now with its contract: paths of its own per rule set, its
+    # answers' components from this module.
+    served = served_family(FAMILY)
+    unregister_service_family(FAMILY)
+    register_service_family(replace(served, contract=FamilyContract(
+        own_paths=True, answers="Counting", components=_counting_components,
+        schemas=(sys.modules[__name__],))))
+    yield
+
+
+def test_a_family_registered_with_its_contract_is_in_the_generated_contract(
+        tmp_path: Path, counting_in_the_contract: None) -> None:
+    from tools.openapi.build import generate
+
+    # Every real rule set (the contract's examples use them) beside the toy ones.
+    for path in (REPO_ROOT / "rulesets").glob("*.yaml"):
+        shutil.copy(path, tmp_path)
+    _write(tmp_path, TEN, TWENTY)
+    document = yaml.safe_load(generate(tmp_path))
+    paths, schemas = document["paths"], document["components"]["schemas"]
+    for rid, prefix in (("ten", "Ten"), ("twenty", "Twenty")):
+        for name, answer in (("score", "CountingScoreResponse"),
+                             ("waits", "CountingWaitsResponse")):
+            operation = paths[f"/v1/rulesets/{rid}/{name}"]["post"]
+            request = operation["requestBody"]["content"]["application/json"]["schema"]
+            assert request == {"$ref": f"#/components/schemas/{prefix}{name.title()}Request"}
+            assert operation["responses"]["200"]["content"]["application/json"]["schema"] == {
+                "$ref": f"#/components/schemas/{answer}"}
+            assert f"/v1/rulesets/{rid}/{name}/batch" in paths
+        # Neither analysis nor settle: the family analyses no hands and settles no rounds.
+        assert f"/v1/rulesets/{rid}/analysis" not in paths
+        assert f"/v1/rulesets/{rid}/settle" not in paths
+    assert schemas["TenScoreRequest"]["properties"]["hand"]["type"] == "array"
+    assert {"CountingScoreResponse", "CountingWaitsResponse"} <= set(schemas)
+    # The tile games' operations are there as ever.
+    assert "/v1/rulesets/{ruleset}/score" in paths
