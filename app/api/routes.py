@@ -20,7 +20,6 @@ from app.api.body import json_object_body
 from app.api.metrics import count_hands
 from app.domain.deadline import time_limit
 from app.rules.families import ServedRuleSet
-from app.service import batch as batch_module
 from app.service.batch import MAX_BATCH_ITEMS, ItemFunction, read_batch, run_batch
 from app.service.definitions import ruleset_summary
 from app.service.families import ruleset_document
@@ -199,19 +198,12 @@ def _drawn(op: OperationDecl) -> Callable[[str], Response]:
     return view
 
 
-# The score batch's item function under the name the routes have always given it, read at each
-# batch: a test replaces it to make one item fail (tests/api/test_batch.py, test_observe.py).
-score_item: ItemFunction = batch_module.score_item
-
-
 def _batched(op: OperationDecl) -> Callable[[str], Response]:
     assert op.batch is not None
     form = op.batch
 
     def view(ruleset: str) -> Response:
         item = (form.explained if op.explain and _explain() else None) or form.item
-        if item is batch_module.score_item:
-            item = score_item
         return _batch(ruleset, item, f"{op.name}_batch")
 
     return view

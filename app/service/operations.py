@@ -120,9 +120,13 @@ class OperationDecl:
 _DECLARED: dict[str, OperationDecl] = {}
 
 
-def register_operation(decl: OperationDecl) -> None:
-    """Declare an operation; `ValueError` when one of that name is declared already."""
-    if decl.name in _DECLARED:
+def register_operation(decl: OperationDecl, *, replace: bool = False) -> None:
+    """Declare an operation; `ValueError` when one of that name is declared already, unless
+    `replace`: then it takes that one's place (a test's variant of a built-in operation), and
+    `KeyError` when there is none."""
+    if replace and decl.name not in _DECLARED:
+        raise KeyError(f"no operation named {decl.name!r} to replace")
+    if not replace and decl.name in _DECLARED:
         raise ValueError(f"an operation named {decl.name!r} is declared already")
     if decl.direct and (decl.counted is not None or decl.refuse is not None):
         # The direct path answers by `answer` alone, as the route does for such an operation.

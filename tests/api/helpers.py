@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from flask import Flask
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+from app.api import create_app
+from app.service.batch import ItemFunction
+from app.service.operations import operation, register_operation
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 OPENAPI_FILE = REPO_ROOT / "openapi.yaml"
@@ -134,3 +142,17 @@ def wild_waits_requests(count: int, seed: int = 7) -> list[dict[str, Any]]:
         hands.add("".join(sorted(rng.sample(tiles, 7))) + "3s3s4s4s4s4s")
     return [{"hand": h, "context": {"win_type": "self_draw", "wild_indicator": "3s"}}
             for h in sorted(hands)]
+
+
+@contextmanager
+def batch_item(name: str, item: ItemFunction) -> Iterator[Flask]:
+    """An app whose batch form of operation `name` answers its items with `item` (a test's
+    faulty item), the operation's declaration as it was once the block ends."""
+    declared = operation(name)
+    assert declared.batch is not None
+    register_operation(replace(declared, batch=replace(declared.batch, item=item)),
+                       replace=True)
+    try:
+        yield create_app({"ACCESS_LOG": False})
+    finally:
+        register_operation(declared, replace=True)

@@ -21,7 +21,7 @@ from app.domain.deadline import TimeLimitExceeded, check
 from app.rules.model import RuleSet
 from app.service import batch
 from app.service.batch import StepwiseItem, run_batch, score_item
-from tests.api.helpers import AppLog, problem, validate_live
+from tests.api.helpers import AppLog, batch_item, problem, validate_live
 from tests.service.batch_faults import FAILS_ON_DISCARD_WINS
 from tools import loggen
 
@@ -232,21 +232,12 @@ def test_past_the_time_limit_the_rest_of_the_batch_is_not_scored(app: Flask) -> 
     assert run_batch([hand, hand], mcr, slow_on_the_second, None) == [score_item(hand, mcr)] * 2
 
 
-def test_an_item_the_engine_fails_on_fails_alone(app: Flask, client: FlaskClient,
-                                                 monkeypatch: pytest.MonkeyPatch,
-                                                 app_log: AppLog) -> None:
-    real = batch.score_item
+def test_an_item_the_engine_fails_on_fails_alone(client: FlaskClient, app_log: AppLog) -> None:
     broken = {"hand": "123m456m789m123p55s", "context": {"win_type": "discard",
                                                         "discarder": 2}}
-
-    def flaky(body: object, ruleset: RuleSet) -> dict[str, Any]:
-        if body == broken:
-            raise RuntimeError("a bug")
-        return real(body, ruleset)
-
-    monkeypatch.setattr("app.api.routes.score_item", flaky)
     good = {"hand": "123m456m789m123p55s", "context": {"win_type": "self_draw"}}
-    response = _batch(client, "score", "mcr", [good, broken, good])
+    with batch_item("score", FAILS_ON_DISCARD_WINS) as faulty:
+        response = _batch(faulty.test_client(), "score", "mcr", [good, broken, good])
     results = response.get_json()["results"]
     assert response.status_code == 200
     assert results[0] == results[2] == _single(client, "score", "mcr", good)

@@ -29,6 +29,7 @@ from tests.api.helpers import (
     REPO_ROOT,
     SCORE_URL,
     AppLog,
+    batch_item,
     problem,
 )
 
@@ -214,13 +215,12 @@ def test_a_batch_past_its_time_limit_is_one_json_line(app_log: AppLog) -> None:
     assert started - timedelta(seconds=1) <= _when(line) <= datetime.now(UTC)
 
 
-def test_an_unhandled_error_is_logged_with_its_traceback(
-        client: FlaskClient, monkeypatch: pytest.MonkeyPatch, app_log: AppLog) -> None:
+def test_an_unhandled_error_is_logged_with_its_traceback(app_log: AppLog) -> None:
     def broken(body: object, ruleset: Any) -> dict[str, Any]:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr("app.api.routes.score_item", broken)
-    response = client.post(BATCH_URL, json={"requests": [NINE_GATES_REQUEST]})
+    with batch_item("score", broken) as faulty:
+        response = faulty.test_client().post(BATCH_URL, json={"requests": [NINE_GATES_REQUEST]})
     assert response.get_json()["results"][0]["error"]["code"] == "internal_error"
     [line] = app_log.lines()
     assert set(line) == APP_LINE_KEYS | {"exception"}
