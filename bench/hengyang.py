@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from app.domain.arrange import Piece
     from app.domain.card_hand import CardHand, CardWin
-    from app.rules.cards import CardRuleSet
+    from app.rules.cards.model import CardRuleSet
     from app.rules.families import CARDS, family_of
     from app.rules.loader import load_rulesets
     from app.scoring.arranged import score

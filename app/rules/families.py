@@ -14,7 +14,7 @@ Two families are built in, registered by `app.rules.loader`:
   `app.rules.loader.build_ruleset`): tile notation, melds, wild tiles and the compiled
   decomposition; additive fans with exclusions; rounds settled where the rule set says how;
 - `cards`: card games scored by groups (`app.rules.cards.CardRuleSet`, built by
-  `app.rules.card_loader`): a deck and an exact-cover arrangement of the hand into groups;
+  `app.rules.cards.loader`): a deck and an exact-cover arrangement of the hand into groups;
   胡息 → 囤 → 名堂 scoring steps; no rounds.
 
 Each layer above registers what it owns under the same name (the service: `app.service

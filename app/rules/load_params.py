@@ -1,6 +1,6 @@
 """The one binder of YAML parameters to registered functions (`bind`): a fan's or a
 requirement's check (`app.rules.checks`), a card game's scoring step and pattern check
-(`app.rules.card_steps`, `app.rules.card_checks`) and a payment scheme (`app.rules.payments`)
+(`app.rules.cards.steps`, `app.rules.cards.checks`) and a payment scheme (`app.rules.payments`)
 take their parameters from YAML the same way. Unknown and missing parameters are refused
 alike, each value is read by the option model's reader (`app.rules.load_options.read_chosen`:
 a value, or one chosen by an option) and converted by the registry's own rule for the

@@ -4,7 +4,7 @@
 set that `extends` another of its family merged with it), parents first, so that a mistake in
 a parent is reported against the parent's file, and builds each rule set by its family
 (`family:`, the tile games when absent; `app.rules.families`): a tile game
-(`app.rules.tile_loader`) or a card game scored by groups (`app.rules.card_loader`). A rule set
+(`app.rules.tile_loader`) or a card game scored by groups (`app.rules.cards.loader`). A rule set
 that cannot be served stops start-up with a `RuleSetError` (`app.rules.errors`) that names the
 file, the fan and the field.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from app.rules import card_loader
+from app.rules.cards import loader as card_loader
 from app.rules.errors import RuleSetError
 from app.rules.families import TILES, RuleFamily, family_named, register_family
 from app.rules.load_files import parents_first, read_rule_files, resolve
@@ -43,7 +43,7 @@ def load_rulesets(directory: Path) -> dict[str, AnyRuleSet]:
 
 
 # The two built-in families (`app.rules.families`): the tile games (`app.rules.tile_loader`)
-# and the card games scored by groups (`app.rules.card_loader`).
+# and the card games scored by groups (`app.rules.cards.loader`).
 register_family(RuleFamily(
     TILES, RuleSet, build_ruleset,
     "tile games scored by fans: tiles, melds, wild tiles, additive fans with exclusions"))

@@ -15,7 +15,7 @@ from app.domain.hand import MELD_KINDS
 from app.domain.money import Payments
 from app.domain.shapes import SHAPES
 from app.domain.tiles import TileSet
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.checks import positional
 from app.rules.definitions import (
     ContextRule,

@@ -1,5 +1,5 @@
 """A tile game's rule set: one (already merged) rule-set mapping validated and built into the
-frozen `RuleSet` (the card games' is `app.rules.card_loader`).
+frozen `RuleSet` (the card games' is `app.rules.cards.loader`).
 
 Loading is strict: an unknown key, an unknown check, a parameter the check does not take or of
 the wrong type, an unknown fan id in `excludes`, a cycle of exclusions, a duplicate id: each

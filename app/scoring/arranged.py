@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
 from app.domain.money import Payments, Transfer, payments_of
-from app.rules.cards import (
+from app.rules.cards.model import (
     FREE,
     CardRuleSet,
     Finished,

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.domain.card_hand import CardHand
 from app.domain.hand import Hand
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.families import ServedRuleSet
 from app.rules.model import RuleSet
 from app.service.families import service_family

@@ -41,7 +41,7 @@ def _bodies() -> Any:
 
 def corpus() -> Iterator[Request]:
     """The requests, in a fixed order: `{"method", "path", "body"}` (body None for a GET)."""
-    from app.rules.cards import CardRuleSet
+    from app.rules.cards.model import CardRuleSet
     from tests.cases import test_cases, test_waits_cases
 
     for i, param in enumerate(test_cases.ALL_CASES):

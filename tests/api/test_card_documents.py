@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.choices import Chosen
 from app.rules.load_files import load_yaml
 from app.service.cards.documents import card_ruleset_document, choice_value

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from tests.api.helpers import REPO_ROOT, validator_for

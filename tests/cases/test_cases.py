@@ -43,7 +43,7 @@ from typing import Any
 import pytest
 
 from app.domain.errors import HandError
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.model import AnyRuleSet
 from app.scoring import arranged
 from app.scoring.evaluate import score

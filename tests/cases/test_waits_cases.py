@@ -24,7 +24,7 @@ import pytest
 
 from app.domain.card_hand import CardHand
 from app.domain.hand import Hand
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.scoring import arranged
 from app.scoring.waits import waits
 from app.service.cards.requests import build_card_waiting

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

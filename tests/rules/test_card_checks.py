@@ -1,5 +1,5 @@
-"""The checks of 名堂 (`app.rules.card_checks`) and the scoring steps
-(`app.rules.card_steps`), each on small hands built by hand."""
+"""The checks of 名堂 (`app.rules.cards.checks`) and the scoring steps
+(`app.rules.cards.steps`), each on small hands built by hand."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from app.domain.arrange import Piece
-from app.rules.card_checks import CHECKS
-from app.rules.card_steps import STEPS
-from app.rules.cards import CardRuleSet, Finished, Tally
+from app.rules.cards.checks import CHECKS
+from app.rules.cards.model import CardRuleSet, Finished, Tally
+from app.rules.cards.steps import STEPS
 from tests.loaded import repo_rulesets
 
 ROOT = Path(__file__).resolve().parents[2]

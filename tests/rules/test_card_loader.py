@@ -1,4 +1,4 @@
-"""Loading a card game scored by groups (`app.rules.card_loader`): the real rule set, a mistake
+"""Loading a card game scored by groups (`app.rules.cards.loader`): the real rule set, a mistake
 in each part of the YAML stops loading with the field at fault (in the format of every
 family), `extends:` and `family:`."""
 
@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import yaml
 
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.choices import Chosen, resolve
 from app.rules.errors import RuleSetError
 from app.rules.load_files import load_yaml

@@ -506,7 +506,7 @@ def test_a_view_from_pieces_is_the_view_from_groups() -> None:
 # every served rule set that uses it.
 
 # The tile games: a card game's patterns (名堂) have checks of their own
-# (`app.rules.card_checks`), tested in tests/rules/test_card_checks.py.
+# (`app.rules.cards.checks`), tested in tests/rules/test_card_checks.py.
 ALL_RULESETS = {rid: rs for rid, rs in repo_rulesets().items()
                 if isinstance(rs, RuleSet)}
 

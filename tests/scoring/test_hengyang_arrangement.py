@@ -20,7 +20,7 @@ import pytest
 
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.scoring.arranged import score
 from tests.loaded import repo_rulesets
 from tests.scoring import hengyang_oracle as oracle

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
-from app.rules.cards import FREE, CardRuleSet
+from app.rules.cards.model import FREE, CardRuleSet
 from app.rules.families import CARDS, family_of
 from tools.ruleset_docs.common import (
     DOCUMENT_SKIPPED,

@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from app.domain.shapes import SHAPES, Shape
-from app.rules.card_checks import CHECKS as CARD_CHECKS
-from app.rules.card_steps import STEPS
+from app.rules.cards.checks import CHECKS as CARD_CHECKS
+from app.rules.cards.steps import STEPS
 from app.rules.checks import CHECKS, CheckSpec, TileGroup
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
@@ -264,8 +264,8 @@ def _keyword_parameters(func: Callable[..., Any]) -> list[inspect.Parameter]:
 
 def card_sections() -> list[str]:
     """The vocabulary of card games scored by groups: the checks of their patterns (名堂,
-    `app.rules.card_checks.CHECKS`) and the steps of their scoring pipeline
-    (`app.rules.card_steps.STEPS`), with their own docstrings."""
+    `app.rules.cards.checks.CHECKS`) and the steps of their scoring pipeline
+    (`app.rules.cards.steps.STEPS`), with their own docstrings."""
     lines = ["## Card games: pattern checks", "",
              "A card rule set (a rule set of " + code("family: cards") + ") names these in its "
              + code("patterns:") + " (名堂). A check answers how many times its pattern "

@@ -19,7 +19,7 @@ from typing import Any
 
 from app.domain.arrange import Form
 from app.domain.deck import Deck
-from app.rules.cards import (
+from app.rules.cards.model import (
     CardRuleSet,
     GroupKind,
     HandRule,

@@ -14,7 +14,7 @@ from marshmallow import Schema
 
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.rules.families import CARDS
 from app.scoring import arranged
 from app.scoring.arranged import CardExplanation, CardResult, CardWaits

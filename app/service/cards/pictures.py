@@ -15,7 +15,7 @@ from typing import Any
 
 from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.service.pictures.common import (
     fan_lines,
     heading,

@@ -51,7 +51,7 @@ from app.domain.arrange import Piece
 from app.domain.card_hand import CardHand, CardWin
 from app.domain.deck import Deck
 from app.domain.errors import Code, HandError, NotationError
-from app.rules.cards import CardRuleSet, GroupKind
+from app.rules.cards.model import CardRuleSet, GroupKind
 from app.rules.choices import Chosen, resolve
 from app.service.option_reading import build_options
 from app.service.reading import check_named_ruleset, field_name, validated

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.deck import Deck
-from app.rules.cards import CardRuleSet
+from app.rules.cards.model import CardRuleSet
 from app.scoring.arranged import (
     CardExplanation,
     CardReading,

@@ -15,7 +15,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Mapping, Sequence
 
-from app.rules.cards import Finished, Tally
+from app.rules.cards.model import Finished, Tally
 
 StepFunc = Callable[..., Tally]
 STEPS: dict[str, StepFunc] = {}

@@ -1,6 +1,6 @@
 """A rule set of a card game scored by groups: the deck, the group kinds with their points,
 how a hand is arranged, where the winning card may go, the scoring pipeline, the multiplying
-patterns (名堂) and who pays. Frozen values built once by `app.rules.card_loader`: the rule
+patterns (名堂) and who pays. Frozen values built once by `app.rules.cards.loader`: the rule
 set of the `cards` family (`app.rules.families`), which settles no rounds.
 
 Where a value depends on a house rule it is a value chosen by an option (`Chosen`,

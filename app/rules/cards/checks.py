@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Literal
 
-from app.rules.cards import Finished
+from app.rules.cards.model import Finished
 
 CheckFunc = Callable[..., int]
 CHECKS: dict[str, CheckFunc] = {}

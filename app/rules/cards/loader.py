@@ -17,9 +17,8 @@ from typing import Any
 
 from app.domain.arrange import FORMS, Form
 from app.domain.deck import Deck, Suit
-from app.rules.card_checks import CHECKS
-from app.rules.card_steps import STEPS
-from app.rules.cards import (
+from app.rules.cards.checks import CHECKS
+from app.rules.cards.model import (
     FREE,
     CardRuleSet,
     FormRule,
@@ -31,6 +30,7 @@ from app.rules.cards import (
     StepDef,
     WinTypeDef,
 )
+from app.rules.cards.steps import STEPS
 from app.rules.choices import BoundParams, Chosen
 from app.rules.errors import FieldError, field_errors
 from app.rules.families import CARDS, RuleFamily
