@@ -52,7 +52,24 @@ class Code(StrEnum):
     NOT_A_WIN = "not_a_win"
     # An event the rule set's rules forbid (a kong that cannot be made there).
     FORBIDDEN_EVENT = "forbidden_event"
+    # A match.
+    MATCH_OVER = "match_over"
+    INCONSISTENT_DEALER = "inconsistent_dealer"
+    INCONSISTENT_WINDS = "inconsistent_winds"
+    PLAYER_OUT_OF_RANGE = "player_out_of_range"
+    NO_CLAIM_STANDS = "no_claim_stands"
+    NOT_A_FALSE_WIN = "not_a_false_win"
+    FALSE_WIN_UNPRICED = "false_win_unpriced"
+    INVALID_STATE = "invalid_state"
+    WRONG_HAND_KIND = "wrong_hand_kind"
 
+
+# The codes only a match can raise (its problems have their own title).
+MATCH_CODES = frozenset({
+    Code.MATCH_OVER, Code.INCONSISTENT_DEALER, Code.INCONSISTENT_WINDS,
+    Code.PLAYER_OUT_OF_RANGE, Code.NO_CLAIM_STANDS, Code.NOT_A_FALSE_WIN,
+    Code.FALSE_WIN_UNPRICED, Code.INVALID_STATE, Code.WRONG_HAND_KIND,
+})
 
 # The codes only a round can raise (its problems have their own title).
 ROUND_CODES = frozenset({

@@ -27,6 +27,7 @@ from app.rules.definitions import (
     StandInDef,
     WildDef,
 )
+from app.rules.matches import MatchRules
 from app.rules.options import DeclaresOptions, OptionDef
 from app.rules.payments import SCHEMES, Scheme
 from app.rules.plan import Plan, compile_plan
@@ -131,6 +132,7 @@ class RuleSet(DeclaresOptions):
     # How a whole round is settled (血战到底: kong money, drawn-game checks); None: the rule
     # set settles single hands only.
     settlement: SettlementDef | None = None
+    match: MatchRules | None = None  # how a match of hands is played (`app.rules.matches`)
     # Wild tiles (混); None: the rule set plays without them and refuses them in requests.
     wild: WildDef | None = None
     # 宝: the winning tile stands for the best completing tile (None: never).

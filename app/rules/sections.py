@@ -115,7 +115,7 @@ SECTIONS: dict[str, Mapping[str, Section]] = {
                "combination_policy:text tie_break_fans:texts options:list payment:map "
                "fans:list remove_fans:texts meld_kinds:texts requires:list settlement:map "
                "wild:map requires_fans:list stand_in:map context_rules:list max_fan:int "
-               "first_turn_claims:bool",
+               "first_turn_claims:bool match:map",
                "id name name_en description players tiles shapes payment fans"),
         "options[]": OPTION_KEYS,
         "fans[]": _s("id:text name:text name_en:text value check:text params:map "

@@ -31,6 +31,7 @@ from app.rules.load_requirements import (
 )
 from app.rules.load_shapes import read_shapes, with_every_shape
 from app.rules.load_wilds import check_wild_reading, read_stand_in, read_wild
+from app.rules.matches import build_match
 from app.rules.model import RuleSet
 from app.rules.options import OptionDef, read_options
 from app.rules.payments import SCHEMES
@@ -168,6 +169,7 @@ def build_ruleset(data: Mapping[str, Any], source: str,
         meld_kinds=tuple(meld_kinds), requirements=requirements,
         fan_requirements=fan_requirements, settlement=settlement,
         wild=wild, stand_in=stand_in, context_rules=context_rules, source=source,
+        match=build_match(data.get("match"), players, err),
     )
     _ = ruleset.plan  # compiled now, so that no request pays for it
     _ = ruleset.fixed_payment_params, ruleset.payment_scheme, ruleset.fixed_payment

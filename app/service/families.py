@@ -25,6 +25,8 @@ What a family gives (`ServiceFamily`):
 - `contract`: how `openapi.yaml` lays out its operations (`FamilyContract`: the templated
   paths or each rule set's own, its components' names, its figures), or None: its rule sets are
   served but not in the contract;
+- `ready_before_win`: whether a hand claimed as a win that is none was ready without its
+  winning tile (how a match tells a false win's kind), or None;
 - `pictures`: per kind of answer (`score`, `waits`, `analysis`), the function drawing it as
   SVG from the request as the engine took it and the answer's JSON (`app.service.pictures`;
   sent for `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is
@@ -153,6 +155,10 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     pictures: Mapping[str, Callable[[Any, Json, RS, float | None], bytes]] = field(
         default_factory=dict)
     contract: FamilyContract[RS] | None = None  # None: not in the contract
+    # Whether a scored hand that is no win was ready before its winning tile (a match's
+    # false win: a ready hand claiming a tile it does not wait on, else not ready at all);
+    # None: the family cannot tell, and a false win of its rule sets must say its kind.
+    ready_before_win: Callable[[ScoreIn, RS], bool] | None = None
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

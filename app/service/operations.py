@@ -52,6 +52,7 @@ from app.service.families import (
     settle_body,
     settles_rounds,
 )
+from app.service.matches import match_answer, match_body
 from app.service.problems import ApiError
 
 __all__ = [
@@ -212,5 +213,9 @@ for _decl in (
         "Settle a whole round (血战到底, 天津, 卡五星, 长春) from its events",
         serves=lambda family: family.rounds is not None, counted=_settle,
         refuse=_settle_refusal),
+    OperationDecl(
+        "match", match_body, "scoreMatch", "MatchRequest", "MatchResponse",
+        "Score a whole match: who deals, the winds and seats, running totals and standings",
+        explain=True, counted=match_answer),
 ):
     register_operation(_decl)

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from app.domain.errors import ROUND_CODES, Code, HandError
+from app.domain.errors import MATCH_CODES, ROUND_CODES, Code, HandError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 
@@ -35,6 +35,7 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
     "invalid_request": (422, "Invalid request"),
     str(Code.SETTLE_NOT_SUPPORTED): (422, "Round settlement not supported"),
     "analysis_not_supported": (422, "Discard analysis not supported"),
+    "match_not_supported": (422, "Match not supported"),
     "time_limit_exceeded": (503, "Time limit exceeded"),
     "not_ready": (503, "Not ready"),
     # Refused by the HTTP server before the app reads the request (app/api/server_faults.py).
@@ -55,11 +56,15 @@ REQUEST_PROBLEMS: dict[str, tuple[int, str]] = {
 # `app.domain.errors.Code`): all answered 422.
 ROUND_ERROR_CODES: tuple[str, ...] = tuple(
     str(c) for c in Code if c in ROUND_CODES and c not in REQUEST_PROBLEMS)
-HAND_ERROR_CODES: tuple[str, ...] = tuple(str(c) for c in Code if c not in ROUND_CODES)
+MATCH_ERROR_CODES: tuple[str, ...] = tuple(str(c) for c in Code if c in MATCH_CODES)
+HAND_ERROR_CODES: tuple[str, ...] = tuple(
+    str(c) for c in Code if c not in ROUND_CODES and c not in MATCH_CODES)
 HAND_ERROR_TITLE = "Not a valid hand or win"
 ROUND_ERROR_TITLE = "Not a valid round"
+MATCH_ERROR_TITLE = "Not a valid match"
 
-PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES, *ROUND_ERROR_CODES)
+PROBLEM_CODES: tuple[str, ...] = (*REQUEST_PROBLEMS, *HAND_ERROR_CODES, *ROUND_ERROR_CODES,
+                                  *MATCH_ERROR_CODES)
 
 # At most this many entries are listed in `errors`; a body within the size limit could
 # otherwise hold thousands of unknown fields, each echoed back.
@@ -96,7 +101,8 @@ def problem_body(
 ) -> dict[str, Any]:
     """The problem document of `code`: what an error response holds, and what an error item
     of a batch holds."""
-    default_title = ROUND_ERROR_TITLE if code in ROUND_ERROR_CODES else HAND_ERROR_TITLE
+    default_title = (ROUND_ERROR_TITLE if code in ROUND_ERROR_CODES
+                     else MATCH_ERROR_TITLE if code in MATCH_ERROR_CODES else HAND_ERROR_TITLE)
     known_status, known_title = REQUEST_PROBLEMS.get(code, (422, default_title))
     body: dict[str, Any] = {
         "type": TYPE_PREFIX + code,

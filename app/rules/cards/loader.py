@@ -36,6 +36,7 @@ from app.rules.errors import FieldError, field_errors
 from app.rules.families import CARDS, RuleFamily
 from app.rules.load_options import read_chosen, read_condition
 from app.rules.load_params import bind, keyword_params
+from app.rules.matches import build_match
 from app.rules.options import OptionDef, read_options
 from app.rules.sections import (
     OPTION_KEYS,
@@ -51,7 +52,7 @@ register_sections(CARDS, {
     "": declared("id:text name:text name_en:text description:text players:int "
                  "players_option:text deck:map groups:map hand:map win_card:list "
                  "win_types:map context_flags:texts context_cards:texts figures:map names:map "
-                 "rank_by scoring patterns:list options:list",
+                 "rank_by scoring patterns:list options:list match:map",
                  "id name name_en description players"),
     "options[]": OPTION_KEYS,
     "deck": declared("name ranks copies suits attributes aliases", "ranks copies suits"),
@@ -113,7 +114,7 @@ def build_card_ruleset(data: Mapping[str, Any], source: str,
         deck=deck, groups=groups, hand=hand, placements=placements, win_types=win_types,
         figures=dict(figures), rank_by=rank_by, steps=steps, patterns=patterns,
         options=options, context_flags=flags, context_cards=cards, source=source,
-        names=dict(names))
+        names=dict(names), match=build_match(data.get("match"), players, err))
     # Compiled now, so that no request pays for them.
     _ = ruleset._arrangers, ruleset._groups_by_switches
     return ruleset

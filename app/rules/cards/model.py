@@ -20,6 +20,7 @@ from typing import Any, NamedTuple
 from app.domain.arrange import Arranger, Form, Piece, patterns
 from app.domain.deck import Deck
 from app.rules.choices import BoundParams, OptionCondition
+from app.rules.matches import MatchRules
 from app.rules.options import DeclaresOptions, OptionDef
 
 FREE = "free"  # a placement of the winning card: an ordinary hand card
@@ -140,6 +141,7 @@ class CardRuleSet(DeclaresOptions):
     context_cards: tuple[str, ...] = ()  # context fields naming a card (醒)
     source: str = ""
     names: Mapping[str, str] = field(default_factory=dict)  # points / units words
+    match: MatchRules | None = None  # how a match of hands is played (`app.rules.matches`)
 
     @cached_property
     def pattern_by_id(self) -> Mapping[str, PatternDef]:

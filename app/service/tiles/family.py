@@ -78,6 +78,14 @@ def _tile_waits_response(result: WaitsResult, rs: RuleSet) -> Json:
     return waits_response(result)
 
 
+def _tile_ready_before_win(request: TileScoreIn, rs: RuleSet) -> bool:
+    hand, ctx = request
+    before = list(hand.concealed)
+    before.remove(hand.win_tile)
+    found = waits.waits(tuple(before), hand.melds, ctx, rs)
+    return bool(found.waits)
+
+
 def _tile_schemas(rs: RuleSet) -> RequestSchemas:
     return RequestSchemas(SCORE_REQUEST, WAITS_REQUEST, SETTLE_REQUEST)
 
@@ -123,4 +131,5 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     pictures={"score": tile_score_picture, "waits": tile_waits_picture,
               "analysis": tile_analysis_picture},
     contract=TILE_CONTRACT,
+    ready_before_win=_tile_ready_before_win,
 )
