@@ -46,6 +46,16 @@ def option_definition(option: OptionDef) -> dict[str, Any]:
     return out
 
 
+def match_definition(rs: ServedRuleSet) -> dict[str, Any] | None:
+    """How a match of the rule set is played (its `match:` section), or None."""
+    match = rs.match
+    if match is None:
+        return None
+    return {"description": match.description,
+            "options": [option_definition(o) for o in match.options],
+            "rules": plain_value(dict(match.values))}
+
+
 def ruleset_summary(rs: ServedRuleSet) -> dict[str, Any]:
     return {"id": rs.id, "name": rs.name, "name_en": rs.name_en, "players": rs.players,
             "description": rs.description}

@@ -69,3 +69,21 @@ class Readiness(Answer):
     status = Const("ready", required=True)
     version = fields.String(required=True)
     rulesets = fields.List(fields.String(), required=True)
+
+
+class MatchDefinition(Answer):
+    """How a match of the rule set is played (`POST .../match`): its rules, each a value or
+    `{option, values}` chosen by one of the match's own options."""
+
+    description = fields.String(required=True)
+    options = fields.List(fields.Nested(OptionDefinition), required=True)
+    """The match's own options (a match request's `match_options`)."""
+    rules = fields.Dict(keys=fields.String(), required=True, metadata={
+        "json_schema": {"type": "object"}})
+    """`dealer_wins`, `other_wins`, `drawn`: where the deal goes after the dealer's win,
+    another player's win, a hand nobody won (`stays`, `next`, `winner`, `kong_passes`,
+    `last_drawer`); `several_winners`: after several players win one discard (`discarder`,
+    `any_discarder`, `winner`); `hands`, `dealerships`: the match's length (null: open);
+    `seating`: the players at each seat in each 圈 (null: they keep their seats); `winds`;
+    `one_winner` (截和); `false_win`: each kind's price, `[each | deduct, points]`;
+    `base_points`; `table_points`."""

@@ -8,7 +8,8 @@
   so): a small app as a user writes it (tests/api/ts_client: the plain `createClient<paths>()`
   of openapi-fetch, its packages pinned by package-lock.json and installed with `npm ci`),
   its types written by `openapi-typescript`, passes `tsc --strict`: it reads `data.fan_total`
-  of a score without a cast, and a picture from its own operation; a tile game's score body
+  of a score without a cast, a picture from its own operation, and a match hand by hand (each
+  answer's state posted with the next hand); a tile game's score body
   and a word-card game's are types of their own.
 """
 

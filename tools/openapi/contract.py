@@ -387,6 +387,29 @@ and `waits` inside an event. `{ruleset}` is one of the rule sets that settle rou
 (`mcr`, a game of word cards) answers `settle_not_supported`."""
 
 
+MATCH_DESCRIPTION = """\
+Takes a match as the hands played, in order, and answers every hand at the table the match
+derives, the standings and the next hand's table. A hand is one of: `win` (the winning hand
+as `score` takes it, `winner` and `discarder` being players), `claims` (several players
+claim one discard: where one discard has one winner, 截和, the first legal win in turn order
+from the discarder stands), `round` (a round of events as `settle` takes it, for the rule
+sets that settle rounds) or `drawn` (荒庄); with `false_wins` (a claimed hand the service
+classifies as 错和 `wrong_shape`, 和错牌 `wrong_tile` or 诈和 `not_ready`, priced by the
+rule set's match rules) and `penalties` (罚分: paid to a player, or deducted and paid to
+nobody, shown apart). Players are numbered by the seat each held at the start (player 0 at
+东位). The service derives each hand's dealer, prevailing wind, seating (国标 换位 after each
+圈) and seat winds from the rule set's `match` rules and the `match_options`, and fills them
+into each hand's request; a hand's request that gives them must give the derived ones. Each
+answer carries a `state`: posted with the next hands, it answers exactly what posting the
+whole match would."""
+
+_MATCH_422 = (
+    "The body does not match the schema (`invalid_request`), the hands cannot be this match "
+    "(`match_over`, `inconsistent_dealer`, `inconsistent_winds`, `player_out_of_range`, "
+    "`no_claim_stands`, `not_a_false_win`, `false_win_unpriced`, `invalid_state`, "
+    "`wrong_hand_kind`), or a hand's own request cannot be scored (the codes of `score` "
+    "and `settle`, pointing into the hand: `/hands/2/win/context/discarder`).")
+
 _TILE_TEXTS: dict[str, Texts] = {
     "score": Texts(
         "Score one hand", SCORE_DESCRIPTION, SCORE_ANSWER, {**SINGLE_ERRORS, 422: Answer(
@@ -438,6 +461,13 @@ _TILE_TEXTS: dict[str, Texts] = {
         ex.SETTLE, "sichuan", parameter=(
             "RoundRuleset",
             "A rule set that settles rounds (`POST /v1/rulesets/{ruleset}/settle`).")),
+    "match": Texts(
+        "Score a whole match: who deals, the winds and seats, running totals and standings",
+        MATCH_DESCRIPTION,
+        "Every hand at its table with each player's net and running total, the standings, "
+        "the next hand's table and the state to continue from.",
+        {**SINGLE_ERRORS, 422: Answer(_MATCH_422, "Problem", examples=ex.MATCH_PROBLEMS)},
+        ex.MATCH, "mcr"),
 }
 
 
@@ -497,6 +527,16 @@ def _card_texts(operation: str, place: Place) -> Texts | None:
             batch=BatchTexts(f"List the waits of up to 1,000 hands of {name} in one call",
                              WAITS_BATCH_DESCRIPTION.format(batch=batch_id, single=waits_id),
                              examples.get("waits_batch", ())))
+    if operation == "match":
+        return Texts(
+            f"Score a whole match of {name}: who deals, running totals and standings",
+            MATCH_DESCRIPTION.replace("`round` (a round of events as `settle` takes it, for "
+                                      "the rule\nsets that settle rounds) or ", ""),
+            "Every hand with each player's net and running total, the standings, the next "
+            "hand's table and the state to continue from.",
+            {**SINGLE_ERRORS, 422: Answer(_MATCH_422, "Problem",
+                                          examples=examples.get("match_problems", ()))},
+            examples.get("match", ()))
     return None
 
 

@@ -479,6 +479,15 @@ CARD_EXAMPLES: dict[str, dict[str, tuple[Example, ...]]] = {
         "waits_batch": (Example(
             "one_hand", "One waiting hand", {"requests": [_HENGYANG_WAITS[0].body]},
             answer="Its waits, as listWaitsHengyang answers them"),),
+        "match": (Example(
+            "two_hands", "A self-drawn win, then a drawn hand (臭庄)",
+            {"hands": [{"win": _HENGYANG_SCORE[0].body}, {"drawn": {}}]},
+            answer=("The winner deals the next hand; after 臭庄 the deal passes to the next "
+                    "seat")),),
+        "match_problems": (Example(
+            "player_out_of_range", None,
+            {"hands": [{"drawn": {"last_drawer": 7}}]},
+            "A player past the table's: players are 0 to 3"),),
     },
 }
 
@@ -504,6 +513,45 @@ SETTLE_PROBLEMS = (
                          "fresh": False}]},
             "An event the rule set forbids: a 卡五星 加杠 of a tile held earlier",
             ruleset="kawuxing"),
+)
+
+N9 = "[123m][456p]789s23sNN4s"  # 花龙: 8 fan on a discard, 9 self-drawn
+MATCH = (
+    Example(
+        "worked_mcr",
+        "The first hands of a 国标 match: a win, a self-draw, a 错和 beside a self-draw",
+        {"hands": [
+            {"win": {"hand": "123m123p123s789s5p5p",
+                     "context": {"win_type": "discard", "winner": 1, "discarder": 2}}},
+            {"win": {"hand": N9, "context": {"win_type": "self_draw", "winner": 3}}},
+            {"win": {"hand": N9, "context": {"win_type": "self_draw", "winner": 2}},
+             "false_wins": [{"player": 0, "win": {
+                 "hand": "[234m][567s]345p888s9m9m",
+                 "context": {"win_type": "discard", "winner": 0, "discarder": 1}}}]}]},
+        answer=("Player 1 wins 14 on player 2's discard; player 3 self-draws 9; player 0's "
+                "complete hand of 2 fan on player 1's discard is 错和 (10 to each), and "
+                "player 2 self-draws 9. The deal passes every hand; the standings count "
+                "the 500 base points and give 标准分 4/2/1/0."),
+    ),
+    Example(
+        "continued",
+        "The next hand, posted with the state the answer before gave",
+        {"state": {"hands": 3, "dealer": 3, "circle": 0, "dealerships": 4, "repeat": 0,
+                   "totals": [-72, 14, 22, 36], "deducted": [0, 0, 0, 0], "ended": False},
+         "hands": [{"drawn": {}}]},
+        answer="A drawn hand (荒庄): nothing moves, the deal passes, a new 圈 begins.",
+    ),
+)
+
+MATCH_PROBLEMS = (
+    Example("match_over", None,
+            {"state": {"hands": 16, "dealer": 0, "circle": 4, "dealerships": 17, "repeat": 0,
+                       "totals": [0, 0, 0, 0], "deducted": [0, 0, 0, 0], "ended": True},
+             "hands": [{"drawn": {}}]},
+            "A 17th hand of a 国标 match"),
+    Example("inconsistent_dealer", None,
+            {"hands": [{"drawn": {}, "dealer": 2}]},
+            "A hand whose expected dealer is not the derived one"),
 )
 
 REQUEST_TIMEOUT = {'type': 'tag:mahjong-scoring,2025:problem:request_timeout',

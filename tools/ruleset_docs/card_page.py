@@ -34,7 +34,7 @@ __all__ = ["CardPage", "is_choice"]
 CARD_DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "kind", "players_option", "deck",
     "groups", "hand", "win_card", "win_types", "context_flags", "context_cards", "figures",
-    "names", "rank_by", "scoring", "patterns", "options", "settlement", "source"})
+    "names", "rank_by", "scoring", "patterns", "options", "settlement", "source", "match"})
 CARD_GROUP_KEYS = frozenset({"id", "name", "name_en", "description", "size", "forms", "points",
                              "table", "flags", "made_of"})
 CARD_PATTERN_KEYS = frozenset({"id", "name", "name_en", "description", "check", "params",
@@ -124,7 +124,7 @@ class CardPage(PageSkeleton):
     def sections(self) -> Sequence[Callable[[], list[str]]]:
         return (self.title, self.summary, self.deck, self.groups, self.hand, self.win_card,
                 self.scoring, self.patterns, self.checks_used, self.option_table, self.payment,
-                self.examples)
+                self.matches, self.examples)
 
     def title(self) -> list[str]:
         d = self.doc

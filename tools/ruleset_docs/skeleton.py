@@ -1,7 +1,7 @@
 """The skeleton every family's page shares: the marker and the sections in order (`render`),
 the heading (names, description, the rule-set file's header), how a case's expectation opens,
-and the options table. A family's page (`tools.ruleset_docs.pages.PAGES`) names its sections
-and writes those of its own."""
+the options table and the Matches section (`tools.ruleset_docs.matches`). A family's page
+(`tools.ruleset_docs.pages.PAGES`) names its sections and writes those of its own."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from tools.ruleset_docs.common import (
     ruleset_marker,
     table,
 )
+from tools.ruleset_docs.matches import match_section
 from tools.ruleset_docs.sources import Source
 
 __all__ = ["PageSkeleton"]
@@ -64,6 +65,9 @@ class PageSkeleton:
         if "reason" in exp:
             parts.append(f"reason {code(exp['reason'])}")
         return parts
+
+    def matches(self) -> list[str]:
+        return match_section(self.src.ruleset.id, self.doc["match"])
 
     def option_table(self) -> list[str]:
         lines = ["## Options", ""]

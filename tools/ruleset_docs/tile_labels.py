@@ -20,7 +20,7 @@ __all__ = ["DOCUMENT_KEYS", "FAN_KEYS", "FAN_REQUIREMENT_KEYS", "PAYMENT_KEYS",
 DOCUMENT_KEYS = frozenset({
     "id", "name", "name_en", "players", "description", "tiles", "min_fan", "max_fan",
     "first_turn_claims", "max_flowers", "fans", "options", "meld_kinds", "requirements",
-    "fan_requirements", "payment", "settlement", "wild"})
+    "fan_requirements", "payment", "settlement", "wild", "match"})
 FAN_KEYS = frozenset({"id", "name", "name_en", "value", "excludes", "description"})
 REQUIREMENT_KEYS = frozenset({"check", "params", "reason", "message"})
 FAN_REQUIREMENT_KEYS = frozenset({"some_fan_besides", "when", "win_type", "reason",

@@ -46,7 +46,7 @@ class TilePage(SettlementSection, PageSkeleton):
     def sections(self) -> Sequence[Callable[[], list[str]]]:
         return (self.title, self.summary, self.requirements, self.wild, self.shapes,
                 self.fan_table, self.checks_used, self.option_table, self.payment,
-                self.settlement, self.examples)
+                self.settlement, self.matches, self.examples)
 
     def title(self) -> list[str]:
         d = self.doc

@@ -10,7 +10,13 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.service.answer_fields import Answer, OneOf
-from app.service.answer_schemas import FanResult, NotCountedFan, Reason
+from app.service.answer_schemas import (
+    FanResult,
+    NotCountedFan,
+    Reason,
+    _MatchHand,
+    _MatchResponse,
+)
 from app.service.problem_schemas import BatchError
 
 
@@ -190,3 +196,16 @@ class CardWaitsBatchResponse(Answer):
     results = fields.List(OneOf(fields.Nested(_CardWaitsResult), fields.Nested(BatchError)),
                           required=True)
     """One item per request, in the order of the requests."""
+
+
+class CardMatchHand(_MatchHand):
+    result = fields.Nested(CardScoreResponse, required=True, allow_none=True)
+    """The hand's own answer, as `score` answers it at the hand's table (its seats are the
+    table's: `seating[s]` is the player at seat s); null for a drawn hand."""
+
+
+class CardMatchResponse(_MatchResponse):
+    """A match of word-card hands, scored hand by hand."""
+
+    hands = fields.List(fields.Nested(CardMatchHand), required=True)
+    """The request's hands, in order."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.service.answer_fields import Answer, Const, OneOf
-from app.service.document_schemas import OptionDefinition, RulesetLimits
+from app.service.document_schemas import MatchDefinition, OptionDefinition, RulesetLimits
 
 
 class CardChoice(Answer):
@@ -214,4 +214,6 @@ class CardRuleSetDocument(Answer):
     """
     source = fields.String(required=True)
     """The rule set's file under `rulesets/`."""
+    match = fields.Nested(MatchDefinition, required=True, allow_none=True)
+    """How a match of the rule set is played (`POST .../match`); null when it plays none."""
     limits = fields.Nested(RulesetLimits, required=True)

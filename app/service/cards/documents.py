@@ -30,7 +30,12 @@ from app.rules.cards.model import (
 )
 from app.rules.choices import Chosen, OptionCondition
 from app.rules.families import family_of
-from app.service.definitions import option_definition, plain_value, ruleset_summary
+from app.service.definitions import (
+    match_definition,
+    option_definition,
+    plain_value,
+    ruleset_summary,
+)
 
 
 def _key(value: Any) -> str:
@@ -157,5 +162,6 @@ def card_ruleset_document(rs: CardRuleSet, limits: Mapping[str, float]) -> dict[
         # As in a tile game's document: null says `POST .../settle` is not supported.
         "settlement": None,
         "source": rs.source,
+        "match": match_definition(rs),
         "limits": dict(limits),
     }

@@ -28,6 +28,7 @@ from app.service.cards.requests import (
 )
 from app.service.cards.responses import card_score_response, card_waits_response
 from app.service.families import FamilyContract, RequestSchemas, ServiceFamily
+from app.service.match_schemas import match_schemas
 
 __all__ = ["FAMILY"]
 
@@ -64,7 +65,8 @@ def _card_components(rs: CardRuleSet | None, prefix: str) -> Iterable[tuple[str,
             (f"{prefix}HandObject", hand), (f"{prefix}WaitingHandObject", waiting),
             (f"{prefix}Context", score.fields["context"].schema),  # type: ignore[attr-defined]
             (f"{prefix}WaitsContext", waits.fields["context"].schema),  # type: ignore[attr-defined]
-            (f"{prefix}ScoreRequest", score), (f"{prefix}WaitsRequest", waits))
+            (f"{prefix}ScoreRequest", score), (f"{prefix}WaitsRequest", waits),
+            *match_schemas(prefix, f"{prefix}ScoreRequest", None).parts)
 
 
 def _card_figures(rs: CardRuleSet) -> Mapping[str, str]:

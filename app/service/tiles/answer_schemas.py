@@ -11,7 +11,13 @@ from __future__ import annotations
 from marshmallow import fields, validate
 
 from app.service.answer_fields import Answer, OneOf
-from app.service.answer_schemas import FanResult, NotCountedFan, Reason
+from app.service.answer_schemas import (
+    FanResult,
+    NotCountedFan,
+    Reason,
+    _MatchHand,
+    _MatchResponse,
+)
 from app.service.problem_schemas import BatchError
 
 
@@ -329,3 +335,18 @@ class WaitsBatchResponse(Answer):
     results = fields.List(OneOf(fields.Nested(_WaitsResult), fields.Nested(BatchError)),
                           required=True)
     """One item per request, in the order of the requests."""
+
+
+class MatchHand(_MatchHand):
+    result = OneOf(fields.Nested(ScoreResponse), fields.Nested(SettleResponse), required=True,
+                   allow_none=True)
+    """The hand's own answer, as `score` (a win) or `settle` (a round) answers it at the
+    hand's table (its seats are the table's: `seating[s]` is the player at seat s); null for
+    a drawn hand."""
+
+
+class MatchResponse(_MatchResponse):
+    """A match scored hand by hand."""
+
+    hands = fields.List(fields.Nested(MatchHand), required=True)
+    """The request's hands, in order."""

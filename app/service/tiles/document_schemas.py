@@ -11,7 +11,7 @@ from marshmallow import fields, validate
 
 from app.domain.hand import WIN_TYPES
 from app.service.answer_fields import Answer, JsonScalar, OneOf
-from app.service.document_schemas import OptionDefinition, RulesetLimits
+from app.service.document_schemas import MatchDefinition, OptionDefinition, RulesetLimits
 from app.service.tiles.request_schemas import WinType
 
 
@@ -170,4 +170,6 @@ class RulesetDetail(Answer):
     (it then counts as one copy in sight). Null when the rule set plays without wilds (a request
     naming wilds is then a 422 `wilds_not_supported`).
     """
+    match = fields.Nested(MatchDefinition, required=True, allow_none=True)
+    """How a match of the rule set is played (`POST .../match`); null when it plays none."""
     limits = fields.Nested(RulesetLimits, required=True)

@@ -11,7 +11,12 @@ from typing import Any
 
 from app.rules.definitions import WILD_RULES, FanDef, WildDef
 from app.rules.model import RuleSet
-from app.service.definitions import option_definition, plain_value, ruleset_summary
+from app.service.definitions import (
+    match_definition,
+    option_definition,
+    plain_value,
+    ruleset_summary,
+)
 
 
 def _fan_definition(fan: FanDef) -> dict[str, Any]:
@@ -66,5 +71,6 @@ def tile_ruleset_document(rs: RuleSet, limits: Mapping[str, float]) -> dict[str,
         },
         "settlement": plain_value(rs.settlement) if rs.settlement is not None else None,
         "wild": _wild(rs.wild) if rs.wild is not None else None,
+        "match": match_definition(rs),
         "limits": dict(limits),
     }

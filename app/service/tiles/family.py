@@ -26,6 +26,7 @@ from app.service.families import (
     RoundSettlement,
     ServiceFamily,
 )
+from app.service.match_schemas import TILE_MATCH
 from app.service.tiles import answer_schemas, document_schemas
 from app.service.tiles.documents import tile_ruleset_document
 from app.service.tiles.pictures import (
@@ -110,7 +111,8 @@ TILE_ANALYSIS: DiscardAnalysis[RuleSet, AnalysisRequest, AnalysisResult] = Disca
 
 def _tile_components(rs: RuleSet | None, prefix: str) -> tuple[tuple[str, Schema], ...]:
     return (("ScoreRequest", SCORE_REQUEST), ("WaitsRequest", WAITS_REQUEST),
-            ("AnalysisRequest", ANALYSIS_REQUEST), ("SettleRequest", SETTLE_REQUEST))
+            ("AnalysisRequest", ANALYSIS_REQUEST), ("SettleRequest", SETTLE_REQUEST),
+            *TILE_MATCH.parts)
 
 
 # Every tile game on the templated paths, its requests' components named by their schemas.

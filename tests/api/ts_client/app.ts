@@ -1,7 +1,7 @@
 // A client app as a user writes it: the types made from openapi.yaml by openapi-typescript
 // (api.d.ts), the plain client of openapi-fetch, no cast and no media-type parameter.
 import createClient from "openapi-fetch";
-import type { paths } from "./api";
+import type { components, paths } from "./api";
 
 const client = createClient<paths>({ baseUrl: "http://localhost:8000" });
 
@@ -43,4 +43,31 @@ export async function picture(hand: string): Promise<string | undefined> {
     parseAs: "text",
   });
   return data;
+}
+
+// A match hand by hand: each answer's state goes with the next hand; the standings are typed.
+type MatchState = components["schemas"]["MatchState"];
+
+async function matchHand(hand: string, state: MatchState | undefined) {
+  const { data, error } = await client.POST("/v1/rulesets/{ruleset}/match", {
+    params: { path: { ruleset: "mcr" } },
+    body: { hands: [{ win: { hand, context: { win_type: "self_draw", winner: 0 } } }], state },
+  });
+  if (error !== undefined) {
+    throw new Error(`${error.code}: ${error.detail}`);
+  }
+  return data;
+}
+
+export async function matchTotals(hands: string[]): Promise<number[]> {
+  let state: MatchState | undefined = undefined;
+  let totals: number[] = [];
+  for (const hand of hands) {
+    const data = await matchHand(hand, state);
+    state = data.state;
+    totals = data.standings.totals;
+    const dealer: number | undefined = data.next?.dealer;
+    console.log(`next dealer ${dealer}, ranks ${data.standings.ranks.join(" ")}`);
+  }
+  return totals;
 }
