@@ -19,6 +19,8 @@ OPENAPI_PATH = REPO_ROOT / "openapi.yaml"
 MAX_CONTENT_LENGTH = 64 * 1024
 # A batch body (`/score/batch`, `/waits/batch`: up to 1,000 requests) may be larger.
 MAX_BATCH_CONTENT_LENGTH = 2 * 1024 * 1024
+# A match body (`/match`: up to 64 hands, a 血战 round of up to 32 events each) may be larger.
+MAX_MATCH_CONTENT_LENGTH = 1024 * 1024
 RULESETS_ENV = "MAHJONG_RULESETS_DIR"
 # The most one request may spend scoring, in seconds: well under gunicorn's worker timeout, so
 # a request past it is answered (503 time_limit_exceeded) rather than its worker killed.

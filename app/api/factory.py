@@ -28,6 +28,7 @@ from app.service.families import check_served
 from app.settings import (
     MAX_BATCH_CONTENT_LENGTH,
     MAX_CONTENT_LENGTH,
+    MAX_MATCH_CONTENT_LENGTH,
     OPENAPI_PATH,
     access_log,
     body_timeout,
@@ -79,7 +80,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     `rulesets/` at the repository root), REQUEST_TIME_LIMIT (seconds; else env
     MAHJONG_TIME_LIMIT, else 10), BODY_TIMEOUT (seconds a request's body may take to arrive;
     else env MAHJONG_BODY_TIMEOUT, else 10; 0: no deadline), MAX_BATCH_CONTENT_LENGTH (bytes
-    of a batch body, else 2 MiB), CORS_ORIGINS (a list, or a comma-separated string; else env
+    of a batch body, else 2 MiB), MAX_MATCH_CONTENT_LENGTH (bytes of a match body, else 1 MiB),
+    CORS_ORIGINS (a list, or a comma-separated string; else env
     MAHJONG_CORS_ORIGINS, else none), ACCESS_LOG (else env MAHJONG_ACCESS_LOG, else on),
     plus any Flask setting. Raises `RuleSetError` when a rule set is invalid, `LookupError`
     when the service serves no family of a rule set, `ValueError` when a setting is not a
@@ -88,6 +90,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app = Flask("app", static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = MAX_CONTENT_LENGTH
     app.config["MAX_BATCH_CONTENT_LENGTH"] = MAX_BATCH_CONTENT_LENGTH
+    app.config["MAX_MATCH_CONTENT_LENGTH"] = MAX_MATCH_CONTENT_LENGTH
     app.config.update(config)
     app.config["REQUEST_TIME_LIMIT"] = time_limit(config)
     app.config["BODY_TIMEOUT"] = body_timeout(config)

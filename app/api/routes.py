@@ -79,6 +79,7 @@ def _limits() -> dict[str, float]:
     config = current_app.config
     return {"request_bytes": config["MAX_CONTENT_LENGTH"],
             "batch_bytes": config["MAX_BATCH_CONTENT_LENGTH"],
+            "match_bytes": config["MAX_MATCH_CONTENT_LENGTH"],
             "batch_items": MAX_BATCH_ITEMS,
             "time_limit_seconds": config["REQUEST_TIME_LIMIT"]}
 
@@ -174,7 +175,8 @@ def _single(op: OperationDecl) -> Callable[[str], Response]:
         explain = op.explain and _explain()
         if op.picture is not None and _wants_picture(rs, op.name):
             return _picture(rs, op.name)
-        body = json_object_body()
+        body = json_object_body(None if op.body_limit is None
+                                else int(current_app.config[op.body_limit]))
         refusal = op.refuse(rs, rulesets().values()) if op.refuse is not None else None
         if refusal is not None:
             raise refusal

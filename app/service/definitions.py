@@ -11,6 +11,7 @@ from typing import Any
 
 from app.rules.choices import Chosen
 from app.rules.families import ServedRuleSet
+from app.rules.matches import MatchRules
 from app.rules.options import OptionDef
 
 
@@ -48,8 +49,8 @@ def option_definition(option: OptionDef) -> dict[str, Any]:
 
 def match_definition(rs: ServedRuleSet) -> dict[str, Any] | None:
     """How a match of the rule set is played (its `match:` section), or None."""
-    match = rs.match
-    if match is None:
+    match = getattr(rs, "match", None)
+    if not isinstance(match, MatchRules):
         return None
     return {"description": match.description,
             "options": [option_definition(o) for o in match.options],

@@ -49,6 +49,8 @@ class RulesetLimits(Answer):
     """The most bytes of a single request's body."""
     batch_bytes = fields.Integer(required=True)
     """The most bytes of a batch body (any `.../batch` operation)."""
+    match_bytes = fields.Integer(required=True)
+    """The most bytes of a match body (`.../match`: its hands, up to 64)."""
     batch_items = fields.Integer(required=True)
     """The most requests one batch holds."""
     time_limit_seconds = fields.Float(required=True)

@@ -25,6 +25,9 @@ What a family gives (`ServiceFamily`):
 - `contract`: how `openapi.yaml` lays out its operations (`FamilyContract`: the templated
   paths or each rule set's own, its components' names, its figures), or None: its rule sets are
   served but not in the contract;
+- `plays_matches`: its rule sets play matches (`POST .../match`), each by its `match:`
+  section; else the contract lists no match for it, and a match of its rule sets answers
+  `match_not_supported`;
 - `ready_before_win`: whether a hand claimed as a win that is none was ready without its
   winning tile (how a match tells a false win's kind), or None;
 - `pictures`: per kind of answer (`score`, `waits`, `analysis`), the function drawing it as
@@ -159,6 +162,8 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     # false win: a ready hand claiming a tile it does not wait on, else not ready at all);
     # None: the family cannot tell, and a false win of its rule sets must say its kind.
     ready_before_win: Callable[[ScoreIn, RS], bool] | None = None
+    # Its rule sets play matches (`POST .../match`: each has a `match:` section).
+    plays_matches: bool = False
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

@@ -48,8 +48,9 @@ from app.service.match_schemas import MATCH_REQUEST
 from app.service.option_reading import build_options
 from app.service.problems import ApiError
 from app.service.reading import validated
+from app.service.schema_fields import as_integer
 
-__all__ = ["match_answer", "match_body"]
+__all__ = ["match_answer", "match_body", "match_rules"]
 
 Json = dict[str, Any]
 KINDS = ("win", "claims", "round", "drawn")
@@ -80,7 +81,7 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
     """The match answer to a decoded body, and the hands it scored (the metrics count
     them)."""
     data = validated(MATCH_REQUEST, body)
-    definition = rs.match
+    definition = match_rules(rs)
     if definition is None:
         raise ApiError("match_not_supported",
                        f"Rule set {rs.id!r} defines no match rules (no match section).")
@@ -88,6 +89,7 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
                                   cast(Any, _Named(rs.id, definition)), "/match_options")
     rules = definition.rules(match_options)
     options = data.get("options") or {}
+    # Checked once here (each hand's request reads them again, with its own dealer).
     players = _players(rs, options)
     state = _state(data, rules, players)
     answered: list[Json] = []
@@ -105,6 +107,13 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
     return _answer(rs, rules, players, state, answered, match_options), scored
 
 
+def match_rules(rs: ServedRuleSet) -> MatchRules | None:
+    """The rule set's match rules (its `match:` section), None where it has none (a family
+    whose rule sets play no matches)."""
+    found = getattr(rs, "match", None)
+    return found if isinstance(found, MatchRules) else None
+
+
 class _Named:
     """The match's options as `build_options` reads a rule set's: named after the rule set."""
 
@@ -116,10 +125,10 @@ class _Named:
 
 
 def _players(rs: ServedRuleSet, options: Mapping[str, Any]) -> int:
+    """The players of the match, its options checked (a card game's may set them)."""
+    resolved = build_options(options, cast(Any, rs), "/options")
     players_of = getattr(rs, "players_of", None)
-    if players_of is None:
-        return int(rs.players)
-    return int(players_of(build_options(options, cast(Any, rs), "/options")))
+    return int(rs.players if players_of is None else players_of(resolved))
 
 
 def _over(rules: Rules) -> str:
@@ -187,6 +196,7 @@ class _Play:
         self.false_wins: list[Json] = []
         self.penalties: list[Json] = []
         self.kind = ""
+        self.last_request: Json = {}
 
     def hand(self, hand: Mapping[str, Any]) -> tuple[Outcome, Json | None, int]:
         kinds = [k for k in KINDS if hand.get(k) is not None]
@@ -213,11 +223,11 @@ class _Play:
                          self.at + pointer)
 
     def player(self, value: Any, pointer: str) -> int:
-        if not isinstance(value, int) or isinstance(value, bool) or not (
-                0 <= value < self.players):
+        number = as_integer(value)  # as in JSON Schema, 2.0 is the integer 2
+        if number is None or not 0 <= number < self.players:
             raise self.error(Code.PLAYER_OUT_OF_RANGE, f"{value!r} is not a player: the "
                              f"players are 0 to {self.players - 1}", pointer)
-        return value
+        return number
 
     # --- the kinds of hand ------------------------------------------------------------------
 
@@ -254,7 +264,7 @@ class _Play:
                 stood = (answer, winner)
                 self.claims.append({"player": claimant, "outcome": "won"})
                 continue
-            kind = self.false_kind(win, answer, at)
+            kind = self.false_kind(answer, at)
             self.claims.append({"player": claimant, "outcome": "false", "kind": kind})
             self.price_false_win(claimant, kind, at, sums)
         if stood is None:
@@ -308,7 +318,7 @@ class _Play:
             if answer.get("winning"):
                 raise self.error(Code.NOT_A_FALSE_WIN, "the claimed hand is a legal win",
                                  at + "/win")
-            found = self.false_kind(win, answer, at + "/win")
+            found = self.false_kind(answer, at + "/win")
             if kind is not None and kind != found:
                 raise self.error(Code.INCONSISTENT_CONTEXT, f"the claimed hand is "
                                  f"{found}, not {kind}", at + "/kind")
@@ -350,7 +360,8 @@ class _Play:
     # --- scoring through the family ---------------------------------------------------------
 
     def scored(self, win: Json, at: str) -> tuple[Json, int, int | None]:
-        """The score answer of a win at this table, its winner and its discarder."""
+        """The score answer of a win at this table, its winner and its discarder (the
+        request as scored is kept in `last_request`)."""
         context = win.get("context")
         context = dict(context) if isinstance(context, dict) else {}
         seats = self.here.seats
@@ -365,6 +376,7 @@ class _Play:
         self.fill_table(context, winner, at)
         context["options"] = {**self.options, **(context.get("options") or {})}
         request = {**win, "context": context}
+        self.last_request = request
         answer = self.inner(lambda: score_body(request, self.rs, self.explain), at)
         return answer, winner, discarder
 
@@ -385,9 +397,9 @@ class _Play:
                                  f"not {context[field]}", f"{at}/context/{field}")
             context[field] = wind
 
-    def false_kind(self, win: Json, answer: Json, at: str) -> str:
-        """错和 (a winning shape that does not win), else 和错牌 when the hand was ready
-        without its winning tile, else 诈和."""
+    def false_kind(self, answer: Json, at: str) -> str:
+        """The kind of the false win just scored (`scored`): 错和 (a winning shape that does
+        not win), else 和错牌 when the hand was ready without its winning tile, else 诈和."""
         reason = (answer.get("reason") or {}).get("code")
         if reason != "no_winning_shape":
             return "wrong_shape"
@@ -395,14 +407,7 @@ class _Play:
         if family.ready_before_win is None:
             raise self.error(Code.INVALID_FIELD, "the kind of this game's false win cannot be "
                              "told from the hand: give its kind", at)
-        context = dict(win.get("context") or {})
-        context["winner"] = self.here.seats[context.get("winner", 0)]
-        for field in ("discarder", "flipper"):
-            if context.get(field) is not None:
-                context[field] = self.here.seats[context[field]]
-        self.fill_table(context, win.get("context", {}).get("winner", 0), at)
-        context["options"] = {**self.options, **(context.get("options") or {})}
-        request = family.read_score({**win, "context": context}, self.rs)
+        request = family.read_score(self.last_request, self.rs)
         return "wrong_tile" if family.ready_before_win(request, self.rs) else "not_ready"
 
     def inner(self, call: Callable[[], Any], at: str) -> Any:

@@ -16,6 +16,8 @@ request's error). Its declaration says besides:
   drawn by the family's `pictures[name]` (`app.service.picture_answers`);
 - `batch`: its batch form (`POST .../<name>/batch`): the item function, and the explained one;
 - `direct`: the direct path may answer its common request (no query string, a JSON body);
+- `body_limit`: the app setting naming the most bytes its body may hold, when it is not the
+  single request's `MAX_CONTENT_LENGTH` (a match holds many hands);
 - `serves`: whether the contract lists it for a family (every family by default; every rule
   set is routed, and a family that does not answer it refuses it with its own problem), and
   the contract's names: the
@@ -101,6 +103,7 @@ class OperationDecl:
     picture: PictureReader | None = None
     batch: BatchForm | None = None
     direct: bool = False
+    body_limit: str | None = None
 
     @property
     def method(self) -> str:
@@ -216,6 +219,7 @@ for _decl in (
     OperationDecl(
         "match", match_body, "scoreMatch", "MatchRequest", "MatchResponse",
         "Score a whole match: who deals, the winds and seats, running totals and standings",
-        explain=True, counted=match_answer),
+        serves=lambda family: family.plays_matches, explain=True, counted=match_answer,
+        body_limit="MAX_MATCH_CONTENT_LENGTH"),
 ):
     register_operation(_decl)

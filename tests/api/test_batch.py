@@ -205,7 +205,8 @@ def test_the_limits_follow_the_configuration(tmp_path: Any) -> None:
     small = create_app({"MAX_BATCH_CONTENT_LENGTH": 4096, "REQUEST_TIME_LIMIT": 3})
     with small.test_client() as client:
         limits = client.get("/v1/rulesets/mcr").get_json()["limits"]
-        assert limits == {"request_bytes": 65536, "batch_bytes": 4096, "batch_items": 1000,
+        assert limits == {"request_bytes": 65536, "batch_bytes": 4096,
+                          "match_bytes": 1024 * 1024, "batch_items": 1000,
                           "time_limit_seconds": 3.0}
         problem(client.post(BATCH_PATHS["score"].format(ruleset="mcr"), data=_padded(4097),
                             content_type="application/json"), 413, "payload_too_large")

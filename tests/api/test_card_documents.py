@@ -20,7 +20,8 @@ from tests.loaded import repo_rulesets
 RULESET = "hengyang"
 RAW: dict[str, Any] = load_yaml(
     (REPO_ROOT / "rulesets" / f"{RULESET}.yaml").read_text(encoding="utf-8"))
-LIMITS = {"request_bytes": 1, "batch_bytes": 2, "batch_items": 3, "time_limit_seconds": 4.0}
+LIMITS = {"request_bytes": 1, "batch_bytes": 2, "match_bytes": 5, "batch_items": 3,
+          "time_limit_seconds": 4.0}
 
 
 @pytest.fixture(scope="module")

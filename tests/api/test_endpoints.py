@@ -46,9 +46,10 @@ def test_get_ruleset_mcr(client: FlaskClient, app: Flask) -> None:
                          "tile_kinds", "min_fan",
                          "max_fan", "first_turn_claims", "max_flowers", "meld_kinds",
                          "requirements", "fan_requirements", "fans", "options", "payment",
-                         "settlement", "wild", "limits"}
+                         "settlement", "wild", "match", "limits"}
     assert body["limits"] == {"request_bytes": 65536, "batch_bytes": 2 * 1024 * 1024,
-                              "batch_items": 1000, "time_limit_seconds": 10.0}
+                              "match_bytes": 1024 * 1024, "batch_items": 1000,
+                              "time_limit_seconds": 10.0}
     assert (body["meld_kinds"], body["requirements"], body["fan_requirements"],
             body["settlement"], body["wild"]) == (["chow", "pung", "kong"], [], [], None, None)
     assert (body["id"], body["players"], body["tiles"]) == ("mcr", 4, "standard")

@@ -459,6 +459,7 @@ def test_every_request_problem_code_is_tested() -> None:
               "internal_error",
               "settle_not_supported",  # tests/api/test_settle.py
               "analysis_not_supported",  # tests/api/test_analysis.py
+              "match_not_supported",  # tests/api/test_match.py
               "time_limit_exceeded",  # tests/api/test_time_limit.py
               "not_ready",  # tests/api/test_observe.py
               "invalid_query",  # tests/api/test_explain.py

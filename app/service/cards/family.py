@@ -89,4 +89,5 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     schemas=_card_schemas,
     pictures={"score": card_score_picture, "waits": card_waits_picture},
     contract=CARD_CONTRACT,
+    plays_matches=True,
 )

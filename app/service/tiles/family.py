@@ -133,5 +133,6 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     pictures={"score": tile_score_picture, "waits": tile_waits_picture,
               "analysis": tile_analysis_picture},
     contract=TILE_CONTRACT,
+    plays_matches=True,
     ready_before_win=_tile_ready_before_win,
 )

@@ -234,8 +234,10 @@ def _variant(name: str, **changes: Any) -> RuleSet:
 VARIANTS = {
     "explicit wilds": lambda: _variant(
         "tianjin", id="explicit", wild={"indicator": None, "explicit": True}),
-    "three players": lambda: _variant("sichuan", id="three", players=3),
-    "options of every type": lambda: _variant("mcr", id="options", players=2, options=[
+    # Other players than the file's: its match rules (seats, table points) are the file's
+    # players', so the variant plays no matches.
+    "three players": lambda: _variant("sichuan", id="three", players=3, match=None),
+    "options of every type": lambda: _variant("mcr", id="options", players=2, match=None, options=[
         {"name": "cap", "type": "int", "default": 0, "minimum": 0, "maximum": 3,
          "description": "An integer from 0 to 3."},
         {"name": "strict", "type": "bool", "default": False, "description": "A switch."},
