@@ -201,10 +201,9 @@ class _Play:
     def hand(self, hand: Mapping[str, Any]) -> tuple[Outcome, Json | None, int]:
         kinds = [k for k in KINDS if hand.get(k) is not None]
         if len(kinds) != 1:
-            raise ApiError("invalid_request", f"hands[{self.index}]: a hand is exactly one of "
-                           f"{', '.join(KINDS)} (got {', '.join(kinds) or 'none'})",
-                           errors=[{"pointer": self.at, "code": "invalid",
-                                    "message": "Exactly one of win, claims, round, drawn."}])
+            raise HandError(Code.WRONG_HAND_KIND, f"hands[{self.index}]: a hand is exactly one "
+                            f"of {', '.join(KINDS)} (got {', '.join(kinds) or 'none'})",
+                            self.at)
         self.kind = kind = kinds[0]
         expected = hand.get("dealer")
         if expected is not None and expected != self.here.dealer:
@@ -288,7 +287,7 @@ class _Play:
             raise self.error(Code.INCONSISTENT_DEALER, f"the dealer is player "
                              f"{self.here.dealer}, not {given}", "/round/dealer")
         request = {**body, "dealer": self.here.dealer_seat,
-                   "options": {**self.options, **(body.get("options") or {})}}
+                   "options": self.with_options(body.get("options"))}
         answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
         sums.pay(self.by_player(answer["net"]))
         return _round_outcome(body, answer, self.here), answer, scored
@@ -362,8 +361,13 @@ class _Play:
     def scored(self, win: Json, at: str) -> tuple[Json, int, int | None]:
         """The score answer of a win at this table, its winner and its discarder (the
         request as scored is kept in `last_request`)."""
-        context = win.get("context")
-        context = dict(context) if isinstance(context, dict) else {}
+        given = win.get("context")
+        if not isinstance(given, dict):
+            # Absent or not an object: the win's own request refuses it.
+            self.inner(lambda: score_body(win, self.rs, False), at)
+            raise self.error(Code.INVALID_FIELD, "a win's context is an object",
+                             at + "/context")
+        context = dict(given)
         seats = self.here.seats
         winner = self.player(context.get("winner", 0), at + "/context/winner")
         context["winner"] = seats[winner]
@@ -374,7 +378,7 @@ class _Play:
                 discarder = player if field == "discarder" else discarder
                 context[field] = seats[player]
         self.fill_table(context, winner, at)
-        context["options"] = {**self.options, **(context.get("options") or {})}
+        context["options"] = self.with_options(context.get("options"))
         request = {**win, "context": context}
         self.last_request = request
         answer = self.inner(lambda: score_body(request, self.rs, self.explain), at)
@@ -409,6 +413,15 @@ class _Play:
                              "told from the hand: give its kind", at)
         request = family.read_score(self.last_request, self.rs)
         return "wrong_tile" if family.ready_before_win(request, self.rs) else "not_ready"
+
+    def with_options(self, own: Any) -> Any:
+        """A hand's options: the match's, with the hand's own over them (not an object: as
+        given, for the hand's request to refuse)."""
+        if own is None:
+            return dict(self.options)
+        if not isinstance(own, dict):
+            return own
+        return {**self.options, **own}
 
     def inner(self, call: Callable[[], Any], at: str) -> Any:
         """`call`, its errors pointing into this hand."""

@@ -22,14 +22,18 @@ class ProblemCode(fields.String):
     `method_not_allowed` 405, `invalid_request` 422, `time_limit_exceeded` 503 (past the
     service's time limit per request), `not_ready` 503, `http_error` (any other HTTP-level
     refusal), `internal_error` 500, `settle_not_supported` 422 (a rule set without round
-    settlement). Refused by the server before the request is read (no `request_id`):
+    settlement), `analysis_not_supported` 422, `match_not_supported` 422 (a rule set without
+    match rules). Refused by the server before the request is read (no `request_id`):
     `invalid_request_line` 400, `request_line_too_long` 414, `http_version_not_supported` 505,
     `invalid_header` 400, `too_many_headers` 431, `header_too_large` 431,
     `duplicate_content_length` 400, `content_length_with_transfer_encoding` 400,
     `unsupported_transfer_coding` 501, and `request_timeout` 408 for headers that stop
     half-way. Hand level (all 422): the rest, among them the round level codes of
     `settleRound` (`seat_already_won`, `round_over`, `wrong_draw_players`,
-    `inconsistent_event`, `kong_mismatch`, `not_a_win`).
+    `inconsistent_event`, `kong_mismatch`, `not_a_win`) and the match level codes of
+    `scoreMatch` (`match_over`, `inconsistent_dealer`, `inconsistent_winds`,
+    `player_out_of_range`, `no_claim_stands`, `not_a_false_win`, `false_win_unpriced`,
+    `invalid_state`, `wrong_hand_kind`).
     """
 
     contract_name: ClassVar[str] = "ProblemCode"

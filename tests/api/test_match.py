@@ -126,7 +126,9 @@ def test_a_false_win_where_none_is_priced_is_refused(client: FlaskClient) -> Non
     ({"state": {"hands": 16, "dealer": 0, "circle": 4, "dealerships": 17, "repeat": 0,
                 "totals": [0, 0, 0, 0], "deducted": [0, 0, 0, 0], "ended": True},
       "hands": [{"drawn": {}}]}, "match_over", "/hands/0"),
-    ({"hands": [{"drawn": {}, "win": _win(N9, 0)}]}, "invalid_request", "/hands/0"),
+    ({"hands": [{"drawn": {}, "win": _win(N9, 0)}]}, "wrong_hand_kind", "/hands/0"),
+    ({"hands": [{"win": {"hand": N9, "context": [1]}}]}, "invalid_request",
+     "/hands/0/win/context"),
 ])
 def test_a_match_that_cannot_be_is_refused_at_the_hand_at_fault(
         client: FlaskClient, body: Body, code: str, pointer: str) -> None:

@@ -37,15 +37,16 @@ from schemathesis.core.media_types import YAML_MEDIA_TYPES
 from schemathesis.openapi.checks import RejectedPositiveData
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
-from app.service.problems import HAND_ERROR_CODES, ROUND_ERROR_CODES
+from app.service.problems import HAND_ERROR_CODES, MATCH_ERROR_CODES, ROUND_ERROR_CODES
 
 # Random cases per operation, on top of the document's examples and the coverage cases.
 MAX_EXAMPLES = int(os.environ.get("SCHEMATHESIS_MAX_EXAMPLES", "25"))
 OPENAPI_ENV = "SCHEMATHESIS_OPENAPI"
 
-# The 422 codes of a request the contract allows that cannot be a real hand, win or round
-# (openapi.yaml's ProblemCode: "Hand level (all 422)").
-SEMANTIC_CODES = frozenset(HAND_ERROR_CODES) | frozenset(ROUND_ERROR_CODES)
+# The 422 codes of a request the contract allows that cannot be a real hand, win, round or
+# match (openapi.yaml's ProblemCode: "Hand level (all 422)").
+SEMANTIC_CODES = (frozenset(HAND_ERROR_CODES) | frozenset(ROUND_ERROR_CODES)
+                  | frozenset(MATCH_ERROR_CODES))
 # schemathesis' WSGI transport hands the checks the body as the app sent it, where an HTTP
 # client would undo gzip first (tests/api/test_compression.py tests gzip).
 HEADERS = {"Accept-Encoding": "identity"}
