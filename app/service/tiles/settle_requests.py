@@ -14,7 +14,7 @@ Whether a win's hand is a legal win, or a hand at the draw ready, is the scorer'
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from app.domain.errors import Code, HandError
@@ -222,7 +222,7 @@ class _Builder:
                           fresh=fresh if kind == ADDED else False, follows=follows, chain=chain)
         self.kongs[i] = event
         self.kong_of_tile[tile] = i
-        self._check_copies(f"{at}/tile", what)
+        self._check_copies(f"{at}/tile", what, (tile,))
         return event
 
     def _special_kong(self, i: int, seat: int, text: str, what: str) -> KongEvent:
@@ -248,7 +248,7 @@ class _Builder:
                             f"of its set{also} ({sets})", f"{at}/tiles")
         event = KongEvent(seat=seat, kind=SPECIAL, tile=tiles[0], tiles=tuple(tiles))
         self.special[i] = event
-        self._check_copies(f"{at}/tiles", what)
+        self._check_copies(f"{at}/tiles", what, tiles)
         return event
 
     def _stale_added_kong(self, at: str, what: str) -> None:
@@ -284,8 +284,8 @@ class _Builder:
         kong_event = self._kong_link(i, seat, hand, ctx, what)
         self._check_kongs(seat, hand.concealed, hand.melds, f"{at}/hand", what)
         self._share_win_tile(hand, ctx, kong_event)
-        self.shown[seat] = self._counts(hand.concealed, hand.melds)
-        self._check_copies(f"{at}/hand", what)
+        shown = self.shown[seat] = self._counts(hand.concealed, hand.melds)
+        self._check_copies(f"{at}/hand", what, [t for t, n in enumerate(shown) if n])
         self.won.append(seat)
         self._end_by_win(i, seat, hand, ctx)
         return WinEvent(seat=seat, hand=hand, context=ctx, kong_event=kong_event)
@@ -502,8 +502,8 @@ class _Builder:
                                 "hand is not a pig (花猪): it holds neither more suits than "
                                 "allowed nor its declared void suit", f"{hp}/passive_pig")
             self._check_kongs(seat, standing, melds, f"{hp}/hand", who)
-            self.shown[seat] = self._counts(standing, melds)
-            self._check_copies(f"{hp}/hand", who)
+            shown = self.shown[seat] = self._counts(standing, melds)
+            self._check_copies(f"{hp}/hand", who, [t for t, n in enumerate(shown) if n])
             hands.append(DrawHand(seat, standing, melds, passive, k))
         missing = [s for s in active if s not in seen]
         if missing:
@@ -557,33 +557,37 @@ class _Builder:
                 counts[t] += 1
         return counts
 
-    def _check_copies(self, pointer: str, what: str) -> None:
+    def _check_copies(self, pointer: str, what: str, touched: Iterable[int]) -> None:
         """Across the round: each seat's last shown hand, or else its kongs (a robbed kong
         keeps three), and its special kongs' tiles (never in a hand shown), less the tiles
-        several players won from one discard."""
+        several players won from one discard. Only the kinds of `touched`, the tiles the
+        event just added, are counted: every other kind held no more copies before it, and was
+        checked then."""
         kinds = self.rs.tileset.kinds
-        total = [-n for n in self.shared]
-        if (self.indicator is not None and self.rs.wild is not None
-                and self.rs.wild.indicator_out_of_play):
-            total[self.indicator] += 1  # the flipped copy is out of play
+        out_of_play = (self.indicator if self.indicator is not None and self.rs.wild is not None
+                       and self.rs.wild.indicator_out_of_play else None)
+        ordered = sorted(set(touched))
+        place = {t: n for n, t in enumerate(ordered)}
+        # The flipped copy is out of play.
+        totals = [-self.shared[t] + (t == out_of_play) for t in ordered]
+        for k in self.special.values():  # laid out, never in a hand shown
+            for t in k.tiles:
+                if t in place:
+                    totals[place[t]] += 1
         for seat in range(self.players):
-            for k in self.special.values():
-                if k.seat == seat:  # laid out, never in a hand shown
-                    for t in k.tiles:
-                        total[t] += 1
             shown = self.shown.get(seat)
             if shown is not None:
-                for t, n in enumerate(shown):
-                    total[t] += n
+                for n, t in enumerate(ordered):
+                    totals[n] += shown[t]
                 continue
             for i, k in self.kongs.items():
-                if k.seat == seat:
-                    total[k.tile] += 3 if i in self.robbed else 4
-        for t, n in enumerate(total):
-            if n > kinds[t].copies:
-                raise HandError(Code.TOO_MANY_COPIES, f"{what}: the round now holds {n} copies of "
-                                f"{kinds[t].code} across its hands and kongs, but there are only "
-                                f"{kinds[t].copies}", pointer)
+                if k.seat == seat and k.tile in place:
+                    totals[place[k.tile]] += 3 if i in self.robbed else 4
+        for t, total in zip(ordered, totals, strict=True):
+            if total > kinds[t].copies:
+                raise HandError(Code.TOO_MANY_COPIES, f"{what}: the round now holds {total} "
+                                f"copies of {kinds[t].code} across its hands and kongs, but "
+                                f"there are only {kinds[t].copies}", pointer)
 
 
 def _within(exc: HandError, at: str, what: str, moved: str) -> HandError:
