@@ -245,13 +245,18 @@ class _Play:
                              "several players: send the hand as a round", "/claims")
         discarder = self.player(claims["discarder"], "/claims/discarder")
         seats = self.here.seats
-        order = sorted(range(len(claims["claims"])), key=lambda k: (
-            seats[self._claimant(claims["claims"][k], k)] - seats[discarder]) % self.players)
+        claimants = [self._claimant(claim, k) for k, claim in enumerate(claims["claims"])]
+        for k, claimant in enumerate(claimants):
+            if claimant in claimants[:k]:
+                raise self.error(Code.INVALID_FIELD, f"player {claimant} claims the discard "
+                                 "twice", f"/claims/claims/{k}/win/context/winner")
+        order = sorted(range(len(claimants)), key=lambda k: (
+            seats[claimants[k]] - seats[discarder]) % self.players)
         stood: tuple[Json, int] | None = None
         for k in order:
             at = f"/claims/claims/{k}/win"
             win = claims["claims"][k]["win"]
-            claimant = self._claimant(claims["claims"][k], k)
+            claimant = claimants[k]
             if stood is not None:
                 self.claims.append({"player": claimant, "outcome": "passed"})
                 continue
@@ -271,7 +276,8 @@ class _Play:
                              "claims in false_wins, with how the hand ended", "/claims")
         answer, winner = stood
         sums.pay(self.by_player(answer["payments"]["net"]))
-        return Outcome((), (), (winner,), discarder), answer, len(self.claims)
+        scored = sum(1 for c in self.claims if c["outcome"] != "passed")
+        return Outcome((), (), (winner,), discarder), answer, scored
 
     def _claimant(self, claim: Json, k: int) -> int:
         context = claim["win"].get("context")

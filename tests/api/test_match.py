@@ -135,6 +135,12 @@ def test_a_match_that_cannot_be_is_refused_at_the_hand_at_fault(
     _refused(client, body, code, pointer)
 
 
+def test_a_player_claims_one_discard_once(client: FlaskClient) -> None:
+    _refused(client, {"hands": [{"claims": {"discarder": 2, "claims": [
+        {"win": _win(N9, 1, 2)}, {"win": _win(N9, 1, 2)}]}}]}, "invalid_field",
+        "/hands/0/claims/claims/1/win/context/winner")
+
+
 def test_a_17th_hand_is_refused(client: FlaskClient) -> None:
     problem = _refused(client, {"hands": [{"drawn": {}}] * 17}, "match_over", "/hands/16")
     assert "16 hands" in problem["detail"]
