@@ -281,7 +281,7 @@ class _Play:
                    "options": {**self.options, **(body.get("options") or {})}}
         answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
         sums.pay(self.by_player(answer["net"]))
-        return _round_outcome(body, answer, self.here), answer, scored
+        return _round_outcome(body, self.here, self.rs), answer, scored
 
     def _drawn(self, drawn: Json, sums: _Hand) -> tuple[Outcome, None, int]:
         last = drawn.get("last_drawer")
@@ -430,32 +430,47 @@ def _wind(value: Any) -> Any:
     return _WIND_NAMES.get(value, value) if isinstance(value, str) else value
 
 
-def _round_outcome(body: Json, answer: Json, here: Table) -> Outcome:
+def _round_outcome(body: Json, here: Table, rs: ServedRuleSet) -> Outcome:
     """Who won a round first (several on one discard: all of them, in turn order from the
-    discarder), the discarder of the hand's first such win, and who made kongs."""
+    discarder), the discarder of the hand's first such win, and who made kongs.
+
+    Several wins are on one discard (一炮多响) as the round's settlement reads them: wins in a
+    row on the same player's discard of the same tile. Two wins in a row on one player's
+    discards of two tiles are two discards (the event list records no discard that nobody
+    won or konged), and the first of them alone is the hand's first win."""
     events = body.get("events") or []
-    wins = [(e, ev) for e, ev in enumerate(events)
-            if isinstance(ev, dict) and ev.get("type") == "win"]
     kongs = frozenset(ev["seat"] for ev in events
                       if isinstance(ev, dict) and ev.get("type") == "kong")
-    groups: list[tuple[int | None, list[int]]] = []
+    groups: list[tuple[tuple[Any, Any] | None, list[int]]] = []
     last_event = -2
-    for e, ev in wins:
+    for e, ev in enumerate(events):
+        if not isinstance(ev, dict) or ev.get("type") != "win":
+            continue
         context = ev.get("context") or {}
-        discarder = context.get("discarder") if context.get("win_type") == "discard" else None
-        if groups and discarder is not None and groups[-1][0] == discarder and e == last_event + 1:
+        discard = ((context.get("discarder"), _won_tile(ev, rs))
+                   if context.get("win_type") == "discard" else None)
+        if groups and discard is not None and groups[-1][0] == discard and e == last_event + 1:
             groups[-1][1].append(ev["seat"])
         else:
-            groups.append((discarder, [ev["seat"]]))
+            groups.append((discard, [ev["seat"]]))
         last_event = e
     if not groups:
         return Outcome((), (), (), None, kongs=kongs)
-    discarder, first = groups[0]
+    discard, first = groups[0]
+    discarder = None if discard is None else discard[0]
     n = len(here.seats)
     if discarder is not None:
         first = sorted(first, key=lambda s: (s - discarder) % n)
-    several = next((d for d, seats in groups if d is not None and len(seats) > 1), None)
+    several = next((d[0] for d, seats in groups if d is not None and len(seats) > 1), None)
     return Outcome((), (), tuple(first), discarder, several_discarder=several, kongs=kongs)
+
+
+def _won_tile(event: Mapping[str, Any], rs: ServedRuleSet) -> Any:
+    """The tile a round's win event won (its hand's winning tile). Only tile games settle
+    rounds; the round has been settled, so its hands read."""
+    from app.service.tiles.hand_reading import read_hand
+
+    return read_hand(event["hand"], cast(Any, rs).tileset, waiting=False)[2]
 
 
 def _hand_json(here: Table, hand: Mapping[str, Any], own: Json | None, outcome: Outcome,
