@@ -281,7 +281,15 @@ class _Play:
                    "options": {**self.options, **(body.get("options") or {})}}
         answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
         sums.pay(self.by_player(answer["net"]))
-        return _round_outcome(body, self.here, self.rs), answer, scored
+        outcome = _round_outcome(body, self.here, self.rs)
+        if not outcome.winners and self.rules.drawn == "last_drawer":
+            # Nobody won, and whoever drew the last tile deals next: a round does not say
+            # who did, and keeping the dealer instead would answer another game's dealer.
+            raise self.error(Code.INVALID_FIELD, "nobody won this round, and who drew the "
+                             "last tile deals next, which a round does not say: send the hand "
+                             "as drawn, with last_drawer (its kong money as penalties paid "
+                             "to their makers)", "/round")
+        return outcome, answer, scored
 
     def _drawn(self, drawn: Json, sums: _Hand) -> tuple[Outcome, None, int]:
         last = drawn.get("last_drawer")
