@@ -165,6 +165,15 @@ def _checked_state(given: Mapping[str, Any], rules: Rules, players: int) -> Matc
         raise bad("hands", f"is {given['hands']}, but the match is {rules.hands} hands")
     if given["dealerships"] > given["hands"] + 1:
         raise bad("dealerships", "is more than the hands played and the next")
+    # A match ends exactly when its rules end it (after its last hand, or when the deal
+    # would pass past its last dealership): a state saying otherwise would let a 17th 国标
+    # hand be scored, or refuse a hand the match still has.
+    over = ((rules.hands is not None and given["hands"] >= rules.hands)
+            or (rules.dealerships is not None and given["dealerships"] > rules.dealerships))
+    if given["ended"] != over:
+        raise bad("ended", f"is {str(given['ended']).lower()}, but after "
+                  f"{given['hands']} hands and {given['dealerships']} dealerships the match "
+                  f"{'has ended' if over else 'goes on'}")
     return MatchState(given["hands"], given["dealer"], given["circle"],
                       given["dealerships"], given["repeat"], tuple(given["totals"]),
                       tuple(given["deducted"]), given["ended"])
