@@ -244,21 +244,16 @@ class _Play:
             raise self.error(Code.WRONG_HAND_KIND, "in this game a discard may win for "
                              "several players: send the hand as a round", "/claims")
         discarder = self.player(claims["discarder"], "/claims/discarder")
-        seats = self.here.seats
-        order = sorted(range(len(claims["claims"])), key=lambda k: (
-            seats[self._claimant(claims["claims"][k], k)] - seats[discarder]) % self.players)
         stood: tuple[Json, int] | None = None
-        for k in order:
+        scored = 0
+        for k, claimant in self._claim_order(claims["claims"], discarder):
             at = f"/claims/claims/{k}/win"
             win = claims["claims"][k]["win"]
-            claimant = self._claimant(claims["claims"][k], k)
             if stood is not None:
                 self.claims.append({"player": claimant, "outcome": "passed"})
                 continue
-            answer, winner, by = self.scored(win, at)
-            if by != discarder:
-                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is not a win on "
-                                 f"player {discarder}'s discard", at + "/context/discarder")
+            answer, winner, _ = self.scored(win, at)
+            scored += 1
             if answer.get("winning"):
                 stood = (answer, winner)
                 self.claims.append({"player": claimant, "outcome": "won"})
@@ -271,7 +266,31 @@ class _Play:
                              "claims in false_wins, with how the hand ended", "/claims")
         answer, winner = stood
         sums.pay(self.by_player(answer["payments"]["net"]))
-        return Outcome((), (), (winner,), discarder), answer, len(self.claims)
+        return Outcome((), (), (winner,), discarder), answer, scored
+
+    def _claim_order(self, claims: Sequence[Json], discarder: int) -> list[tuple[int, int]]:
+        """(index, claimant) of each claim in turn order from the discarder, every claim
+        checked to be another player's, once each, on that discard: a claim passed over
+        after the one that stands is not scored, but it is a claim of that discard."""
+        seen: set[int] = set()
+        out = []
+        for k, claim in enumerate(claims):
+            at = f"/claims/claims/{k}/win/context"
+            claimant = self._claimant(claim, k)
+            context = claim["win"].get("context")
+            context = context if isinstance(context, dict) else {}
+            if context.get("win_type") != "discard" or context.get("discarder") != discarder:
+                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is not a win on "
+                                 f"player {discarder}'s discard", at + "/discarder")
+            if claimant == discarder or claimant in seen:
+                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is player "
+                                 f"{claimant}'s, who " + ("discarded the tile"
+                                 if claimant == discarder else "has claimed it already"),
+                                 at + "/winner")
+            seen.add(claimant)
+            out.append((k, claimant))
+        seats = self.here.seats
+        return sorted(out, key=lambda kc: (seats[kc[1]] - seats[discarder]) % self.players)
 
     def _claimant(self, claim: Json, k: int) -> int:
         context = claim["win"].get("context")
