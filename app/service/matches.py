@@ -80,7 +80,7 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
     """The match answer to a decoded body, and the hands it scored (the metrics count
     them)."""
     data = validated(MATCH_REQUEST, body)
-    definition = rs.match
+    definition: MatchRules | None = rs.match
     if definition is None:
         raise ApiError("match_not_supported",
                        f"Rule set {rs.id!r} defines no match rules (no match section).")
