@@ -64,6 +64,10 @@ class ServedRuleSet(Protocol):
     def players(self) -> int: ...
     @property
     def ready(self) -> bool: ...
+    # Its match rules (an `app.rules.matches.MatchRules`), or None. Typed loosely: the
+    # registry imports none of the modules that read a rule set, which import it.
+    @property
+    def match(self) -> Any: ...
 
 
 # (the file's mapping with its parents merged in, `family:` and `extends:` taken out; the

@@ -50,7 +50,7 @@ from app.service.problems import ApiError
 from app.service.reading import validated
 from app.service.schema_fields import as_integer
 
-__all__ = ["match_answer", "match_body", "match_rules"]
+__all__ = ["match_answer", "match_body"]
 
 Json = dict[str, Any]
 KINDS = ("win", "claims", "round", "drawn")
@@ -81,7 +81,7 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
     """The match answer to a decoded body, and the hands it scored (the metrics count
     them)."""
     data = validated(MATCH_REQUEST, body)
-    definition = match_rules(rs)
+    definition: MatchRules | None = rs.match
     if definition is None:
         raise ApiError("match_not_supported",
                        f"Rule set {rs.id!r} defines no match rules (no match section).")
@@ -105,13 +105,6 @@ def match_answer(body: Json, rs: ServedRuleSet, explain: bool) -> tuple[Json, in
         state = advance(rules, players, state, outcome)
         answered.append(_hand_json(here, hand, own, outcome, state, play))
     return _answer(rs, rules, players, state, answered, match_options), scored
-
-
-def match_rules(rs: ServedRuleSet) -> MatchRules | None:
-    """The rule set's match rules (its `match:` section), None where it has none (a family
-    whose rule sets play no matches)."""
-    found = getattr(rs, "match", None)
-    return found if isinstance(found, MatchRules) else None
 
 
 class _Named:
@@ -174,6 +167,15 @@ def _checked_state(given: Mapping[str, Any], rules: Rules, players: int) -> Matc
         raise bad("hands", f"is {given['hands']}, but the match is {rules.hands} hands")
     if given["dealerships"] > given["hands"] + 1:
         raise bad("dealerships", "is more than the hands played and the next")
+    # A match ends exactly when its rules end it (after its last hand, or when the deal
+    # would pass past its last dealership): a state saying otherwise would let a 17th 国标
+    # hand be scored, or refuse a hand the match still has.
+    over = ((rules.hands is not None and given["hands"] >= rules.hands)
+            or (rules.dealerships is not None and given["dealerships"] > rules.dealerships))
+    if given["ended"] != over:
+        raise bad("ended", f"is {str(given['ended']).lower()}, but after "
+                  f"{given['hands']} hands and {given['dealerships']} dealerships the match "
+                  f"{'has ended' if over else 'goes on'}")
     return MatchState(given["hands"], given["dealer"], given["circle"],
                       given["dealerships"], given["repeat"], tuple(given["totals"]),
                       tuple(given["deducted"]), given["ended"])
@@ -244,26 +246,16 @@ class _Play:
             raise self.error(Code.WRONG_HAND_KIND, "in this game a discard may win for "
                              "several players: send the hand as a round", "/claims")
         discarder = self.player(claims["discarder"], "/claims/discarder")
-        seats = self.here.seats
-        claimants = [self._claimant(claim, k) for k, claim in enumerate(claims["claims"])]
-        for k, claimant in enumerate(claimants):
-            if claimant in claimants[:k]:
-                raise self.error(Code.INVALID_FIELD, f"player {claimant} claims the discard "
-                                 "twice", f"/claims/claims/{k}/win/context/winner")
-        order = sorted(range(len(claimants)), key=lambda k: (
-            seats[claimants[k]] - seats[discarder]) % self.players)
         stood: tuple[Json, int] | None = None
-        for k in order:
+        scored = 0
+        for k, claimant in self._claim_order(claims["claims"], discarder):
             at = f"/claims/claims/{k}/win"
             win = claims["claims"][k]["win"]
-            claimant = claimants[k]
             if stood is not None:
                 self.claims.append({"player": claimant, "outcome": "passed"})
                 continue
-            answer, winner, by = self.scored(win, at)
-            if by != discarder:
-                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is not a win on "
-                                 f"player {discarder}'s discard", at + "/context/discarder")
+            answer, winner, _ = self.scored(win, at)
+            scored += 1
             if answer.get("winning"):
                 stood = (answer, winner)
                 self.claims.append({"player": claimant, "outcome": "won"})
@@ -276,8 +268,31 @@ class _Play:
                              "claims in false_wins, with how the hand ended", "/claims")
         answer, winner = stood
         sums.pay(self.by_player(answer["payments"]["net"]))
-        scored = sum(1 for c in self.claims if c["outcome"] != "passed")
         return Outcome((), (), (winner,), discarder), answer, scored
+
+    def _claim_order(self, claims: Sequence[Json], discarder: int) -> list[tuple[int, int]]:
+        """(index, claimant) of each claim in turn order from the discarder, every claim
+        checked to be another player's, once each, on that discard: a claim passed over
+        after the one that stands is not scored, but it is a claim of that discard."""
+        seen: set[int] = set()
+        out = []
+        for k, claim in enumerate(claims):
+            at = f"/claims/claims/{k}/win/context"
+            claimant = self._claimant(claim, k)
+            context = claim["win"].get("context")
+            context = context if isinstance(context, dict) else {}
+            if context.get("win_type") != "discard" or context.get("discarder") != discarder:
+                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is not a win on "
+                                 f"player {discarder}'s discard", at + "/discarder")
+            if claimant == discarder or claimant in seen:
+                raise self.error(Code.INCONSISTENT_CONTEXT, f"claim {k} is player "
+                                 f"{claimant}'s, who " + ("discarded the tile"
+                                 if claimant == discarder else "has claimed it already"),
+                                 at + "/winner")
+            seen.add(claimant)
+            out.append((k, claimant))
+        seats = self.here.seats
+        return sorted(out, key=lambda kc: (seats[kc[1]] - seats[discarder]) % self.players)
 
     def _claimant(self, claim: Json, k: int) -> int:
         context = claim["win"].get("context")
@@ -296,7 +311,15 @@ class _Play:
                    "options": self.with_options(body.get("options"))}
         answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
         sums.pay(self.by_player(answer["net"]))
-        return _round_outcome(body, answer, self.here), answer, scored
+        outcome = _round_outcome(body, self.here, self.rs)
+        if not outcome.winners and self.rules.drawn == "last_drawer":
+            # Nobody won, and whoever drew the last tile deals next: a round does not say
+            # who did, and keeping the dealer instead would answer another game's dealer.
+            raise self.error(Code.INVALID_FIELD, "nobody won this round, and who drew the "
+                             "last tile deals next, which a round does not say: send the hand "
+                             "as drawn, with last_drawer (its kong money as penalties paid "
+                             "to their makers)", "/round")
+        return outcome, answer, scored
 
     def _drawn(self, drawn: Json, sums: _Hand) -> tuple[Outcome, None, int]:
         last = drawn.get("last_drawer")
@@ -454,32 +477,47 @@ def _wind(value: Any) -> Any:
     return _WIND_NAMES.get(value, value) if isinstance(value, str) else value
 
 
-def _round_outcome(body: Json, answer: Json, here: Table) -> Outcome:
+def _round_outcome(body: Json, here: Table, rs: ServedRuleSet) -> Outcome:
     """Who won a round first (several on one discard: all of them, in turn order from the
-    discarder), the discarder of the hand's first such win, and who made kongs."""
+    discarder), the discarder of the hand's first such win, and who made kongs.
+
+    Several wins are on one discard (一炮多响) as the round's settlement reads them: wins in a
+    row on the same player's discard of the same tile. Two wins in a row on one player's
+    discards of two tiles are two discards (the event list records no discard that nobody
+    won or konged), and the first of them alone is the hand's first win."""
     events = body.get("events") or []
-    wins = [(e, ev) for e, ev in enumerate(events)
-            if isinstance(ev, dict) and ev.get("type") == "win"]
     kongs = frozenset(ev["seat"] for ev in events
                       if isinstance(ev, dict) and ev.get("type") == "kong")
-    groups: list[tuple[int | None, list[int]]] = []
+    groups: list[tuple[tuple[Any, Any] | None, list[int]]] = []
     last_event = -2
-    for e, ev in wins:
+    for e, ev in enumerate(events):
+        if not isinstance(ev, dict) or ev.get("type") != "win":
+            continue
         context = ev.get("context") or {}
-        discarder = context.get("discarder") if context.get("win_type") == "discard" else None
-        if groups and discarder is not None and groups[-1][0] == discarder and e == last_event + 1:
+        discard = ((context.get("discarder"), _won_tile(ev, rs))
+                   if context.get("win_type") == "discard" else None)
+        if groups and discard is not None and groups[-1][0] == discard and e == last_event + 1:
             groups[-1][1].append(ev["seat"])
         else:
-            groups.append((discarder, [ev["seat"]]))
+            groups.append((discard, [ev["seat"]]))
         last_event = e
     if not groups:
         return Outcome((), (), (), None, kongs=kongs)
-    discarder, first = groups[0]
+    discard, first = groups[0]
+    discarder = None if discard is None else discard[0]
     n = len(here.seats)
     if discarder is not None:
         first = sorted(first, key=lambda s: (s - discarder) % n)
-    several = next((d for d, seats in groups if d is not None and len(seats) > 1), None)
+    several = next((d[0] for d, seats in groups if d is not None and len(seats) > 1), None)
     return Outcome((), (), tuple(first), discarder, several_discarder=several, kongs=kongs)
+
+
+def _won_tile(event: Mapping[str, Any], rs: ServedRuleSet) -> Any:
+    """The tile a round's win event won (its hand's winning tile). Only tile games settle
+    rounds; the round has been settled, so its hands read."""
+    from app.service.tiles.hand_reading import read_hand
+
+    return read_hand(event["hand"], cast(Any, rs).tileset, waiting=False)[2]
 
 
 def _hand_json(here: Table, hand: Mapping[str, Any], own: Json | None, outcome: Outcome,

@@ -137,7 +137,7 @@ def test_a_match_that_cannot_be_is_refused_at_the_hand_at_fault(
 
 def test_a_player_claims_one_discard_once(client: FlaskClient) -> None:
     _refused(client, {"hands": [{"claims": {"discarder": 2, "claims": [
-        {"win": _win(N9, 1, 2)}, {"win": _win(N9, 1, 2)}]}}]}, "invalid_field",
+        {"win": _win(N9, 1, 2)}, {"win": _win(N9, 1, 2)}]}}]}, "inconsistent_context",
         "/hands/0/claims/claims/1/win/context/winner")
 
 
