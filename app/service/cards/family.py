@@ -28,6 +28,7 @@ from app.service.cards.requests import (
 )
 from app.service.cards.responses import card_score_response, card_waits_response
 from app.service.families import FamilyContract, RequestSchemas, ServiceFamily
+from app.service.pictures.scoresheet import match_scoresheet
 
 __all__ = ["FAMILY"]
 
@@ -85,6 +86,7 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     read_waits=read_card_waits_request, waits=_card_waits, write_waits=card_waits_response,
     document=card_ruleset_document,
     schemas=_card_schemas,
-    pictures={"score": card_score_picture, "waits": card_waits_picture},
+    pictures={"score": card_score_picture, "waits": card_waits_picture,
+              "match": match_scoresheet},
     contract=CARD_CONTRACT,
 )
