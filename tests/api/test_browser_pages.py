@@ -31,6 +31,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.api.routes import RULESETS_KEY
+from tests.api.match_samples import sample_match
 from tests.api.picture_hands import drawn_tiles, sample_hands
 from tests.api.test_settle import RULE_PAGE_REQUEST
 from tests.browser import BROWSER, NO_BROWSER, Browser, Page, serving
@@ -463,6 +464,28 @@ SHEET = """(() => {
     return b.right > frame.right + 0.5 || b.bottom > frame.bottom + 0.5; }).length;
   return {rows, outside};
 })()"""
+
+
+def test_every_rule_set_s_scoresheet_is_drawn_within_its_box(
+        browser: Browser, served: str, client: FlaskClient) -> None:
+    """Each rule set's sample match (tests/api/match_samples.py) drawn as the browser draws
+    it, at its own size and at a phone's width: a row per hand, no text outside the box."""
+    page = browser.page(1600, 1000)
+    page.goto(f"{served}/healthz")
+    drawn = 0
+    for ruleset in sorted(sample_hands()):
+        body = sample_match(client, ruleset)
+        if body is None:
+            continue
+        for path in (f"/v1/rulesets/{ruleset}/match", f"/v1/rulesets/{ruleset}/match/picture"
+                                                      "?width=358"):
+            got = _measure(page, path, body)
+            assert got["status"] == 200 and got["type"].startswith("image/svg+xml"), ruleset
+            assert got["outside"] == [], (ruleset, path)
+            assert got["text"].count("#") >= len(body["hands"]), ruleset
+            assert "width" not in path or got["width"] <= 358, (ruleset, got["width"])
+        drawn += 1
+    assert drawn >= 10
 
 
 def _match_mode(page: Page) -> None:

@@ -4,11 +4,12 @@ rows, the standings at the bottom, as a score keeper writes them up.
 Drawn from the match answer alone (`app.service.matches`), so every family shares it: a hand's
 row names its number, the round wind (or the 圈, in a game without winds), how it ended and
 whether the dealer kept the deal (连庄); each player's cell marks the dealer (庄, on a tinted
-ground), the player's seat wind where the game has winds, who won (和) and who discarded the
-winning tile (铳), then the player's net for the hand and the running total after it. False
-wins, penalties, deductions and claims of 截和 are written under their hand. At the bottom: the
-totals (with what was deducted), the points (the base points and the total), the ranks and
-the table points (标准分) where the game gives them, then the next hand's table or the end.
+ground), the player's seat wind where the game has winds, who won (和), who discarded the
+winning tile (铳) and the points deducted (扣, paid to nobody), then the player's net for the
+hand and the running total after it (which counts the deductions). False wins, penalties and
+claims of 截和 are written under their hand. At the bottom: the totals, what was deducted in
+all, the points (the base points and the total), the ranks and the table points (标准分)
+where the game gives them, then the next hand's table or the end.
 
 Players are named P0, P1, … as the match numbers them: by the seat each held at the first
 hand. A picture given a width keeps the table's columns as narrow as their text within it,
@@ -57,7 +58,8 @@ def _color(n: float) -> str:
 
 
 def _marks(hand: Json, p: int) -> str:
-    """A player's marks in a hand's row: seat wind, 庄, 和 or 铳."""
+    """A player's marks in a hand's row: seat wind, 庄, 和 or 铳, and 扣 with the points
+    deducted in the hand."""
     marks = []
     if hand.get("seat_winds"):
         marks.append(WIND_NAMES.get(hand["seat_winds"][p], hand["seat_winds"][p]))
@@ -67,6 +69,8 @@ def _marks(hand: Json, p: int) -> str:
         marks.append("和")
     elif hand["discarder"] == p:
         marks.append("铳")
+    if hand["deducted"][p]:
+        marks.append(f"扣{hand['deducted'][p]}")
     return " ".join(marks)
 
 
@@ -110,35 +114,38 @@ class _Sheet:
         self.players = len(answer["standings"]["totals"])
         self.short = False
         self.foot = _foot_rows(answer["standings"])
-        self.left, self.column = self._widths()
+        self.left, self.columns = self._widths()
         room = canvas.limit - MARGIN
-        if canvas.width is not None and self.left + self.column * self.players > room:
+        if canvas.width is not None and self.left + sum(self.columns) > room:
             self.short = True
             self.foot = _foot_rows(answer["standings"], short=True)
-            self.left, self.column = self._widths()
+            self.left, self.columns = self._widths()
         self.x0 = MARGIN
-        self.right = self.x0 + self.left + self.column * self.players
+        self.right = self.x0 + self.left + sum(self.columns)
 
-    def _widths(self) -> tuple[float, float]:
-        """The first column's width and a player's, from the text they hold."""
+    def _widths(self) -> tuple[float, list[float]]:
+        """The first column's width and each player's, from the text they hold; a player's
+        at least MIN_COLUMN where the picture has the room."""
         hands = self.answer["hands"]
         labels = [s for h in hands for s in _hand_label(h, self.short)]
         labels += [f[0] for f in self.foot]
         left = max([text_width(s, SMALL) for s in labels] + [text_width("hand", SMALL)])
-        cells = [text_width(_player(p), SMALL * 1.08) for p in range(self.players)]
-        for h in hands:
-            for p in range(self.players):
+        columns = []
+        for p in range(self.players):
+            cells = [text_width(_player(p), SMALL) * 1.08]
+            for h in hands:
                 cells += [text_width(_marks(h, p), SMALL), text_width(f"= {h['totals'][p]}", SMALL),
-                          text_width(_net_text(h, p), NET_SIZE) * 1.08]
-        cells += [text_width(cell, SMALL) for _, values in self.foot for cell in values]
-        left, column = left + 2 * PAD, max(cells) + 2 * PAD
-        room = self.canvas.limit - MARGIN
-        if self.canvas.width is None or left + MIN_COLUMN * self.players <= room:
-            column = max(column, MIN_COLUMN)
-        return left, column
+                          text_width(signed(h["net"][p]), NET_SIZE) * 1.08]
+            cells += [text_width(values[p], SMALL) * 1.08 for _, values in self.foot]
+            columns.append(max(cells) + 2 * PAD)
+        left += 2 * PAD
+        widened = [max(c, MIN_COLUMN) for c in columns]
+        if self.canvas.width is None or left + sum(widened) <= self.canvas.limit - MARGIN:
+            columns = widened
+        return left, columns
 
     def cell_x(self, p: int) -> float:
-        return self.x0 + self.left + p * self.column
+        return self.x0 + self.left + sum(self.columns[:p])
 
     def put(self, content: str, x: float, y: float, size: float = SMALL, *,
             fill: str = INK, bold: bool = False, cls: str | None = None,
@@ -173,7 +180,8 @@ class _Sheet:
         start = len(self.canvas.parts)
         if index % 2:
             self.rect(self.x0, y, self.right - self.x0, ROW_H, STRIPE)
-        self.rect(self.cell_x(hand["dealer"]), y, self.column, ROW_H, DEALER_GROUND)
+        self.rect(self.cell_x(hand["dealer"]), y, self.columns[hand["dealer"]], ROW_H,
+                  DEALER_GROUND)
         number, where, kind = _hand_label(hand, self.short)
         self.put(number, self.x0 + PAD, y + 14, bold=True)
         self.put(where, self.x0 + PAD, y + 29, fill=GREY)
@@ -182,7 +190,7 @@ class _Sheet:
             x = self.cell_x(p) + PAD
             self.put(_marks(hand, p), x, y + 14, fill=GREY,
                      cls="marks", player=p)
-            self.put(_net_text(hand, p), x, y + 30, NET_SIZE, bold=True,
+            self.put(signed(hand["net"][p]), x, y + 30, NET_SIZE, bold=True,
                      fill=_color(hand["net"][p] - hand["deducted"][p]),
                      cls="net", player=p)
             self.put(f"= {hand['totals'][p]}", x, y + 43, fill=GREY,
@@ -214,7 +222,7 @@ class _Sheet:
 
 
 def _net_text(hand: Json, p: int) -> str:
-    """A player's points for the hand: the net, and what was deducted (扣)."""
+    """A player's points for the hand in words: the net, and what was deducted (扣)."""
     net, deducted = hand["net"][p], hand["deducted"][p]
     return signed(net) + (f" 扣{deducted}" if deducted else "")
 
@@ -222,9 +230,10 @@ def _net_text(hand: Json, p: int) -> str:
 def _foot_rows(standings: Json, short: bool = False) -> list[tuple[str, list[str]]]:
     """The standings' rows: label (in Chinese alone when `short`), then one value per
     player."""
-    totals, deducted = standings["totals"], standings["deducted"]
-    rows = [("总分" if short else "total 总分",
-             [str(t) + (f" (扣{d})" if d else "") for t, d in zip(totals, deducted, strict=True)])]
+    rows = [("总分" if short else "total 总分", [str(t) for t in standings["totals"]])]
+    if any(standings["deducted"]):
+        rows.append(("扣分" if short else "deducted 扣分",
+                     [str(d) for d in standings["deducted"]]))
     if standings.get("base_points"):
         rows.append(("局分" if short else f"points ({standings['base_points']} +)",
                      [str(n) for n in standings["points"]]))
@@ -246,8 +255,9 @@ def _next_line(answer: Json) -> str:
 
 def _legend(answer: Json) -> str:
     winds = any(h.get("seat_winds") for h in answer["hands"])
+    deducted = any(any(h["deducted"]) for h in answer["hands"])
     return ("庄 dealer · 和 won · 铳 discarded the winning tile"
-            + (" · 东南西北 seat winds" if winds else "")
+            + (" · 东南西北 seat winds" if winds else "") + (" · 扣 deducted" if deducted else "")
             + " · each cell: the hand's net, = the running total")
 
 
