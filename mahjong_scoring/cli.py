@@ -23,6 +23,7 @@ from typing import IO, TYPE_CHECKING, Any
 from app.rules.errors import RuleSetError
 from app.service import collector
 from mahjong_scoring.lines import LineScorer, served_rulesets
+from mahjong_scoring.matches import line_scorer
 
 # Lines per chunk sent to a worker: enough that sending a chunk and its answer costs little
 # beside scoring it (a few ms of work), few enough that the progress bar moves smoothly.
@@ -45,7 +46,8 @@ _scorer: LineScorer | None = None  # a worker process's own, made by `_start_wor
 DESCRIPTION = """\
 Score a JSON Lines log of mahjong hands, one request per line, as the service's
 POST /v1/rulesets/{ruleset}/score takes it (or /waits, with --waits, or /analysis, with
---analysis: shanten, useful tiles and the value of each discard). A line may name its
+--analysis: shanten, useful tiles and the value of each discard; or /match, with --match:
+a whole match a line, scored hand by hand). A line may name its
 rule set in a "ruleset" field; --ruleset gives the rule set of the lines that do not.
 
 Writes one JSON line per input line, in input order: {"result": ...}, what the service
@@ -65,6 +67,7 @@ examples:
   cat day1.jsonl day2.jsonl | mahjong-score --ruleset sichuan > scored.jsonl
   mahjong-score --waits --jobs 1 --ruleset tianjin hands.jsonl
   mahjong-score --analysis --ruleset mcr hands.jsonl   # 13 or 14 tiles a line
+  mahjong-score --match --ruleset mcr matches.jsonl   # a whole match a line
   ./run log --ruleset mcr --hands 1000 | mahjong-score   # a generated log (a checkout)
 """
 
@@ -96,6 +99,9 @@ def parser() -> argparse.ArgumentParser:
                       help="the lines are analysis requests (13 or 14 tiles, optional "
                            "\"visible\"): shanten, useful tiles with the copies left, and for "
                            "14 tiles one row per discard, best first")
+    kind.add_argument("--match", action="store_true",
+                      help="the lines are match requests, as POST .../match takes them: each "
+                           "hand's table, nets and running totals, the standings")
     p.add_argument("--explain", action="store_true",
                    help="explain each result as ?explain=true does: the fans the hand had but "
                         "did not count, and why, and the readings compared")
@@ -126,14 +132,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         p.error(f"--jobs takes 0 (every core) or more, not {args.jobs}")
     if args.time_limit is not None and not args.time_limit > 0:
         p.error(f"--time-limit takes a number of seconds above 0, not {args.time_limit}")
-    endpoint = "waits" if args.waits else "analysis" if args.analysis else "score"
+    endpoint = ("waits" if args.waits else "analysis" if args.analysis
+                else "match" if args.match else "score")
     try:
         rulesets = served_rulesets(args.rulesets_dir)
     except (OSError, RuleSetError) as exc:
         print(f"mahjong-score: the rule sets cannot be loaded: {exc}", file=sys.stderr)
         return 1
     try:
-        LineScorer(rulesets, args.ruleset, endpoint, args.time_limit, args.explain)
+        line_scorer(rulesets, args.ruleset, endpoint, args.time_limit, args.explain)
     except ValueError as exc:
         p.error(str(exc))
     show = sys.stderr.isatty() if args.progress is None else args.progress
@@ -162,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 1
     if not args.quiet:
         rate = hands / seconds if seconds > 0 else 0.0
-        what = "winning" if endpoint == "score" else "ready"  # analysis: shanten 0 or -1
+        # analysis: shanten 0 or -1; a match line counts when its match has ended
+        what = {"score": "winning", "match": "ended"}.get(endpoint, "ready")
         print(f"mahjong-score: {hands} hands, {won} {what}, {errors} errors in {seconds:.2f} s: "
               f"{rate:,.0f} hands/s ({jobs} job{'s' if jobs != 1 else ''})", file=sys.stderr)
     return 0
@@ -269,7 +277,7 @@ def _score_chunk(scorer: LineScorer, first: int, lines: list[bytes]) -> Scored:
 def _start_worker(settings: tuple[Any, ...]) -> None:
     global _scorer
     directory, default, endpoint, seconds, explain = settings
-    _scorer = LineScorer(served_rulesets(directory), default, endpoint, seconds, explain)
+    _scorer = line_scorer(served_rulesets(directory), default, endpoint, seconds, explain)
     # What is loaded now (the rule sets, their plans, the libraries) lives as long as the
     # process: out of the garbage collector's sight, its full collections walk only what the
     # scoring made since; and those run only between chunks (`_score_chunk`).

@@ -1,10 +1,10 @@
 """The calculator page at `GET /calculator`: a person enters a hand and reads its score,
-its waits or its discard analysis.
+its waits or its discard analysis; or scores a match hand by hand, its scoresheet growing.
 
 The page is three static files of the service's own (`app/api/static/calculator.*`: HTML, a
 script and a style sheet, no build step, no library, nothing from another host), served here;
 everything it shows is asked of the API itself (the rule sets, the chosen one's document, the
-score, waits and analysis answers and their pictures). The files are read once per process;
+score, waits, analysis and match answers and their pictures). The files are read once per process;
 each answer carries a strong ETag, so a browser that has one asks again cheaply (304).
 """
 

@@ -134,11 +134,19 @@ def _wants_picture(rs: ServedRuleSet, kind: str) -> bool:
     return best == PICTURE_MEDIA_TYPE and draws_picture(rs, kind)
 
 
-def _picture(rs: ServedRuleSet, kind: str, *, negotiated: bool = True) -> Response:
-    """The answer of `kind` drawn as SVG. `negotiated`: chosen by the request's `Accept` on
+def _body(op: OperationDecl) -> dict[str, Any]:
+    """The request body of an operation, within its own limit when it has one."""
+    if op.body_limit is None:
+        return json_object_body()
+    return json_object_body(int(current_app.config[op.body_limit]))
+
+
+def _picture(rs: ServedRuleSet, op: OperationDecl, *, negotiated: bool = True) -> Response:
+    """The answer of `op` drawn as SVG. `negotiated`: chosen by the request's `Accept` on
     a JSON path (the answer says it varies with it), not asked on a picture path."""
+    kind = op.name
     width = _width()
-    svg = picture_body(kind, json_object_body(), rs, width)
+    svg = picture_body(kind, _body(op), rs, width)
     count_hands(rs.id, kind)
     response = Response(svg, mimetype=PICTURE_MEDIA_TYPE)
     if negotiated:
@@ -174,9 +182,8 @@ def _single(op: OperationDecl) -> Callable[[str], Response]:
         rs = _ruleset(ruleset)
         explain = op.explain and _explain()
         if op.picture is not None and _wants_picture(rs, op.name):
-            return _picture(rs, op.name)
-        body = json_object_body(None if op.body_limit is None
-                                else int(current_app.config[op.body_limit]))
+            return _picture(rs, op)
+        body = _body(op)
         refusal = op.refuse(rs, rulesets().values()) if op.refuse is not None else None
         if refusal is not None:
             raise refusal
@@ -195,7 +202,7 @@ def _single(op: OperationDecl) -> Callable[[str], Response]:
 
 def _drawn(op: OperationDecl) -> Callable[[str], Response]:
     def view(ruleset: str) -> Response:
-        return _picture(_ruleset(ruleset), op.name, negotiated=False)
+        return _picture(_ruleset(ruleset), op, negotiated=False)
 
     return view
 

@@ -30,8 +30,9 @@ What a family gives (`ServiceFamily`):
   `match_not_supported`;
 - `ready_before_win`: whether a hand claimed as a win that is none was ready without its
   winning tile (how a match tells a false win's kind), or None;
-- `pictures`: per kind of answer (`score`, `waits`, `analysis`), the function drawing it as
-  SVG from the request as the engine took it and the answer's JSON (`app.service.pictures`;
+- `pictures`: per kind of answer (`score`, `waits`, `analysis`, `match`), the function drawing
+  it as SVG from the request as the engine took it and the answer's JSON (`app.service.pictures`;
+  a match's scoresheet is drawn from its answer alone, one drawing both families name;
   sent for `Accept: image/svg+xml`, `app.service.picture_answers`); a kind without one is
   answered in JSON only.
 

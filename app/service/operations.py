@@ -13,7 +13,8 @@ request's error). Its declaration says besides:
   rule set, which the refusal may name: `settle_not_supported`);
 - `picture`: its answer can be drawn (`POST .../<name>/picture`, or `Accept: image/svg+xml` on
   the JSON path): the reader giving the request as the engine took it and the JSON answer,
-  drawn by the family's `pictures[name]` (`app.service.picture_answers`);
+  drawn by the family's `pictures[name]` (`app.service.picture_answers`; a match's reader
+  gives the body as posted, its scoresheet being drawn from the answer alone);
 - `batch`: its batch form (`POST .../<name>/batch`): the item function, and the explained one;
 - `direct`: the direct path may answer its common request (no query string, a JSON body);
 - `body_limit`: the app setting naming the most bytes its body may hold, when it is not the
@@ -175,6 +176,11 @@ def _analysis_drawn(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
     return request, analysis.write(analysis.analyse(request, rs))
 
 
+def _match_drawn(body: Json, rs: ServedRuleSet) -> tuple[Any, Json]:
+    # The scoresheet is drawn from the answer alone: it holds every hand and the standings.
+    return body, match_body(body, rs, False)
+
+
 def _analysis(body: Json, rs: ServedRuleSet, explain: bool) -> Json:
     return analysis_body(body, rs)  # an analysis has nothing to explain
 
@@ -220,6 +226,6 @@ for _decl in (
         "match", match_body, "scoreMatch", "MatchRequest", "MatchResponse",
         "Score a whole match: who deals, the winds and seats, running totals and standings",
         serves=lambda family: family.plays_matches, explain=True, counted=match_answer,
-        body_limit="MAX_MATCH_CONTENT_LENGTH"),
+        picture=_match_drawn, body_limit="MAX_MATCH_CONTENT_LENGTH"),
 ):
     register_operation(_decl)

@@ -1,8 +1,9 @@
-"""Answers as pictures: a score, waits or analysis request answered with the SVG of its answer
-(`image/svg+xml`), drawn by the rule set's family (`ServiceFamily.pictures`,
-`app.service.pictures`). A picture is asked for in one of two ways, both answered here: on
-the picture operation's own path (`.../score/picture`, `.../waits/picture`,
-`.../analysis/picture`), or on the JSON path with an `Accept` that prefers SVG.
+"""Answers as pictures: a score, waits, analysis or match request answered with the SVG of its
+answer (`image/svg+xml`), drawn by the rule set's family (`ServiceFamily.pictures`,
+`app.service.pictures`; a match's scoresheet is the same drawing in every family). A picture
+is asked for in one of two ways, both answered here: on the picture operation's own path
+(`.../score/picture`, `.../waits/picture`, `.../analysis/picture`, `.../match/picture`), or
+on the JSON path with an `Accept` that prefers SVG.
 
 The request is read, checked and answered exactly as for JSON (the same family functions,
 the same errors, which stay problem documents); the picture is drawn from the request as the

@@ -12,6 +12,10 @@ driven over the DevTools protocol: tests/browser.py), one browser for the module
 - The discard analysis: its pictures drawn within their box; on `/calculator` (tile games
   only) the same shanten and first discard row as the JSON API, the picture, and at a phone's
   width nothing wider than the screen.
+- The match mode of `/calculator`: hands entered one at a time (wins built by the form, a
+  drawn hand, 截和 and a round to settle sent as JSON), each posted with the state the last
+  answer gave; the scoresheet grows a row a hand, ends as the whole match posted at once does,
+  and fits a phone's screen. Screenshots at a desktop and a phone width.
 
 Without a browser these tests are skipped, saying so; `.ci/run` installs one."""
 
@@ -27,7 +31,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from app.api.routes import RULESETS_KEY
+from tests.api.match_samples import sample_match
 from tests.api.picture_hands import drawn_tiles, sample_hands
+from tests.api.test_settle import RULE_PAGE_REQUEST
 from tests.browser import BROWSER, NO_BROWSER, Browser, Page, serving
 
 pytestmark = pytest.mark.skipif(BROWSER is None, reason=NO_BROWSER)
@@ -438,3 +444,150 @@ def test_the_calculator_declares_a_void_suit_per_seat(browser: Browser, served: 
               "'result-body').textContent.includes('Not a win')")
     assert "declared a suit void" in page.eval(
         "document.getElementById('result-body').textContent")
+
+
+# --- a match, hand by hand ------------------------------------------------------------------
+
+N9 = "[123m][456p]789s23sNN4s"
+CLAIMS = {"claims": {"discarder": 2, "claims": [
+    {"win": {"hand": N9, "context": {"win_type": "discard", "winner": 3, "discarder": 2}}},
+    {"win": {"hand": N9, "context": {"win_type": "discard", "winner": 1, "discarder": 2}}}]}}
+
+SHEET = """(() => {
+  const svg = document.querySelector('#picture svg');
+  if (!svg) return null;
+  const frame = svg.getBoundingClientRect();
+  const rows = [...svg.querySelectorAll('g.hand')].map((g) => [...g.querySelectorAll('.net')]
+    .map((t) => t.textContent));
+  const outside = [...svg.querySelectorAll('text')].filter((t) => {
+    const b = t.getBoundingClientRect();
+    return b.right > frame.right + 0.5 || b.bottom > frame.bottom + 0.5; }).length;
+  return {rows, outside};
+})()"""
+
+
+def test_every_rule_set_s_scoresheet_is_drawn_within_its_box(
+        browser: Browser, served: str, client: FlaskClient) -> None:
+    """Each rule set's sample match (tests/api/match_samples.py) drawn as the browser draws
+    it, at its own size and at a phone's width: a row per hand, no text outside the box."""
+    page = browser.page(1600, 1000)
+    page.goto(f"{served}/healthz")
+    drawn = 0
+    for ruleset in sorted(sample_hands()):
+        body = sample_match(client, ruleset)
+        if body is None:
+            continue
+        for path in (f"/v1/rulesets/{ruleset}/match", f"/v1/rulesets/{ruleset}/match/picture"
+                                                      "?width=358"):
+            got = _measure(page, path, body)
+            assert got["status"] == 200 and got["type"].startswith("image/svg+xml"), ruleset
+            assert got["outside"] == [], (ruleset, path)
+            assert got["text"].count("#") >= len(body["hands"]), ruleset
+            assert "width" not in path or got["width"] <= 358, (ruleset, got["width"])
+        drawn += 1
+    assert drawn >= 10
+
+
+def _match_mode(page: Page) -> None:
+    page.click('input[name="mode"][value="match"]')
+    page.wait("document.body.dataset.mode === 'match'"
+              " && document.getElementById('match-win') !== null")
+
+
+def _add(page: Page, button: str, hands: int) -> None:
+    page.click(button)
+    page.wait("['done', 'problem'].includes(document.body.dataset.state)")
+    assert page.eval("document.body.dataset.state") == "done", page.eval(
+        "document.getElementById('form-problem').textContent")
+    assert page.eval("document.querySelectorAll('#picture svg g.hand').length") == hands
+    page.eval("document.body.dataset.state = 'ready'")
+
+
+def _win(page: Page, hand: str, win_type: str, winner: int, discarder: int | None) -> None:
+    page.eval(f"document.getElementById('hand').value = {json.dumps(hand)}")
+    _set(page, "#ctx-win_type", win_type)
+    _set(page, "#ctx-winner", str(winner))
+    if discarder is not None:
+        _set(page, "#ctx-discarder", str(discarder))
+
+
+def test_the_calculator_scores_a_match_hand_by_hand(
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path,
+        record_property: Any) -> None:
+    """mcr in match mode: two wins built by the form (players as winner and discarder, the
+    table's own fields hidden), a drawn hand, 截和 sent as JSON, each posted with the state the
+    last answer gave; the scoresheet grows a row a hand and ends where the whole match posted
+    at once does. A hand that is no win is refused next to the form and adds nothing."""
+    page = browser.page(1280, 900)
+    page.goto(f"{served}/calculator?ruleset=mcr")
+    _ready(page)
+    _match_mode(page)
+    assert page.eval("document.getElementById('ask-score') === null")
+    assert page.eval("document.getElementById('ctx-dealer').closest('.field').hidden") is True
+    assert page.eval("document.getElementById('ctx-winner').options[1].textContent") == "player 1"
+    _win(page, "123m123p123s789s5p5p", "discard", 1, 2)
+    _add(page, "#match-win", 1)
+    _win(page, N9, "self_draw", 3, None)
+    _add(page, "#match-win", 2)
+    _add(page, "#match-drawn", 3)
+    page.eval(f"document.getElementById('match-json').value = {json.dumps(json.dumps(CLAIMS))}")
+    _add(page, "#match-add-json", 4)
+    hands = [
+        {"win": {"hand": "123m123p123s789s5p5p",
+                 "context": {"win_type": "discard", "winner": 1, "discarder": 2}}},
+        {"win": {"hand": N9, "context": {"win_type": "self_draw", "winner": 3}}},
+        {"drawn": {}}, CLAIMS]
+    whole = client.post("/v1/rulesets/mcr/match", json={"hands": hands}).get_json()
+    sheet = page.eval(SHEET)
+    assert sheet["outside"] == 0
+    assert [[cell.split(" ")[0] for cell in row] for row in sheet["rows"]] == [
+        [f"+{n}" if n > 0 else str(n) for n in h["net"]] for h in whole["hands"]]
+    standings = whole["standings"]
+    assert _rows(page, "#result-body table.standings")[:3] == [
+        ["total", *map(str, standings["totals"])], ["points", *map(str, standings["points"])],
+        ["rank", *map(str, standings["ranks"])]]
+    status = page.eval("document.getElementById('match-status').textContent")
+    assert f"Next: hand 5, player {whole['next']['dealer']} deals" in status
+    assert page.eval(SMALLEST_TEXT)["picture"] >= 11 - 0.01
+    # a hand that is no win: the service's problem, and the match as it was
+    _win(page, "123456m234p678s5s5s", "discard", 0, 1)
+    page.click("#match-win")
+    page.wait("document.body.dataset.state === 'problem'")
+    assert "does not win" in page.eval("document.getElementById('hand-problem').textContent")
+    assert page.eval("document.querySelectorAll('#picture svg g.hand').length") == 4
+    shot = page.screenshot(tmp_path / "calculator-match-desktop.png")
+    record_property("screenshot_match_desktop", str(shot))
+    print(f"screenshot of a match at 1280 px: {shot}")
+
+
+def test_the_calculator_scores_a_match_on_a_phone(
+        browser: Browser, served: str, client: FlaskClient, tmp_path: Path,
+        record_property: Any) -> None:
+    """A word-card game's match at 390 px (a win, a drawn hand), and a round settled in a
+    match of sichuan sent as JSON: the scoresheet fits the screen, its text 11 px at least."""
+    phone = browser.page(390, 844, mobile=True)
+    phone.goto(f"{served}/calculator?ruleset=hengyang")
+    _ready(phone)
+    _match_mode(phone)
+    phone.eval("document.getElementById('hand').value = '{10101010d}[2710x]78x123d55x9x'")
+    _add(phone, "#match-win", 1)
+    _add(phone, "#match-drawn", 2)
+    assert phone.eval("document.documentElement.scrollWidth <= window.innerWidth")
+    assert phone.eval("!document.getElementById('picture').hasAttribute('data-wide')")
+    assert phone.eval(SHEET)["outside"] == 0
+    assert phone.eval(SMALLEST_TEXT)["picture"] >= 11 - 0.01
+    shot = phone.screenshot(tmp_path / "calculator-match-phone.png")
+    record_property("screenshot_match_phone", str(shot))
+    print(f"screenshot of a match at 390 px: {shot}")
+    # a round, as settle takes it, in a sichuan match (the JSON box wraps it)
+    phone.goto(f"{served}/calculator?ruleset=sichuan")
+    _ready(phone)
+    _match_mode(phone)
+    phone.eval("document.getElementById('match-json').value = "
+               f"{json.dumps(json.dumps(RULE_PAGE_REQUEST))}")
+    _add(phone, "#match-add-json", 1)
+    settled = client.post("/v1/rulesets/sichuan/settle", json=RULE_PAGE_REQUEST).get_json()
+    rows = phone.eval(SHEET)["rows"]
+    assert [cell.split(" ")[0] for cell in rows[0]] == [
+        f"+{n}" if n > 0 else str(n) for n in settled["net"]]
+    assert phone.eval("document.documentElement.scrollWidth <= window.innerWidth")

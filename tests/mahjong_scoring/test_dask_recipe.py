@@ -5,6 +5,7 @@ project's `bulk` extra is what the recipe imports."""
 from __future__ import annotations
 
 import ast
+import json
 import os
 import re
 import subprocess
@@ -24,10 +25,10 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "bulk.md"
 
 
-def recipe() -> str:
-    """The Python block of docs/bulk.md marked as covered by this test (tests/test_docs.py
-    leaves it to this one)."""
-    found = re.search(r"<!-- covered: tests/mahjong_scoring/test_dask_recipe.py::\S+ -->\s*"
+def recipe(test: str = "test_dask_recipe_matches_the_command_line_scorer") -> str:
+    """The Python block of docs/bulk.md marked as covered by `test` of this module
+    (tests/test_docs.py leaves it to this one)."""
+    found = re.search(rf"<!-- covered: tests/mahjong_scoring/test_dask_recipe.py::{test} -->\s*"
                       r"```python\n(.*?)```", DOC.read_text(), re.S)
     assert found, "docs/bulk.md has no recipe block"
     return found.group(1)
@@ -93,3 +94,39 @@ def test_dask_recipe_matches_the_command_line_scorer(tmp_path: Path) -> None:
     # The mixed log did hold error items, numbered by their line in the file.
     first = (tmp_path / "scored" / "0.jsonl").read_bytes().splitlines()
     assert any(b'"error"' in line for line in first)
+
+
+def test_the_match_recipe_matches_the_command_line_scorer(tmp_path: Path) -> None:
+    """The recipe's variant for a log of matches (a match a line): the same bytes as
+    `mahjong-score --match` for the same files."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    files = {"a.jsonl": [json.dumps(MATCH), '{"ruleset": "sichuan", "hands": []}', "not json"],
+             "b.jsonl": [json.dumps({"hands": MATCH["hands"][:1]})] * 3}
+    for name, lines in files.items():
+        (folder / name).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    code = recipe("test_the_match_recipe_matches_the_command_line_scorer")
+    assert "match=True" in code
+    script = tmp_path / "recipe.py"
+    script.write_text(code)
+    # Run from the log's folder with this checkout's library, the one `cli` below is.
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    for index, (name, lines) in enumerate(files.items()):
+        expected = tmp_path / f"cli-{name}"
+        assert cli.main([str(folder / name), "-o", str(expected), "--ruleset", "mcr", "--match",
+                         "--jobs", "1", "--quiet", "--no-progress"]) == 0
+        produced = (tmp_path / "scored-matches" / f"{index}.jsonl").read_bytes()
+        assert produced == expected.read_bytes(), name
+        assert produced.count(b"\n") == len(lines)
+        assert b'"standings"' in produced
+
+
+MATCH = {"hands": [
+    {"win": {"hand": "123m123p123s789s5p5p",
+             "context": {"win_type": "discard", "winner": 1, "discarder": 2}}},
+    {"drawn": {}},
+    {"win": {"hand": "[123m][456p]789s23sNN4s", "context": {"win_type": "self_draw",
+                                                             "winner": 3}}}]}

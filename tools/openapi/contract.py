@@ -21,7 +21,12 @@ from app.rules.families import CARDS, TILES
 from app.service.pictures.layout import MAX_ROW, MAX_WIDTH, MIN_WIDTH
 from tools.openapi import examples as ex
 from tools.openapi.examples import Example, Fixed
-from tools.openapi.pictures import ANALYSIS_PICTURE_WHAT, SCORE_PICTURE_WHAT, WAITS_PICTURE_WHAT
+from tools.openapi.pictures import (
+    ANALYSIS_PICTURE_WHAT,
+    MATCH_PICTURE_WHAT,
+    SCORE_PICTURE_WHAT,
+    WAITS_PICTURE_WHAT,
+)
 from tools.openapi.shapes import Answer, BatchTexts, Operation, Place, Texts
 
 TITLE = "Mahjong scoring service"
@@ -467,7 +472,7 @@ _TILE_TEXTS: dict[str, Texts] = {
         "Every hand at its table with each player's net and running total, the standings, "
         "the next hand's table and the state to continue from.",
         {**SINGLE_ERRORS, 422: Answer(_MATCH_422, "Problem", examples=ex.MATCH_PROBLEMS)},
-        ex.MATCH, "mcr"),
+        ex.MATCH, "mcr", picture=(MATCH_PICTURE_WHAT, ("worked_mcr",))),
 }
 
 
@@ -536,7 +541,7 @@ def _card_texts(operation: str, place: Place) -> Texts | None:
             "hand's table and the state to continue from.",
             {**SINGLE_ERRORS, 422: Answer(_MATCH_422, "Problem",
                                           examples=examples.get("match_problems", ()))},
-            examples.get("match", ()))
+            examples.get("match", ()), picture=(MATCH_PICTURE_WHAT, ("two_hands",)))
     return None
 
 

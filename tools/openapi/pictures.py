@@ -29,6 +29,11 @@ SCORE_PICTURE_WHAT = (
 WAITS_PICTURE_WHAT = (
     "the hand (`class=\"tile\"` or `\"card\"`, `data-tile` its code), then each wait with "
     "what it scores, the best marked.")
+MATCH_PICTURE_WHAT = (
+    "the match's scoresheet: players as columns, hands as rows (each hand's number, wind, "
+    "dealer, winner and discarder, each player's net and running total, false wins, "
+    "penalties and deductions), then the standings: totals, points, ranks and table "
+    "points, and the next hand or the match's end.")
 ANALYSIS_PICTURE_WHAT = (
     "the hand's tiles (`class=\"tile\"`, `data-tile` its code, declared melds set aside), "
     "the shanten overall and per shape; for 13 tiles the useful tiles with their copies "

@@ -32,6 +32,27 @@ PICTURES: dict[str, tuple[str, str, dict[str, Any]]] = {
     "docs/pictures/sichuan-analysis.svg": ("sichuan", "analysis", {
         "hand": "111m234m567m999s5s4p", "context": {"win_type": "self_draw"},
         "visible": "5s"}),
+    # The worked 国标 match: 截和, a false win, a drawn hand, the second 圈's new seats.
+    "docs/pictures/mcr-match.svg": ("mcr", "match", {"hands": [
+        {"win": {"hand": "123m123p123s789s5p5p",
+                 "context": {"win_type": "discard", "winner": 1, "discarder": 2}}},
+        {"win": {"hand": "[123m][456p]789s23sNN4s",
+                 "context": {"win_type": "self_draw", "winner": 3}}},
+        {"win": {"hand": "[123m][456p]789s23sNN4s",
+                 "context": {"win_type": "self_draw", "winner": 2}},
+         "false_wins": [{"player": 0, "win": {"hand": "[234m][567s]345p888s9m9m", "context": {
+             "win_type": "discard", "winner": 0, "discarder": 1}}}]},
+        {"drawn": {}},
+        {"win": {"hand": "[SSS]123456789m5p5p",
+                 "context": {"win_type": "discard", "winner": 0, "discarder": 3}}},
+        {"claims": {"discarder": 2, "claims": [
+            {"win": {"hand": "[123m][456p]789s23sNN4s",
+                     "context": {"win_type": "discard", "winner": 3, "discarder": 2}}},
+            {"win": {"hand": "[123m][456p]789s23sNN4s",
+                     "context": {"win_type": "discard", "winner": 1, "discarder": 2}}}]}},
+        {"win": {"hand": "123m456m789m123p5p5p",
+                 "context": {"win_type": "discard", "winner": 2, "discarder": 0}},
+         "penalties": [{"player": 1, "points": 10, "to": 3, "reason": "slow play"}]}]}),
 }
 
 

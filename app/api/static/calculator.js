@@ -7,6 +7,10 @@
  * same request sent with `Accept: image/svg+xml`. The discard analysis is offered for the tile
  * games (a document with `tile_kinds`; the word-card games have none, as the contract says). A problem document's messages are shown next
  * to the field its JSON pointer names. No library, no build step, nothing from another host.
+ *
+ * The match mode (MATCH below) scores a match hand by hand through POST .../match: each hand
+ * posted with the state the last answer gave, the scoresheet (the same match drawn as SVG)
+ * shown growing.
  */
 "use strict";
 
@@ -18,7 +22,7 @@ const DEFAULT_RULESET = "mcr";
 // app/service/pictures/layout.py, which a test holds this to).
 const PICTURE_WIDTH = { min: 200, max: 4000 };
 const $ = (id) => document.getElementById(id);
-const state = { doc: null, family: "tiles", pending: [], history: [] };
+const state = { doc: null, family: "tiles", pending: [], history: [], mode: "hand", match: null };
 
 /* Each kind of answer the page asks for: its button, the path, and how it is shown. A new
  * kind (such as a discard analysis) is one more entry, offered when its rule set takes it. */
@@ -70,6 +74,7 @@ async function chooseRuleset(id) {
   state.family = doc.deck ? "cards" : "tiles";
   state.pending = [];
   state.history = [];
+  state.match = newMatch();
   $("hand").value = "";
   $("ruleset-description").textContent = doc.description;
   const note = $("ruleset-note");
@@ -91,8 +96,10 @@ async function chooseRuleset(id) {
   const analyses = ANSWERS.some((a) => a.kind === "analysis" && a.offered(doc));
   $("visible-field").hidden = !analyses;
   $("visible").value = "";
+  $("match-json").value = "";
   clearProblems();
   $("result").hidden = true;
+  applyMode();
   setState("ready");
 }
 
@@ -231,7 +238,9 @@ function players() {
 
 function seatChoices(none) {
   const out = none ? [["", none]] : [];
-  for (let i = 0; i < players(); i += 1) out.push([String(i), `seat ${i}`]);
+  // In a match the form names players (numbered by their seat at the first hand).
+  const who = state.mode === "match" ? "player" : "seat";
+  for (let i = 0; i < players(); i += 1) out.push([String(i), `${who} ${i}`]);
   return out;
 }
 
@@ -277,6 +286,7 @@ function buildContext() {
   const winType = $("ctx-win_type");
   winType.addEventListener("change", showPayers);
   showPayers();
+  matchFields();
 }
 
 function showPayers() {
@@ -369,6 +379,7 @@ function contextValues() {
 function buildActions() {
   const box = $("actions");
   box.replaceChildren();
+  if (state.mode === "match") { buildMatchActions(box); return; }
   for (const answer of ANSWERS) {
     if (!answer.offered(state.doc)) continue;
     const b = el("button", { type: answer.primary ? "submit" : "button", id: `ask-${answer.kind}`, className: answer.primary ? "primary" : "", text: answer.label });
@@ -565,10 +576,200 @@ function renderAnalysis(data, out) {
   out.append(scroll);
 }
 
+/* --- a match, hand by hand ------------------------------------------------------------- */
+
+/* POST .../match takes at most this many hands at once (the service's MAX_MATCH_HANDS): the
+ * scoresheet of a longer match is drawn from the state before its last ones. */
+const MATCH_HANDS = 64;
+// The context fields a match fills in itself: the dealer and the winds of each hand's table.
+const TABLE_FIELDS = ["ctx-dealer", "ctx-seat_wind", "ctx-round_wind"];
+
+function newMatch() {
+  // hands: those accepted so far; states[i]: the state before hands[i] (null: the start);
+  // answered: each accepted hand's entry of its answer; last: the last answer.
+  return { hands: [], states: [], answered: [], last: null };
+}
+
+function chooseMode(mode) {
+  state.mode = mode;
+  clearProblems();
+  $("result").hidden = true;
+  buildContext();
+  applyMode();
+  if (mode === "match" && state.match.last) showMatch();
+}
+
+function applyMode() {
+  const match = state.mode === "match";
+  document.body.dataset.mode = state.mode;
+  $("match-section").hidden = !match;
+  const analyses = ANSWERS.some((a) => a.kind === "analysis" && a.offered(state.doc));
+  $("visible-field").hidden = match || !analyses;
+  $("match-json-help").textContent = state.doc.settlement
+    ? 'This rule set settles rounds: a round is {"round": {"events": [...]}} as POST .../settle takes it (the match fills in its dealer); also {"claims": ...}, or any hand with "false_wins" or "penalties".'
+    : 'Such as {"claims": {"discarder": 2, "claims": [...]}} (截和), or any hand with "false_wins" or "penalties".';
+  buildActions();
+  showMatchStatus();
+}
+
+/* The fields of the match mode: the table's own context fields hidden, the players listed. */
+function matchFields() {
+  const match = state.mode === "match";
+  for (const id of TABLE_FIELDS) { const c = $(id); if (c) c.closest(".field").hidden = match; }
+  const drawer = $("match-last-drawer");
+  const kept = drawer.value;
+  drawer.replaceChildren(...seatChoices("—").map(([v, text]) => el("option", { value: v, text })));
+  if ([...drawer.options].some((o) => o.value === kept)) drawer.value = kept;
+}
+
+function buildMatchActions(box) {
+  const over = Boolean(state.match.last && state.match.last.ended);
+  const button = (id, text, primary, onClick) => {
+    const b = el("button", { type: primary ? "submit" : "button", id, className: primary ? "primary" : "", text, disabled: over && id !== "match-new" });
+    if (onClick) b.addEventListener("click", onClick);
+    box.append(b);
+  };
+  button("match-win", "Add the win", true);
+  button("match-drawn", "Add a drawn hand", false, () => addHand(drawnHand(), null));
+  button("match-add-json", "Add the JSON hand", false, addJsonHand);
+  button("match-new", "New match", false, () => { state.match = newMatch(); $("result").hidden = true; clearProblems(); applyMode(); });
+}
+
+function showMatchStatus() {
+  const m = state.match;
+  const last = m.last;
+  let text = "No hand yet: the first is dealt by player 0.";
+  if (last && last.ended) text = `${m.hands.length} hands: the match is over.`;
+  else if (last) {
+    const n = last.next;
+    text = `${m.hands.length} ${m.hands.length === 1 ? "hand" : "hands"} so far. Next: hand ${n.number}, player ${n.dealer} deals${n.round_wind ? `, round wind ${n.round_wind}` : ""}.`;
+  }
+  $("match-status").textContent = text;
+}
+
+function winHand() {
+  const context = contextValues();
+  delete context.options; // the match's options, for every hand
+  return { win: { hand: $("hand").value, context } };
+}
+
+function drawnHand() {
+  // Who drew the last tile: in a game where that player deals next, the hand must say.
+  const drawer = $("match-last-drawer").value;
+  return { drawn: drawer === "" ? {} : { last_drawer: Number(drawer) } };
+}
+
+function addJsonHand() {
+  clearProblems();
+  let hand;
+  try { hand = JSON.parse($("match-json").value); } catch (err) { hand = null; }
+  if (!hand || typeof hand !== "object" || Array.isArray(hand)) {
+    showProblem({ errors: [{ pointer: "/hands/0", message: "Not a JSON object: a hand such as {\"drawn\": {}}." }] });
+    return;
+  }
+  if (Array.isArray(hand.events)) hand = { round: hand }; // a round as settle takes it
+  addHand(hand, "");
+}
+
+/* A problem of the hand posted, its pointers as the form's fields name them: a win's
+ * `/hands/0/win/hand` is the hand field's `/hand` (the win itself, `/hands/0/win`, too: the
+ * hand does not win), the match's options are the options'; a hand sent as JSON keeps its
+ * pointers (the JSON box's); anything else is the form's. `strip`: the win's pointer, "" for
+ * a hand sent as JSON, null for a drawn hand. */
+function matchProblem(problem, strip) {
+  const moved = (p) => {
+    if (p === undefined || p === null) return p;
+    if (p.startsWith("/options/")) return `/context${p}`;
+    if (strip === "") return p;
+    if (strip !== null && p === strip) return "/hand";
+    if (strip !== null && p.startsWith(`${strip}/`)) return p.slice(strip.length);
+    if (strip === null && p.startsWith("/hands/0/drawn/")) return p;
+    return null;
+  };
+  // The request held this hand alone: its index in the message says nothing to the reader.
+  const said = (m) => (typeof m === "string" ? m.replace(/^hands\[0\] \([a-z]+\): /, "") : m);
+  const errors = (problem.errors || []).map((e) => ({ ...e, pointer: moved(e.pointer), message: said(e.message) }));
+  return { ...problem, errors, detail: said(problem.detail), pointer: moved(problem.pointer) };
+}
+
+function matchBody(hands, from) {
+  const body = { hands };
+  if (from) body.state = from;
+  const options = optionValues();
+  if (Object.keys(options).length) body.options = options;
+  return body;
+}
+
+async function addHand(hand, strip) {
+  clearProblems();
+  setState("busy");
+  const m = state.match;
+  const url = `/v1/rulesets/${encodeURIComponent(state.doc.id)}/match`;
+  const before = m.last ? m.last.state : null;
+  try {
+    const r = await fetch(url, { method: "POST", body: JSON.stringify(matchBody([hand], before)), headers: { "Content-Type": "application/json" } });
+    const data = await r.json();
+    if (!r.ok) { showProblem(matchProblem(data, strip)); setState("problem"); return; }
+    m.hands.push(hand);
+    m.states.push(before);
+    m.answered.push(...data.hands);
+    m.last = data;
+    if (strip === "") $("match-json").value = "";
+    await showMatch();
+    buildActions();
+    setState("done");
+  } catch (err) {
+    $("form-problem").textContent = `The service could not be reached: ${err.message}`;
+    $("form-problem").hidden = false;
+    setState("problem");
+  }
+}
+
+async function showMatch() {
+  const m = state.match;
+  showMatchStatus();
+  const out = $("result-body");
+  out.replaceChildren();
+  renderMatch(m, out);
+  const start = Math.max(0, m.hands.length - MATCH_HANDS);
+  const url = `/v1/rulesets/${encodeURIComponent(state.doc.id)}/match/picture?width=${pictureWidth()}`;
+  const picture = await fetch(url, { method: "POST", body: JSON.stringify(matchBody(m.hands.slice(start), m.states[start])), headers: { "Content-Type": "application/json" } });
+  const figure = $("picture");
+  figure.replaceChildren();
+  if (picture.ok && (picture.headers.get("Content-Type") || "").startsWith("image/svg+xml")) {
+    const svg = new DOMParser().parseFromString(await picture.text(), "image/svg+xml").documentElement;
+    figure.append(document.importNode(svg, true));
+  }
+  $("result").hidden = false;
+  figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
+  if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
+}
+
+function renderMatch(m, out) {
+  const last = m.last;
+  const s = last.standings;
+  const players = s.totals.map((_, p) => `P${p}`);
+  const signed = (n) => (n > 0 ? `+${n}` : String(n));
+  out.append(el("p", { className: "verdict win", id: "verdict",
+    text: last.ended ? `The match is over after ${m.hands.length} hands` : `Hand ${m.answered[m.answered.length - 1].number} scored` }));
+  out.append(table([["hand"], ["dealer"], ["kind"], ...players.map((p) => [p, true])],
+    m.answered.map((h) => [`#${h.number}`, `P${h.dealer}`, h.kind, ...h.net.map((n, p) => signed(n - h.deducted[p]))]), "match-hands"));
+  out.append(el("h3", { text: "Standings" }));
+  const rows = [["total", ...s.totals.map(String)], ["points", ...s.points.map(String)], ["rank", ...s.ranks.map(String)]];
+  if (s.table_points) rows.push(["table points 标准分", ...s.table_points.map(String)]);
+  out.append(table([[""], ...players.map((p) => [p, true])], rows, "standings"));
+}
+
 /* --- start ------------------------------------------------------------------------------- */
 
 document.addEventListener("DOMContentLoaded", () => {
-  $("calc").addEventListener("submit", (e) => { e.preventDefault(); ask(ANSWERS[0]); });
+  $("calc").addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (state.mode === "match") addHand(winHand(), "/hands/0/win"); else ask(ANSWERS[0]);
+  });
+  for (const radio of document.querySelectorAll('input[name="mode"]')) {
+    radio.addEventListener("change", () => { if (radio.checked) chooseMode(radio.value); });
+  }
   $("close-meld").addEventListener("click", closeMeld);
   $("undo").addEventListener("click", undo);
   $("clear").addEventListener("click", () => { $("hand").value = ""; state.pending = []; state.history = []; showPending(); });

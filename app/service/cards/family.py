@@ -29,6 +29,7 @@ from app.service.cards.requests import (
 from app.service.cards.responses import card_score_response, card_waits_response
 from app.service.families import FamilyContract, RequestSchemas, ServiceFamily
 from app.service.match_schemas import match_schemas
+from app.service.pictures.scoresheet import match_scoresheet
 
 __all__ = ["FAMILY"]
 
@@ -87,7 +88,8 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     read_waits=read_card_waits_request, waits=_card_waits, write_waits=card_waits_response,
     document=card_ruleset_document,
     schemas=_card_schemas,
-    pictures={"score": card_score_picture, "waits": card_waits_picture},
+    pictures={"score": card_score_picture, "waits": card_waits_picture,
+              "match": match_scoresheet},
     contract=CARD_CONTRACT,
     plays_matches=True,
 )

@@ -5,6 +5,8 @@ engine took it, the answer's JSON and the rule set to the bytes of the picture.
 - `faces`: a tile or word card drawn (class `tile` / `card`, `data-tile` its code);
 - `layout`: the canvas (rows of sections of groups, lines of text), sized to its content;
 - `common`: the fans, totals and payments written under the faces;
+- `scoresheet`: a match's scoresheet, drawn from the match answer alone (no faces), the one
+  drawing of the kind `match` every family names;
 
 This is the drawing kit every family shares; each family draws its own answers in its package
 (`app.service.tiles.pictures`, with `app.service.tiles.wild_layout` for a tile hand with wild

@@ -27,6 +27,7 @@ from app.service.families import (
     ServiceFamily,
 )
 from app.service.match_schemas import TILE_MATCH
+from app.service.pictures.scoresheet import match_scoresheet
 from app.service.tiles import answer_schemas, document_schemas
 from app.service.tiles.documents import tile_ruleset_document
 from app.service.tiles.pictures import (
@@ -131,7 +132,7 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     rounds=TILE_ROUNDS,
     analysis=TILE_ANALYSIS,
     pictures={"score": tile_score_picture, "waits": tile_waits_picture,
-              "analysis": tile_analysis_picture},
+              "analysis": tile_analysis_picture, "match": match_scoresheet},
     contract=TILE_CONTRACT,
     plays_matches=True,
     ready_before_win=_tile_ready_before_win,
