@@ -29,7 +29,8 @@ or `{option: X, values: {...}}` (`app.rules.choices`):
   complete hand that does not win: 错和), `wrong_tile` (a ready hand claiming a tile it does
   not wait on: 和错牌), `not_ready` (诈和) — each `{each: N}` (paid to every other player) or
   `{deduct: N}` (deducted, paid to nobody); null where the game has no such penalty (a match
-  request then states the points as a penalty).
+  request then states the points as a penalty). `false_win_voids_kongs`: true where the
+  offender's kong money of that hand goes back to those who paid it (四川 SBR, 长春).
 - `base_points` (each player's points at the start: 国标's 基础比赛分) and `table_points`
   (what each place earns: 国标's 标准分 4/2/1/0, the SBR 盘分 4/3/2/1; null for none).
 """
@@ -54,8 +55,9 @@ SEVERAL_MOVES = ("discarder", "any_discarder", "winner")
 FALSE_WIN_KINDS = ("wrong_shape", "wrong_tile", "not_ready")
 WINDS = "ESWN"
 
-MATCH = declared("dealer:map length seating winds one_winner false_win base_points "
-                 "table_points options:list description:text", "dealer")
+MATCH = declared("dealer:map length seating winds one_winner false_win "
+                 "false_win_voids_kongs base_points table_points options:list "
+                 "description:text", "dealer")
 _DEALER = declared("dealer_wins other_wins drawn several_winners",
                    "dealer_wins other_wins drawn")
 
@@ -74,6 +76,7 @@ class Rules:
     winds: bool
     one_winner: bool
     false_win: Mapping[str, tuple[str, int]] | None  # kind -> ("each" | "deduct", points)
+    false_win_voids_kongs: bool  # the offender's kong money of that hand goes back
     base_points: int
     table_points: tuple[float, ...] | None
 
@@ -124,6 +127,8 @@ def build_match(raw: Any, players: int, err: FieldError) -> MatchRules | None:
         "table_points": chosen(raw.get("table_points"), "table_points",
                                _table_points(players, err)),
         "false_win": chosen(raw.get("false_win"), "false_win", _false_win(err)),
+        "false_win_voids_kongs": chosen(raw.get("false_win_voids_kongs", False),
+                                        "false_win_voids_kongs", _bool(err)),
         "seating": chosen(raw.get("seating"), "seating", _seating(players, err)),
     }
     length = chosen(raw.get("length", "open"), "length", _length(err))

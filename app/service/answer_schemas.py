@@ -102,6 +102,9 @@ class MatchFalseWin(Answer):
     """Points paid between players, by player."""
     deducted = fields.List(fields.Integer(), required=True)
     """Points deducted, paid to nobody, by player."""
+    kongs_returned = fields.Integer(required=True)
+    """The offender's kong money of the hand given back to those who paid it, where the rules
+    void it on a false win (四川, 长春; part of `net`); 0 elsewhere."""
 
 
 class MatchPenalty(Answer):

@@ -42,6 +42,14 @@ from app.scoring.matches import (
     start,
     table,
 )
+from app.scoring.rounds import (
+    DRAWN_GAME_REFUND,
+    KONG_REASONS,
+    KONG_REFUND,
+    KONG_TRANSFER,
+    KONG_VOID,
+    TAX_REFUND,
+)
 from app.service.batch import score_body
 from app.service.families import service_family, settle_body, settles_rounds
 from app.service.match_schemas import MATCH_REQUEST
@@ -199,6 +207,7 @@ class _Play:
         self.penalties: list[Json] = []
         self.kind = ""
         self.last_request: Json = {}
+        self.round_answer: Json | None = None  # the settle answer of a round hand
 
     def hand(self, hand: Mapping[str, Any]) -> tuple[Outcome, Json | None, int]:
         kinds = [k for k in KINDS if hand.get(k) is not None]
@@ -310,6 +319,7 @@ class _Play:
         request = {**body, "dealer": self.here.dealer_seat,
                    "options": self.with_options(body.get("options"))}
         answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
+        self.round_answer = answer
         sums.pay(self.by_player(answer["net"]))
         outcome = _round_outcome(body, self.here, self.rs)
         if not outcome.winners and self.rules.drawn == "last_drawer":
@@ -363,10 +373,41 @@ class _Play:
             raise self.error(Code.FALSE_WIN_UNPRICED, "this game prices no false win: send "
                              "what the players agreed as a penalty", at)
         net, deducted = cost
+        returned = self.kongs_returned(offender)
+        net = tuple(n + r for n, r in zip(net, returned, strict=True))
         sums.pay(net)
         sums.deduct(deducted)
         self.false_wins.append({"player": offender, "kind": kind, "net": list(net),
-                                "deducted": list(deducted)})
+                                "deducted": list(deducted),
+                                "kongs_returned": -returned[offender]})
+
+    def kongs_returned(self, offender: int) -> list[int]:
+        """By player, the offender's kong money of this hand going back to those who paid it,
+        where the rules void it on a false win (the offender's entry: all of it, negative):
+        what each payer paid for the offender's kongs, less what came back to it already
+        (a void or refunded kong, 退税, a drawn game's refund); what the offender passed on
+        (呼叫转移) no longer being its own, it is taken from the first payers' money."""
+        out = [0] * self.players
+        if not self.rules.false_win_voids_kongs or self.round_answer is None:
+            return out
+        held = [0] * self.players
+        passed_on = 0
+        player_at = self.here.seating
+        for t in self.round_answer["transfers"]:
+            payer, payee = player_at[t["from"]], player_at[t["to"]]
+            if payee == offender and t["reason"] in _KONG_EARNED:
+                held[payer] += t["amount"]
+            elif payer == offender and t["reason"] in _KONG_RETURNED:
+                held[payee] -= t["amount"]
+            elif payer == offender and t["reason"] == KONG_TRANSFER:
+                passed_on += t["amount"]
+        for p in range(self.players):
+            still = max(0, held[p])
+            gone = min(still, passed_on)  # passed on from the first payers' money first
+            passed_on -= gone
+            out[p] += still - gone
+            out[offender] -= still - gone
+        return out
 
     def _penalty(self, penalty: Json, at: str, sums: _Hand) -> None:
         player = self.player(penalty["player"], at + "/player")
@@ -469,6 +510,10 @@ class _Play:
         return [by_seat[self.here.seats[p]] for p in range(self.players)]
 
 
+# The transfers of a round that pay a kong's maker, and those that give such money back.
+_KONG_EARNED = frozenset(KONG_REASONS.values())
+_KONG_RETURNED = frozenset({KONG_VOID, KONG_REFUND, TAX_REFUND, DRAWN_GAME_REFUND})
+
 _WIND_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W",
                "北": "N", "东风": "E", "南风": "S", "西风": "W", "北风": "N"}
 
@@ -562,5 +607,6 @@ def _answer(rs: ServedRuleSet, rules: Rules, players: int, state: MatchState,
         },
         "ended": state.ended,
         "next": None if state.ended else _table_json(table(rules, players, state)),
-        "state": state._asdict(),
+        "state": {k: list(v) if isinstance(v, tuple) else v
+                  for k, v in state._asdict().items()},
     }

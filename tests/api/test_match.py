@@ -63,7 +63,7 @@ def test_a_false_win_is_classified_and_priced(client: FlaskClient, hand: str, ki
     assert status == 200, answer
     first = answer["hands"][0]
     assert first["false_wins"] == [{"player": 0, "kind": kind, "net": net,
-                                    "deducted": [0, 0, 0, 0]}]
+                                    "deducted": [0, 0, 0, 0], "kongs_returned": 0}]
     assert first["net"] == net and first["totals"] == net
 
 
@@ -92,6 +92,23 @@ def test_penalties_are_paid_or_deducted(client: FlaskClient) -> None:
     assert first["deducted"] == [0, 0, 10, 0]
     assert first["totals"] == [0, -5, -10, 5]
     assert first["penalties"][1] == {"player": 2, "points": 10, "to": None, "reason": None}
+
+
+def test_a_false_win_gives_back_the_offenders_kong_money_where_the_rules_say(
+        client: FlaskClient) -> None:
+    # 四川: seat 1's 暗杠 (2 from each) goes back when seat 1 false-wins in that hand, beside
+    # the 24 points deducted.
+    status, answer = _post(client, {"hands": [{"round": {"events": [
+        {"type": "kong", "seat": 1, "kind": "concealed", "tile": "9s"},
+        {"type": "win", "seat": 3, "hand": "123m456m789m123p55p",
+         "context": {"win_type": "discard", "discarder": 0}}]},
+        "false_wins": [{"player": 1, "kind": "not_ready"}]}]}, "sichuan")
+    assert status == 200, answer
+    first = answer["hands"][0]
+    assert first["result"]["net"] == [-3, 6, -2, -1]
+    assert first["false_wins"] == [{"player": 1, "kind": "not_ready", "net": [2, -6, 2, 2],
+                                    "deducted": [0, 24, 0, 0], "kongs_returned": 6}]
+    assert first["net"] == [-1, 0, 0, 1] and first["totals"] == [-1, -24, 0, 1]
 
 
 def test_a_false_win_where_none_is_priced_is_refused(client: FlaskClient) -> None:

@@ -108,6 +108,9 @@ _RULES: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("one_winner", "One discard, one winner (截和)", lambda v: (
         "yes: of several claims, the first in turn order from the discarder" if v else "no")),
     ("false_win", "False wins", _false_win_words),
+    ("false_win_voids_kongs", "A false win's kong money", lambda v: (
+        "goes back to those who paid it (the offender's kongs of that hand)" if v
+        else "stands")),
     ("base_points", "Base points", lambda v: f"{v} each at the start"),
     ("table_points", "Table points", _table_points_words),
 )
