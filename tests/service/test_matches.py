@@ -5,9 +5,9 @@ The hands are drawn from the hands of the match cases (`tests/cases/<ruleset>/ma
 any order and number, stripped of what ties them to their place in the case's match (the
 dealer, the winds and the first go-round a hand names); the 血战 rule sets draw random rounds
 too (`tests.scoring.round_gen`). The options and the match options are those some case of the
-rule set sends, or none. A hand may then be refused where it lands (a 17th 国标 hand, a pull
-of the dealer himself, a false win the chosen options price at nothing): refusals are part of
-what is compared.
+rule set sends, or none. A hand may then be refused where it lands (a 17th 国标 hand, a round
+nobody won where the last drawer deals, a false win the chosen options price at nothing):
+refusals are part of what is compared.
 
 1. Posting the whole match answers what posting it one hand at a time does, each request
    with the `state` the one before answered: every hand's answer is the same, and the last
