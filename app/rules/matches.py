@@ -31,6 +31,8 @@ or `{option: X, values: {...}}` (`app.rules.choices`):
   `{deduct: N}` (deducted, paid to nobody); null where the game has no such penalty (a match
   request then states the points as a penalty). `false_win_voids_kongs`: true where the
   offender's kong money of that hand goes back to those who paid it (四川 SBR, 长春).
+  `offender_plays_on`: true where the offender plays the hand on but may not win it (国标
+  陪打): a hand won by a player who false-won in it is refused.
 - `base_points` (each player's points at the start: 国标's 基础比赛分) and `table_points`
   (what each place earns: 国标's 标准分 4/2/1/0, the SBR 盘分 4/3/2/1; null for none).
 """
@@ -56,7 +58,8 @@ FALSE_WIN_KINDS = ("wrong_shape", "wrong_tile", "not_ready")
 WINDS = "ESWN"
 
 MATCH = declared("dealer:map length seating winds one_winner false_win "
-                 "false_win_voids_kongs base_points table_points options:list "
+                 "false_win_voids_kongs offender_plays_on base_points table_points "
+                 "options:list "
                  "description:text", "dealer")
 _DEALER = declared("dealer_wins other_wins drawn several_winners",
                    "dealer_wins other_wins drawn")
@@ -77,6 +80,7 @@ class Rules:
     one_winner: bool
     false_win: Mapping[str, tuple[str, int]] | None  # kind -> ("each" | "deduct", points)
     false_win_voids_kongs: bool  # the offender's kong money of that hand goes back
+    offender_plays_on: bool  # 陪打: the offender may not win the hand
     base_points: int
     table_points: tuple[float, ...] | None
 
@@ -129,6 +133,8 @@ def build_match(raw: Any, players: int, err: FieldError) -> MatchRules | None:
         "false_win": chosen(raw.get("false_win"), "false_win", _false_win(err)),
         "false_win_voids_kongs": chosen(raw.get("false_win_voids_kongs", False),
                                         "false_win_voids_kongs", _bool(err)),
+        "offender_plays_on": chosen(raw.get("offender_plays_on", False), "offender_plays_on",
+                                    _bool(err)),
         "seating": chosen(raw.get("seating"), "seating", _seating(players, err)),
     }
     length = chosen(raw.get("length", "open"), "length", _length(err))

@@ -224,6 +224,11 @@ class _Play:
         outcome, own, scored = getattr(self, f"_{kind}")(hand[kind], sums)
         for j, false_win in enumerate(hand.get("false_wins") or ()):
             scored += self._false_win(false_win, f"/false_wins/{j}", sums)
+            if self.rules.offender_plays_on and self.false_wins[-1]["player"] in outcome.winners:
+                raise self.error(Code.INCONSISTENT_CONTEXT, f"player "
+                                 f"{self.false_wins[-1]['player']} false-won in this hand, and "
+                                 "plays it on without winning it (陪打)",
+                                 f"/false_wins/{j}/player")
         for j, penalty in enumerate(hand.get("penalties") or ()):
             self._penalty(penalty, f"/penalties/{j}", sums)
         return outcome._replace(net=tuple(sums.net), deducted=tuple(sums.deducted)), own, scored

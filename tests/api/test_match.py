@@ -111,6 +111,13 @@ def test_a_false_win_gives_back_the_offenders_kong_money_where_the_rules_say(
     assert first["net"] == [-1, 0, 0, 1] and first["totals"] == [-1, -24, 0, 1]
 
 
+def test_a_false_win_offender_may_not_win_the_hand(client: FlaskClient) -> None:
+    # 国标 陪打: player 0's false win, then player 0's own win of the same hand.
+    _refused(client, {"hands": [{"win": _win(N9, 0), "false_wins": [
+        {"player": 0, "kind": "wrong_shape"}]}]}, "inconsistent_context",
+        "/hands/0/false_wins/0/player")
+
+
 def test_a_false_win_where_none_is_priced_is_refused(client: FlaskClient) -> None:
     _refused(client, {"hands": [{"drawn": {}, "false_wins": [
         {"player": 1, "kind": "not_ready"}]}]}, "false_win_unpriced", "/hands/0/false_wins/0",

@@ -111,6 +111,9 @@ _RULES: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("false_win_voids_kongs", "A false win's kong money", lambda v: (
         "goes back to those who paid it (the offender's kongs of that hand)" if v
         else "stands")),
+    ("offender_plays_on", "After a false win", lambda v: (
+        "the offender plays the hand on but may not win it (陪打)" if v
+        else "nothing more is said of the offender")),
     ("base_points", "Base points", lambda v: f"{v} each at the start"),
     ("table_points", "Table points", _table_points_words),
 )
