@@ -8,8 +8,8 @@ Re-record only when a change of answer is intended, and say which answers change
 the commit. The corpus: every hand case of every rule set (score, every fifth explained), every
 waits case, and the benchmarks' bodies (bench/bodies.py: random MCR hands score and waits,
 tianjin hands holding wild tiles, sichuan and chengdu hands, rounds to settle, word-card hands,
-and the log generator's hands of every other tile rule set), a few batches, and every rule
-set's document. Every request carries the same `X-Request-ID`, so problem documents repeat.
+and the log generator's hands of every other tile rule set), a few batches, every rule
+set's document, and every match case. Every request carries the same `X-Request-ID`, so problem documents repeat.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _bodies() -> Any:
 def corpus() -> Iterator[Request]:
     """The requests, in a fixed order: `{"method", "path", "body"}` (body None for a GET)."""
     from app.rules.cards.model import CardRuleSet
-    from tests.cases import test_cases, test_waits_cases
+    from tests.cases import test_cases, test_match_cases, test_waits_cases
 
     for i, param in enumerate(test_cases.ALL_CASES):
         rid, case = param.values
@@ -94,6 +94,10 @@ def corpus() -> Iterator[Request]:
     yield {"method": "GET", "path": "/v1/rulesets", "body": None}
     for rid in sorted(rulesets):
         yield {"method": "GET", "path": f"/v1/rulesets/{rid}", "body": None}
+    for param in test_match_cases.ALL_CASES:
+        rid, case = param.values
+        yield {"method": "POST", "path": f"/v1/rulesets/{rid}/match",
+               "body": {k: v for k, v in case.items() if k not in ("name", "expect")}}
 
 
 def answer(client: Any, request: Request) -> tuple[int, Any]:
