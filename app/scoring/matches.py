@@ -27,7 +27,8 @@ from typing import NamedTuple
 
 from app.rules.matches import WINDS, Rules
 
-__all__ = ["MatchState", "Outcome", "Standings", "Table", "advance", "false_win_cost",
+__all__ = ["MatchState", "Outcome", "RoundWins", "Standings", "Table", "advance",
+           "false_win_cost",
            "standings", "start", "table"]
 
 
@@ -70,6 +71,16 @@ class Outcome(NamedTuple):
     several_discarder: int | None = None
     kongs: frozenset[int] = frozenset()  # players who made a kong in the hand
     last_drawer: int | None = None  # who drew the last tile of a hand nobody won
+
+
+class RoundWins(NamedTuple):
+    """Who won a round of events first, as a match reads it (a family's settlement says it
+    from its round, `app.service.families.RoundSettlement.wins`)."""
+
+    winners: tuple[int, ...]  # the first win's winners: one, or several on one discard
+    discarder: int | None  # that discard's discarder (None: self-drawn, or no win)
+    several_discarder: int | None  # the discarder of the round's first win by several
+    kongs: frozenset[int]  # the seats that made a kong in it
 
 
 class Standings(NamedTuple):

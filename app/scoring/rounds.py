@@ -89,6 +89,7 @@ from app.rules.settlement import (
     SettlementDef,
 )
 from app.scoring.evaluate import score
+from app.scoring.matches import RoundWins
 from app.scoring.result import (
     DrawPlayer,
     DrawSummary,
@@ -394,3 +395,32 @@ def _state_of(st: _State, hand: DrawHand, event: DrawEvent) -> DrawPlayer:
                          wilds=rnd.wilds, options=options)
     best = waits(hand.standing, hand.melds, ctx, rs).best
     return DrawPlayer(hand.seat, READY if best is not None else NOT_READY_STATE, best)
+
+
+def round_wins(rnd: Round, players: int) -> RoundWins:
+    """Who won the round first: the first win's winner, or its winners when several won that
+    discard (一炮多响: wins in a row on one seat's discard of one tile, as the settlement
+    reads them), in turn order from the discarder; the discarder of the round's first such
+    win; and the seats that made a kong."""
+    groups: list[tuple[tuple[int, int] | None, list[int]]] = []
+    last = -2
+    for i, event in enumerate(rnd.events):
+        if not isinstance(event, WinEvent):
+            continue
+        ctx = event.context
+        discard = ((ctx.discarder, event.hand.win_tile) if ctx.discarder is not None
+                   else None)
+        if groups and discard is not None and groups[-1][0] == discard and i == last + 1:
+            groups[-1][1].append(event.seat)
+        else:
+            groups.append((discard, [event.seat]))
+        last = i
+    kongs = frozenset(e.seat for e in rnd.events if isinstance(e, KongEvent))
+    if not groups:
+        return RoundWins((), None, None, kongs)
+    discard, first = groups[0]
+    discarder = None if discard is None else discard[0]
+    if discarder is not None:
+        first = sorted(first, key=lambda s: (s - discarder) % players)
+    several = next((d[0] for d, seats in groups if d is not None and len(seats) > 1), None)
+    return RoundWins(tuple(first), discarder, several, kongs)

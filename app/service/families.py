@@ -69,6 +69,7 @@ __all__ = [
     "service_families",
     "service_family",
     "settle_body",
+    "settled_round",
     "settles_rounds",
     "unregister_service_family",
 ]
@@ -104,6 +105,8 @@ class RoundSettlement(Generic[RS, RoundIn, Settled]):
     settle: Callable[[RoundIn, RS], Settled]
     write: Callable[[Settled], Json]
     hands: Callable[[RoundIn], int]  # the hands the round scores (the metrics count them)
+    # Who won the round first, as a match reads it (`app.scoring.matches.RoundWins`).
+    wins: Callable[[RoundIn, RS], Any]
 
 
 @dataclass(frozen=True)
@@ -251,8 +254,15 @@ def analysis_body(body: Mapping[str, Any], rs: ServedRuleSet) -> Json:
 def settle_body(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int]:
     """The settle response to a decoded request body, and the hands the round scored. The
     rule set settles rounds (`settles_rounds`); raises the request's error."""
+    answer, hands, _ = settled_round(body, rs)
+    return answer, hands
+
+
+def settled_round(body: Mapping[str, Any], rs: ServedRuleSet) -> tuple[Json, int, Any]:
+    """`settle_body`'s answer and hands, and who won the round first (a match's
+    `app.scoring.matches.RoundWins`)."""
     settlement = service_family(rs).rounds
     assert settlement is not None, f"{rs.id} settles no rounds"
     round_ = settlement.read(body, rs)
     answer = settlement.write(settlement.settle(round_, rs))
-    return answer, settlement.hands(round_)
+    return answer, settlement.hands(round_), settlement.wins(round_, rs)

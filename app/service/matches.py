@@ -51,7 +51,7 @@ from app.scoring.rounds import (
     TAX_REFUND,
 )
 from app.service.batch import score_body
-from app.service.families import service_family, settle_body, settles_rounds
+from app.service.families import service_family, settled_round, settles_rounds
 from app.service.match_schemas import MATCH_REQUEST
 from app.service.option_reading import build_options
 from app.service.problems import ApiError
@@ -323,10 +323,16 @@ class _Play:
                              f"{self.here.dealer}, not {given}", "/round/dealer")
         request = {**body, "dealer": self.here.dealer_seat,
                    "options": self.with_options(body.get("options"))}
-        answer, scored = self.inner(lambda: settle_body(request, self.rs), "/round")
+        answer, scored, wins = self.inner(lambda: settled_round(request, self.rs), "/round")
         self.round_answer = answer
         sums.pay(self.by_player(answer["net"]))
-        outcome = _round_outcome(body, self.here, self.rs)
+        seating = self.here.seating  # the round's seats, made players
+        outcome = Outcome(
+            (), (), tuple(seating[s] for s in wins.winners),
+            None if wins.discarder is None else seating[wins.discarder],
+            several_discarder=(None if wins.several_discarder is None
+                               else seating[wins.several_discarder]),
+            kongs=frozenset(seating[s] for s in wins.kongs))
         if not outcome.winners and self.rules.drawn == "last_drawer":
             # Nobody won, and whoever drew the last tile deals next: a round does not say
             # who did, and keeping the dealer instead would answer another game's dealer.
@@ -525,49 +531,6 @@ _WIND_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "
 
 def _wind(value: Any) -> Any:
     return _WIND_NAMES.get(value, value) if isinstance(value, str) else value
-
-
-def _round_outcome(body: Json, here: Table, rs: ServedRuleSet) -> Outcome:
-    """Who won a round first (several on one discard: all of them, in turn order from the
-    discarder), the discarder of the hand's first such win, and who made kongs.
-
-    Several wins are on one discard (一炮多响) as the round's settlement reads them: wins in a
-    row on the same player's discard of the same tile. Two wins in a row on one player's
-    discards of two tiles are two discards (the event list records no discard that nobody
-    won or konged), and the first of them alone is the hand's first win."""
-    events = body.get("events") or []
-    kongs = frozenset(ev["seat"] for ev in events
-                      if isinstance(ev, dict) and ev.get("type") == "kong")
-    groups: list[tuple[tuple[Any, Any] | None, list[int]]] = []
-    last_event = -2
-    for e, ev in enumerate(events):
-        if not isinstance(ev, dict) or ev.get("type") != "win":
-            continue
-        context = ev.get("context") or {}
-        discard = ((context.get("discarder"), _won_tile(ev, rs))
-                   if context.get("win_type") == "discard" else None)
-        if groups and discard is not None and groups[-1][0] == discard and e == last_event + 1:
-            groups[-1][1].append(ev["seat"])
-        else:
-            groups.append((discard, [ev["seat"]]))
-        last_event = e
-    if not groups:
-        return Outcome((), (), (), None, kongs=kongs)
-    discard, first = groups[0]
-    discarder = None if discard is None else discard[0]
-    n = len(here.seats)
-    if discarder is not None:
-        first = sorted(first, key=lambda s: (s - discarder) % n)
-    several = next((d[0] for d, seats in groups if d is not None and len(seats) > 1), None)
-    return Outcome((), (), tuple(first), discarder, several_discarder=several, kongs=kongs)
-
-
-def _won_tile(event: Mapping[str, Any], rs: ServedRuleSet) -> Any:
-    """The tile a round's win event won (its hand's winning tile). Only tile games settle
-    rounds; the round has been settled, so its hands read."""
-    from app.service.tiles.hand_reading import read_hand
-
-    return read_hand(event["hand"], cast(Any, rs).tileset, waiting=False)[2]
 
 
 def _hand_json(here: Table, hand: Mapping[str, Any], own: Json | None, outcome: Outcome,

@@ -9,7 +9,8 @@ the commit. The corpus: every hand case of every rule set (score, every fifth ex
 waits case, and the benchmarks' bodies (bench/bodies.py: random MCR hands score and waits,
 tianjin hands holding wild tiles, sichuan and chengdu hands, rounds to settle, word-card hands,
 and the log generator's hands of every other tile rule set), a few batches, every rule
-set's document, and every match case. Every request carries the same `X-Request-ID`, so problem documents repeat.
+set's document, and every match case. Every request carries the same `X-Request-ID`, so
+problem documents repeat.
 """
 
 from __future__ import annotations

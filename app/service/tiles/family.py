@@ -18,6 +18,7 @@ from app.rules.model import RuleSet
 from app.scoring import analysis, evaluate, rounds, waits
 from app.scoring.analysis import AnalysisResult
 from app.scoring.explain import explained
+from app.scoring.matches import RoundWins
 from app.scoring.result import Explanation, ScoreResult, SettleResult, WaitsResult
 from app.service.families import (
     DiscardAnalysis,
@@ -96,9 +97,13 @@ def _tile_settles(rs: RuleSet) -> bool:
     return rs.settlement is not None
 
 
+def _tile_round_wins(round_: Round, rs: RuleSet) -> RoundWins:
+    return rounds.round_wins(round_, rs.players)
+
+
 TILE_ROUNDS: RoundSettlement[RuleSet, Round, SettleResult] = RoundSettlement(
     settles=_tile_settles, read=read_settle_request, settle=rounds.settle,
-    write=settle_response, hands=round_hands)
+    write=settle_response, hands=round_hands, wins=_tile_round_wins)
 
 
 def _tile_analyse(request: AnalysisRequest, rs: RuleSet) -> AnalysisResult:
