@@ -140,8 +140,17 @@ class LineScorer:
         assert ruleset is not None
         items = run_batch(bodies, ruleset, self._item, None,
                           where=lambda index: f"line {first + index}")
-        out.extend(self._encoded(self._numbered(item, n))
-                   for n, item in enumerate(items, first))
+        won = self._won
+        for n, item in enumerate(items, first):
+            # `_encoded(_numbered(...))` of each item, a result's without the calls.
+            result = item.get("result")
+            if result is not None:
+                try:
+                    out.append((orjson.dumps(item), bool(won(result)), False))
+                    continue
+                except (TypeError, orjson.JSONEncodeError):
+                    pass
+            out.append(self._encoded(self._numbered(item, n)))
 
     @staticmethod
     def _numbered(item: Item, number: int) -> Item:
@@ -163,7 +172,7 @@ class LineScorer:
     def _read(self, text: bytes, number: int) -> tuple[dict[str, Any], ServedRuleSet] | Item:
         """(the request body, its rule set), or the line's error item."""
         what = f"Line {number}"
-        if not text.strip():
+        if not text or text.isspace():  # as `not text.strip()`, without copying the line
             return {"error": problem_body(
                 "malformed_json", f"{what} is empty: each line holds one JSON request.")}
         if len(text) > MAX_CONTENT_LENGTH:

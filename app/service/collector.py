@@ -17,6 +17,10 @@ cycle is freed by the collection of the generation it is in, so:
   collections of the middle generation have passed since the last one: what survives in
   cycles into the oldest generation is freed there, late but surely.
 
+The command-line scorer (`mahjong_scoring.cli`) also pauses the collector while it scores a
+chunk of lines: what the chunk holds is not walked, and the cycles it makes (a chunk's worth
+at most) wait for the young collection that starts once the collector is on again.
+
 The memory guard (`app.api.memory_guard`) still collects in full whenever a worker grows past
 its allowance. Figures: bench/README.md ("full collections only between units of work").
 """

@@ -173,3 +173,50 @@ def _nested(f: FieldReader, value: Any) -> dict[str, Any]:
     if type(value) is not dict or f.nested is None:
         raise _Fault
     return _object(f.nested, value)
+
+
+
+def key_count(document: dict[str, Any] | list[Any]) -> int:
+    """How many keys the objects in `document` hold, all levels together (a walk down the
+    document: as deep as JSON read by orjson or the standard library may nest)."""
+    count = 0
+    if isinstance(document, dict):
+        count = len(document)
+        for value in document.values():
+            if type(value) is dict or type(value) is list:
+                count += key_count(value)
+    else:
+        for value in document:
+            if type(value) is dict or type(value) is list:
+                count += key_count(value)
+    return count
+
+
+def written_colons(document: dict[str, Any] | list[Any]) -> int:
+    """The colons of `document` written as JSON, as orjson writes it: one after each key of
+    each object, all levels together, and those inside its strings (keys and values; JSON
+    never escapes a colon). `app.service.json_body` compares it with a body's own colons."""
+    count = 0
+    stack: list[Any] = [document]
+    while stack:
+        item = stack.pop()
+        if type(item) is dict:
+            members: dict[str, Any] = item
+            count += len(members)
+            for key, value in members.items():
+                if ":" in key:
+                    count += key.count(":")
+                if type(value) is str:
+                    if ":" in value:
+                        count += value.count(":")
+                elif type(value) is dict or type(value) is list:
+                    stack.append(value)
+        else:
+            values: list[Any] = item
+            for value in values:
+                if type(value) is str:
+                    if ":" in value:
+                        count += value.count(":")
+                elif type(value) is dict or type(value) is list:
+                    stack.append(value)
+    return count

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 import pytest
 from marshmallow import ValidationError
 
@@ -24,7 +25,9 @@ from app.service.fast_read import (
     STRING,
     TILES,
     ObjectReader,
+    key_count,
     read_object,
+    written_colons,
 )
 from app.service.tiles.request_schemas import SCORE_REQUEST, WAITS_REQUEST, ContextSchema
 from app.service.tiles.settle_schemas import SETTLE_REQUEST
@@ -135,3 +138,26 @@ def test_nested_objects_and_lists_of_them() -> None:
         assert read_object(top, faulty) is None
         with pytest.raises(ValidationError):
             SCORE_REQUEST.load(faulty)
+
+
+
+@pytest.mark.parametrize("document", [
+    {}, [], {"a": 1}, {"a:b": "c::d", "e": [":", {"f": None, "g": 1.5}], "h": {"i": True}},
+    [{"k": "x"}, [{"k": 1, "j": {"z": 0}}], "a:b"],
+])
+def test_the_colons_and_keys_are_counted_as_json_writes_them(document: Any) -> None:
+    # (`app.service.json_body` compares them with a body's colons, for a repeated key.)
+    in_strings = sum(s.count(":") for s in _strings(document))
+    assert written_colons(document) == orjson.dumps(document).count(b":")
+    assert key_count(document) == written_colons(document) - in_strings
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string of a document, its keys and values."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in [k, *_strings(v)]]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from xml.sax.saxutils import escape
 
 from app.service.pictures.faces import WILD_LABEL_H, Face
-from app.service.pictures.svg import CJK_FONTS, el, fmt, text, text_width
+from app.service.pictures.svg import CJK_FONTS, el, escape, fmt, text, text_width
 
 __all__ = ["MAX_WIDTH", "MIN_WIDTH", "Canvas", "FaceStyle", "Group", "Section"]
 

@@ -10,9 +10,8 @@ a picture sized from the estimates holds its text in any common font.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["CJK_FONTS", "Attrs", "el", "fmt", "text", "text_width"]
+__all__ = ["CJK_FONTS", "Attrs", "el", "escape", "fmt", "quoteattr", "text", "text_width"]
 
 # System font families only: CJK ones first for the characters, then the generic families.
 CJK_FONTS = ("'Noto Sans CJK SC', 'Source Han Sans SC', 'PingFang SC', 'Microsoft YaHei', "
@@ -31,6 +30,25 @@ def fmt(value: str | float | int) -> str:
     if rounded == int(rounded):
         return str(int(rounded))
     return f"{rounded:.1f}"
+
+
+def escape(data: str) -> str:
+    """`data` with &, < and > escaped, as `xml.sax.saxutils.escape` writes it (whose import
+    brings in urllib and the HTTP client: a process that draws no picture, such as the
+    command-line scorer, starts without them)."""
+    return data.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
+
+
+def quoteattr(data: str) -> str:
+    """`data` escaped and quoted as an attribute value, as `xml.sax.saxutils.quoteattr`
+    writes it: line breaks and tabs as character references, in double quotes unless it
+    holds a double quote and no single one."""
+    data = escape(data).replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#9;")
+    if '"' not in data:
+        return f'"{data}"'
+    if "'" not in data:
+        return f"'{data}'"
+    return '"' + data.replace('"', "&quot;") + '"'
 
 
 def _attrs(attrs: Attrs) -> str:
