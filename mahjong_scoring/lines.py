@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import orjson
+from mypy_extensions import mypyc_attr
 
 from app.domain.deadline import TimeLimitExceeded, time_limit
 from app.rules.families import ServedRuleSet
@@ -76,6 +77,8 @@ def _invalid(pointer: str, code: str, message: str) -> Item:
                                            "message": message}])}
 
 
+# Compiled with the engine; the match scorer (`mahjong_scoring.matches`) is a subclass of it.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class LineScorer:
     """Scores lines of one kind (`endpoint`: score, waits or analysis) against `rulesets`.
 
