@@ -265,9 +265,9 @@ class WildPlan:
     # nothing`): the hand fans are the same for every substitution, decided once per hand.
     physical_hand_fans: bool = False
     # Per entry of `group_keys`: what its check tells apart between readings
-    # (`check(tells_readings_apart=)`) with the check's parameters, None where it is the keys
-    # themselves; () when no check says more.
-    readings_apart: tuple[tuple[Callable[..., object], Mapping[str, object]] | None, ...] = ()
+    # (`check(tells_readings_apart=)`), bound to the check's parameters: (keys, tileset) ->
+    # key; None where it is the keys themselves; () when no check says more.
+    readings_apart: tuple[Callable[..., object] | None, ...] = ()
     key_cache: dict[tuple[str, int, tuple[int, int] | None], int] = field(default_factory=dict)
     key_ids: dict[tuple[object, ...], int] = field(default_factory=dict)
     # The keys of each number of `key_ids`, by number.
@@ -287,6 +287,8 @@ class WildPlan:
     # signature of a reading, what the checks tell apart of it (app.scoring.wild_readings).
     weight_things: dict[int, tuple[int, bool, bool]] = field(default_factory=dict)
     merged: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
+    key_others: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
     def group_key(self, kind: str, tile: int, tileset: TileSet,
                   win: tuple[int, int] | None = None) -> int:
@@ -311,7 +313,7 @@ class WildPlan:
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
-                      self.described, self.weight_things, self.merged]
+                      self.described, self.weight_things, self.merged, self.key_others]
             self.key_list.clear()
         for memo in memos:
             memo.clear()
@@ -504,7 +506,7 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
     keys = tuple((spec.tells_apart, params) for spec, params in used
                  if callable(spec.tells_apart))
     apart = tuple(None if spec.tells_readings_apart is None
-                  else (spec.tells_readings_apart, params)
+                  else functools.partial(spec.tells_readings_apart, **params)
                   for spec, params in used if callable(spec.tells_apart))
     physical = all(CHECKS[f.check].tells_apart == "nothing" for f in fans
                    if CHECKS[f.check].scope == "hand")

@@ -9,7 +9,7 @@ the searches keep their memos in the rule set's plan.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Final
 
 from app.domain.hand import Hand, Meld
@@ -196,7 +196,7 @@ def _merge(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int])
         if n:
             thing = things[digit]
             combined = combos[thing[0]]
-            item = (_others(combined, apart), thing[1], thing[2])
+            item = (_others(wp, thing[0]), thing[1], thing[2])
             rest[item] = rest.get(item, 0) + n
             for i, a in enumerate(apart):
                 if a is not None:
@@ -210,16 +210,20 @@ def _merge(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int])
         if a is not None:
             keys[i].remove(held[i])
             keys[i].append(there[i])
-            told.append(a[0](tuple(keys[i]), tileset, **a[1]))
-    return (shape, frozenset(rest.items()), _others(held, apart), _others(there, apart),
+            told.append(a(tuple(keys[i]), tileset))
+    return (shape, frozenset(rest.items()), _others(wp, key), _others(wp, win_key),
             tuple(told))
 
 
-def _others(combined: tuple[object, ...],
-            apart: tuple[tuple[Callable[..., object], Mapping[str, object]] | None, ...]
-            ) -> tuple[object, ...]:
-    """A group's keys, those of the checks that tell readings apart by less left out."""
-    return tuple([None if a is not None else k for k, a in zip(combined, apart, strict=True)])
+def _others(wp: WildPlan, key: int) -> tuple[object, ...]:
+    """A group's keys (by their number), those of the checks that tell readings apart by
+    less left out."""
+    found = wp.key_others.get(key)
+    if found is None:
+        found = wp.key_others[key] = tuple(
+            [None if a is not None else k
+             for k, a in zip(wp.key_list[key], wp.readings_apart, strict=True)])
+    return found
 
 
 def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
