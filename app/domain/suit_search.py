@@ -21,6 +21,8 @@ from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from typing import Any, Final
 
+from mypy_extensions import i64
+
 from app.domain.hand import CHOW, PUNG
 from app.domain.readings import PAIR, Group, wild_group
 
@@ -182,11 +184,12 @@ def _chained(chain: _Chain) -> list[Group]:
     return out
 
 
-def _crowding(added: int, seen: int, low: int) -> int:
+def _crowding(added: i64, seen: i64, low: i64) -> i64:
     """How many ranks from `low` the wilds `added` fill to the room `seen` (the state's room,
     packed from `low`), then how unevenly they are spread (the sum of their squares, under 256):
     fewer full ranks first, then the more even."""
-    full = spread = 0
+    full: i64 = 0
+    spread: i64 = 0
     for r in range(low, _SUIT):
         a = (added >> (_BITS * r)) & _MASK
         room = (seen >> (_BITS * (r - low))) & _MASK
@@ -199,9 +202,9 @@ def _crowding(added: int, seen: int, low: int) -> int:
     return full << 8 | spread
 
 
-def _fewest(a: int, b: int, low: int) -> int:
+def _fewest(a: i64, b: i64, low: i64) -> i64:
     """Rank by rank the smaller of two packed counts (ranks below `low` are 0 in both)."""
-    out = 0
+    out: i64 = 0
     for r in range(low, _SUIT):
         shift = _BITS * r
         x = (a >> shift) & _MASK
@@ -223,7 +226,7 @@ class _Search:
         self.later = later
         self.done: dict[Profile, _Entry] = {(0, 0, 0, False): (None, 0, -1, 0)}
 
-    def _seen(self, left: int, used: int, budget: int, i: int, low: int) -> int:
+    def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
         natural is at rank `i` (`free` less the wilds `used`), packed. Later groups hold rank
         i or above and reach down two ranks at most. Of the room left at a rank only as much
@@ -231,13 +234,13 @@ class _Search:
         wild per natural two ranks around (a chow through the rank) and two per natural of
         the rank (its pung)."""
         free = self.free
-        seen = 0
-        window = 0  # the naturals of ranks r - 2 .. r + 2 (none below i)
+        seen: i64 = 0
+        window: i64 = 0  # the naturals of ranks r - 2 .. r + 2 (none below i)
         for q in range(i, low + 3 if low + 3 < _SUIT else _SUIT):
             window += (left >> (_BITS * q)) & _MASK
         for r in range(low, _SUIT):
             reach = ((left >> (_BITS * r)) & _MASK) + window
-            room = free[r] - ((used >> (_BITS * r)) & _MASK)
+            room: i64 = free[r] - ((used >> (_BITS * r)) & _MASK)
             if room < 0:
                 room = 0
             if budget < room:
@@ -251,32 +254,33 @@ class _Search:
                 window += (left >> (_BITS * (r + 3))) & _MASK
         return seen
 
-    def _room_near(self, used: int, i: int, low: int, hi: int) -> int:
+    def _room_near(self, used: i64, i: i64, low: i64, hi: i64) -> i64:
         """The room of ranks `low` to `hi` (whether there is any; at rank `i`, up to two),
         packed: all the cuts at rank `i` depend on."""
         free = self.free
-        room_near = 0
+        room_near: i64 = 0
         for r in range(low, hi):
-            near = free[r] - ((used >> (_BITS * r)) & _MASK)
+            near: i64 = free[r] - ((used >> (_BITS * r)) & _MASK)
             cap = 2 if r == i else 1
             if near < 0:
                 near = 0
             room_near |= (near if near < cap else cap) << (_BITS * (r - low))
         return room_near
 
-    def rest(self, left: int, used: int, budget: int, pair: bool) -> dict[Profile, _Entry]:
+    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[Profile, _Entry]:
         """The profiles the naturals `left` (packed) can still take, with the wilds `used`
         (packed) placed so far, `budget` wilds free and the pair taken or not."""
         if not left:
             return self.done
-        i = 0
+        i: i64 = 0
         while not (left >> (_BITS * i)) & _MASK:
             i += 1
-        low = i - 2 if i >= 2 else 0
+        low: i64 = i - 2 if i >= 2 else 0
         seen = self._seen(left, used, budget, i, low)
         # The state: the naturals left (from rank i: none below), the room seen, the budget
         # and the pair, in one int (the budget highest, so it may take any number of bits).
-        state = ((budget << 1 | pair) << (_BITS * _SUIT) | seen) << (_BITS * _SUIT) | left
+        state: i64 = ((budget << 1 | (1 if pair else 0)) << (_BITS * _SUIT) | seen) << (
+            _BITS * _SUIT) | left
         rank = self.rank
         states = self.memo if rank < 0 or (left >> (_BITS * rank)) & _MASK else self.later
         found: dict[Profile, _Entry] | None = states.get(state)
@@ -286,7 +290,7 @@ class _Search:
         # The cuts depend only on the naturals from rank i and the room two ranks around it
         # (whether there is any; at rank i, up to two): remembered with two wilds to spend
         # and the pair free, the cuts this state cannot take are dropped here.
-        hi = i + 3 if i < _SUIT - 3 else _SUIT
+        hi: i64 = i + 3 if i < _SUIT - 3 else _SUIT
         room_near = self._room_near(used, i, low, hi)
         left_near = (left >> (_BITS * i)) & ((1 << (_BITS * (hi - i))) - 1)
         info = self.info

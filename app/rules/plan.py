@@ -264,8 +264,14 @@ class WildPlan:
     # Every hand fan's check looks at the physical tiles and the context only (`tells_apart:
     # nothing`): the hand fans are the same for every substitution, decided once per hand.
     physical_hand_fans: bool = False
+    # Per entry of `group_keys`: what its check tells apart between readings
+    # (`check(tells_readings_apart=)`), bound to the check's parameters: (keys, tileset) ->
+    # key; None where it is the keys themselves; () when no check says more.
+    readings_apart: tuple[Callable[..., object] | None, ...] = ()
     key_cache: dict[tuple[str, int, tuple[int, int] | None], int] = field(default_factory=dict)
     key_ids: dict[tuple[object, ...], int] = field(default_factory=dict)
+    # The keys of each number of `key_ids`, by number.
+    key_list: list[tuple[object, ...]] = field(default_factory=list)
     suit_memo: dict[tuple[object, ...], Any] = field(default_factory=dict)
     search_states: dict[tuple[object, ...], Any] = field(default_factory=dict)
     # Small numbers for what the checks tell apart (weights and bits of app.domain.wildcards),
@@ -277,6 +283,12 @@ class WildPlan:
     # numbers from the above (app.scoring.wild_readings).
     described: dict[tuple[Any, int, bool], tuple[int, int, int, tuple[tuple[int, int], ...]]] = (
         field(default_factory=dict))
+    # What each weight's number stands for: (the group's key, declared, concealed); and per
+    # signature of a reading, what the checks tell apart of it (app.scoring.wild_readings).
+    weight_things: dict[int, tuple[int, bool, bool]] = field(default_factory=dict)
+    merged: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
+    key_others: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
     def group_key(self, kind: str, tile: int, tileset: TileSet,
                   win: tuple[int, int] | None = None) -> int:
@@ -288,8 +300,11 @@ class WildPlan:
         if key is None:
             combined = tuple(fn(kind, tile, tileset, win, **params)
                              for fn, params in self.group_keys)
-            key = self.key_cache[(kind, tile, win)] = self.key_ids.setdefault(
-                combined, len(self.key_ids))
+            key = self.key_ids.get(combined)
+            if key is None:
+                key = self.key_ids[combined] = len(self.key_list)
+                self.key_list.append(combined)
+            self.key_cache[(kind, tile, win)] = key
         return key
 
     def forget(self, keys: bool = False) -> None:
@@ -298,7 +313,8 @@ class WildPlan:
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
-                      self.described]
+                      self.described, self.weight_things, self.merged, self.key_others]
+            self.key_list.clear()
         for memo in memos:
             memo.clear()
 
@@ -489,6 +505,9 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
         return WildPlan(None, every)
     keys = tuple((spec.tells_apart, params) for spec, params in used
                  if callable(spec.tells_apart))
+    apart = tuple(None if spec.tells_readings_apart is None
+                  else functools.partial(spec.tells_readings_apart, **params)
+                  for spec, params in used if callable(spec.tells_apart))
     physical = all(CHECKS[f.check].tells_apart == "nothing" for f in fans
                    if CHECKS[f.check].scope == "hand")
 
@@ -501,4 +520,4 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
 
     return WildPlan(keys, FreeClasses(classes([m for cls in every.sets for m in cls]),
                                       classes([m for cls in every.pairs for m in cls])),
-                    physical)
+                    physical, apart if any(a is not None for a in apart) else ())

@@ -160,7 +160,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     if plan.value_options:
         plan = plan.valued(ctx.options)  # fan values a request option gives
     facts, wild_set = _facts(hand, ctx, rs, plan)
-    candidates, same_hand_fans, ceiling_after = _readings(hand, facts, wild_set, rs, plan)
+    candidates, same_hand_fans, ceiling_after = _readings(hand, facts, wild_set, rs, plan,
+                                                          trace is None)
     disabled = _disabled(plan, ctx)
     fixed = rs.fixed_payment_params
     params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
@@ -212,14 +213,18 @@ def _facts(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan
 
 
 def _readings(hand: Hand, facts: HandFacts, wild_set: frozenset[int], rs: RuleSet,
-              plan: Plan) -> tuple[Iterable[tuple[View, HandFans | None]], bool, int]:
+              plan: Plan, untraced: bool = False
+              ) -> tuple[Iterable[tuple[View, HandFans | None]], bool, int]:
     """Step 2: the hand's readings as views to compare, each with the hand fans it shares
     (None: read one way only, its hand fans decided with its reading fans); whether the
     hand fans are the same in every reading (decided once for the hand); and the readings
-    compared before the ceiling is worked out (`_CEILING_AFTER`)."""
+    compared before the ceiling is worked out (`_CEILING_AFTER`). `untraced`: no trace lists
+    the readings, so that of readings scoring alike only the first need be read when no fan
+    breaks ties (`wild_views`' `merge`): a later one could never replace it."""
     if isinstance(facts, SubstitutedFacts):
         same_hand_fans = plan.wild is not None and plan.wild.physical_hand_fans
-        return wild_views(hand, facts, wild_set, rs), same_hand_fans, _CEILING_AFTER_WILDS
+        return (wild_views(hand, facts, wild_set, rs, untraced and not plan.ties),
+                same_hand_fans, _CEILING_AFTER_WILDS)
     readings = decompose(hand, facts.shapes, facts.tileset, facts.standing,
                          facts.declared().groups)
     finals = plan.finals
@@ -280,8 +285,6 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     top: tuple[int, int] | None = None
     first_priority = compared = 0
     for view, of_hand in candidates:
-        if decided and trace is None:
-            break
         meets = True
         if requirements:
             if hand_meets is None:
@@ -303,20 +306,22 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
         if t.bits & plan.finals_by_fan and meets:  # a final fan (MCR 连七对) ends it
             best = (worth, t.total, shape.priority, view, t)
             best_meets = decided = True
-            continue
-        compared += 1
-        better = _better(best, worth, t, shape.priority)
-        if better:
-            best = (worth, t.total, shape.priority, view, t)
-            best_meets = meets
-        # The ceiling is worked out once `ceiling_after` readings are compared, then held
-        # against each new best.
-        if may_stop and compared >= ceiling_after and (better or top is None):
-            if top is None:
-                first_priority, top = _top(plan, shape_names, view, of_hand, hand, wild_set,
-                                           ctx, disabled, pricing)
-                may_stop = top is not None
-            decided = _ceiling_reached(best, top, first_priority)
+        else:
+            compared += 1
+            better = _better(best, worth, t, shape.priority)
+            if better:
+                best = (worth, t.total, shape.priority, view, t)
+                best_meets = meets
+            # The ceiling, once `ceiling_after` readings are compared, against each new best.
+            if may_stop and compared >= ceiling_after and (better or top is None):
+                if top is None:
+                    first_priority, top = _top(plan, shape_names, view, of_hand, hand,
+                                               wild_set, ctx, disabled, pricing)
+                    may_stop = top is not None
+                decided = _ceiling_reached(best, top, first_priority)
+        # Ended, no later reading is made (a wild hand's are made as they are compared).
+        if decided and trace is None:
+            break
     return best
 
 

@@ -116,7 +116,7 @@ def _plan_memos() -> dict[str, MemoBound]:
     out: dict[str, MemoBound] = {}
     live = list(plans.LIVE_PLANS)
     probe_sets = tables = shared = shared_bound = 0
-    suit_memo = states = keys = described = 0
+    suit_memo = states = keys = described = merged = 0
     for p in live:
         for sp in p.shapes.values():
             probe_sets += len(sp.by_context) + len(sp.by_features) + len(sp.every_by_features)
@@ -129,6 +129,7 @@ def _plan_memos() -> dict[str, MemoBound]:
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
+            merged += len(wp.merged)
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -144,6 +145,8 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
     out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
+    # What the checks tell apart of each signature of a reading (app.scoring.wild_readings).
+    out["plan.wild_readings_told"] = MemoBound(plans.KEYS_LIMIT * n_wild, merged)
     return out
 
 

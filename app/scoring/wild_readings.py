@@ -96,7 +96,9 @@ class _Describer(GroupDescriber):
                 seen.clear()  # a plain bound: an entry is worked out again alike
             wp, tileset = self.wp, self.tileset
             key = wp.group_key(g.kind, g.tile, tileset)
-            weight = 1 << (4 * self.number(("weight", key, g.declared, g.concealed)))
+            number = self.number(("weight", key, g.declared, g.concealed))
+            wp.weight_things[number] = (key, g.declared, g.concealed)
+            weight = 1 << (4 * number)
             at = tuple(
                 (w, wp.group_key(g.kind, g.tile, tileset, (w, len(g.subs) - win_wild)))
                 for w in places(g, win_tile, win_wild))
@@ -165,11 +167,73 @@ def _counts(hand: Hand, wild_set: frozenset[int], tileset: TileSet
     return naturals, wilds, [copies[t] - n for t, n in enumerate(held)]
 
 
+def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> object:
+    """What the checks tell apart of a reading of this signature (shape, its groups' weights
+    added, the winning tile's group's key, and its key there), where some check tells
+    readings apart by less than its keys (`check(tells_readings_apart=)`): each such check's
+    key of the reading in place of its keys. Remembered per signature (what the numbers stand
+    for lives as long as they do)."""
+    found = wp.merged.get(signature)
+    if found is None:
+        if len(wp.merged) >= KEYS_LIMIT:
+            wp.merged.clear()  # a plain bound: an entry is worked out again alike
+        found = wp.merged[signature] = _merge(wp, tileset, signature)
+    return found
+
+
+def _merge(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> object:
+    shape, plain, key, win_key = signature
+    apart = wp.readings_apart
+    combos = wp.key_list
+    things = wp.weight_things
+    # The groups as the other checks tell them apart (with how they were declared), counted;
+    # and each merging check's keys of every group.
+    rest: dict[tuple[object, ...], int] = {}
+    keys: list[list[object]] = [[] for _ in apart]
+    digit = 0
+    while plain:
+        n = plain & 15
+        if n:
+            thing = things[digit]
+            combined = combos[thing[0]]
+            item = (_others(wp, thing[0]), thing[1], thing[2])
+            rest[item] = rest.get(item, 0) + n
+            for i, a in enumerate(apart):
+                if a is not None:
+                    keys[i].extend([combined[i]] * n)
+        plain >>= 4
+        digit += 1
+    # The winning tile's group is seen with its key there.
+    held, there = combos[key], combos[win_key]
+    told: list[object] = []
+    for i, a in enumerate(apart):
+        if a is not None:
+            keys[i].remove(held[i])
+            keys[i].append(there[i])
+            told.append(a(tuple(keys[i]), tileset))
+    return (shape, frozenset(rest.items()), _others(wp, key), _others(wp, win_key),
+            tuple(told))
+
+
+def _others(wp: WildPlan, key: int) -> tuple[object, ...]:
+    """A group's keys (by their number), those of the checks that tell readings apart by
+    less left out."""
+    found = wp.key_others.get(key)
+    if found is None:
+        found = wp.key_others[key] = tuple(
+            [None if a is not None else k
+             for k, a in zip(wp.key_list[key], wp.readings_apart, strict=True)])
+    return found
+
+
 def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
-               rs: RuleSet) -> Iterator[tuple[View, HandFans]]:
+               rs: RuleSet, merge: bool = False) -> Iterator[tuple[View, HandFans]]:
     """The readings of a hand holding wild tiles, as views, each with the hand fans of its
     substitution. Readings the checks cannot tell apart (the same group keys, the winning
-    tile's group included) are scored once."""
+    tile's group included) are scored once. With `merge` (the caller compares readings only
+    by what they score, the first of equals kept), so are readings that the checks telling
+    readings apart by less than their keys (`check(tells_readings_apart=)`) cannot: every
+    check answers the same for both, so a later one could never replace the earlier."""
     plan = rs.plan
     wp = plan.wild
     assert wp is not None
@@ -186,6 +250,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
     seen: set[object] = set()
+    merged: set[object] | None = set() if merge and wp.readings_apart else None
     views = _Substitutions(hand, facts, wild_set, tileset, plan.policy,
                            HandFans() if wp.physical_hand_fans else None)
 
@@ -212,4 +277,9 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 signature = (shape, plain, key, win_key)
                 if signature not in seen:
                     seen.add(signature)
+                    if merged is not None:
+                        told = _merged(wp, tileset, signature)
+                        if told in merged:
+                            continue
+                        merged.add(told)
                     yield views.view_of(_new(Reading, (shape, groups, i, as_tile, ())))

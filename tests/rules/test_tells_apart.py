@@ -90,3 +90,63 @@ def test_a_check_sees_groups_only_through_its_keys(ruleset: str, fan: str) -> No
                 compared += 1
                 break
     assert compared > 100
+
+
+READINGS_APART = sorted(
+    {(rs.id, f.id) for rs in RULESETS.values() for f in rs.fans
+     if CHECKS[f.check].tells_readings_apart is not None})
+
+
+def _told(spec: Any, groups: list[Group], win: int, win_as: int,
+          params: dict[str, Any]) -> Any:
+    """The check's `tells_readings_apart` of a reading: every group's key, the winning
+    tile's group's with `win`."""
+    keys = [_key(spec.tells_apart, g, (win_as, len(g.subs)) if i == win else None, params)
+            for i, g in enumerate(groups)]
+    return spec.tells_readings_apart(tuple(keys), TS, **params)
+
+
+@pytest.mark.parametrize(("ruleset", "fan"), READINGS_APART)
+def test_a_check_tells_readings_apart_as_it_says(ruleset: str, fan: str) -> None:
+    """A set swapped for any identity (of another key, mostly) that leaves the check's
+    `tells_readings_apart` of the reading as it was: the check answers the same."""
+    rs = RULESETS[ruleset]
+    f = rs.fan_by_id[fan]
+    spec = CHECKS[f.check]
+    params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+    rng = random.Random(f"{fan} readings")
+    compared = counted = 0
+    for _ in range(600):
+        indicator = rng.choice(TS.playing)
+        wilds = tuple(sorted({indicator, TS.next_kinds[indicator]}))
+        ctx = WinContext(win_type="self_draw", wild_indicator=indicator, wilds=wilds)
+        # Chows of 123, 456 and 789 often, a whole 龙 (of the wild tiles' suit, mostly)
+        # half the time, so that the answer is often not 0.
+        starts = [t for t in sorted(TS.chow_starts) if TS.kinds[t].rank in (1, 4, 7)]
+        groups = [_group(*(rng.choice(IDENTITIES) if rng.random() < 0.4
+                           else (CHOW, rng.choice(starts))), rng) for _ in range(4)]
+        if rng.random() < 0.5:
+            wild_suit = TS.kinds[wilds[0]]
+            first = (TS.suit_starts[wild_suit.suit] if wild_suit.is_number
+                     and rng.random() < 0.7 else rng.choice(list(TS.suit_starts.values())))
+            groups[:3] = [_group(CHOW, first + 3 * k, rng) for k in range(3)]
+            rng.shuffle(groups)
+        groups.append(_group(PAIR, rng.choice(TS.playing), rng))
+        win = rng.randrange(5)
+        win_as = rng.choice(group_tiles(groups[win].kind, groups[win].tile))
+        before = f.bound(_view(groups, win, win_as, ctx), ctx)  # type: ignore[misc]
+        counted += before > 0
+        told = _told(spec, groups, win, win_as, params)
+        j = rng.choice([i for i in range(4) if i != win])
+        old = groups[j]
+        for kind, tile in rng.sample(IDENTITIES, len(IDENTITIES)):
+            if (kind, tile) == (old.kind, old.tile):
+                continue
+            new = Group(kind, tile, subs=group_tiles(kind, tile)[:len(old.subs)])
+            swapped = [*groups[:j], new, *groups[j + 1:]]
+            if _told(spec, swapped, win, win_as, params) == told:
+                after = f.bound(_view(swapped, win, win_as, ctx), ctx)  # type: ignore[misc]
+                assert after == before, (fan, groups, new)
+                compared += 1
+                break
+    assert compared > 300 and counted > 20, (compared, counted)

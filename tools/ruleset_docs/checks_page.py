@@ -47,7 +47,7 @@ __all__ = ["card_sections", "chinese_name", "promises", "render_checks_page",
 
 CHECK_SPEC_FIELDS = frozenset({"name", "func", "scope", "last", "signature", "needs",
                                "tells_apart", "depends_on", "each_kind", "pungs_of", "pair_of",
-                               "most"})
+                               "most", "tells_readings_apart"})
 SHAPE_FIELDS = frozenset({"name", "read", "completes", "wilds", "melds", "kinds"})
 SCHEME_FIELDS = frozenset({"value", "pay", "by_fans", "seat_factor", "prepare", "paid_by"})
 SCOPES = {"reading": "reading: decided for each reading of the hand",
@@ -129,6 +129,10 @@ def promises(spec: CheckSpec) -> list[str]:
     if spec.most is not None:
         out.append(f"most: {_fn(spec.most)} says the most times it counts in any reading "
                    "of the hand")
+    if spec.tells_readings_apart is not None:
+        out.append(f"tells readings apart: only through {_fn(spec.tells_readings_apart)} of "
+                   "the keys of all the groups, so wild readings alike to it and to every "
+                   "other check are read once")
     return out
 
 
@@ -189,7 +193,10 @@ def render_checks_page(shapes_source: Path | None = None) -> str:
              "(or its pair is) one of some tiles; other readings are not asked;",
              "- most: the most times the check can count in any reading of the hand; when "
              "every reading fan of a rule set says it, the comparison of a hand's readings "
-             "stops at one reaching the most they could add up to.", "",
+             "stops at one reaching the most they could add up to;",
+             "- tells readings apart: what the check sees of the keys of all a reading's "
+             "groups together (less than the keys themselves): readings that no check tells "
+             "apart are read once.", "",
              "## Checks", "",
              *table(["Check", "Name", "Scope", "Module"],
                     [[link(code(name), f"#{check_anchor(name)}"), md(chinese_name(spec)),

@@ -24,6 +24,15 @@ it). When every check of a rule set declares it, readings with the same keys are
 and a group made only of wilds tries one identity per key. Without it the check is assumed to
 see everything (exact, and slower with many wilds).
 
+`tells_readings_apart=` names a function `(keys, tileset, **params) -> key` of a check that
+declares a key function: given the check's keys of every group of a reading (in any order;
+the winning tile's group's taken with `win`), what the check tells apart between readings:
+readings of one hand whose keys give the same answer get the same result from the check (龙
+sees which suits hold all three of its chows, not where a chow of an incomplete 龙 sits).
+Readings that no check tells apart that way, nor any other check by its keys, are then
+compared once, where nothing but their order could tell them apart (no tie-break fan, no
+explanation listing every reading: `app.scoring.wild_readings`).
+
 `depends_on=` names a function `(view, ctx) -> key`, shared by the checks that declare it,
 such that each of them (whatever its parameters) answers the same for views with the same
 key: chows for the chow combinations, the categories of tile held for the suit checks. The
@@ -85,6 +94,9 @@ EachKind = Callable[..., bool]
 PungsOf = Callable[..., "frozenset[int] | None"]
 # The most times a check can count in any reading of a hand: (held, ctx, **params) -> int.
 Most = Callable[..., int]
+# What a check tells apart between readings: (keys, tileset, **params) -> a hashable key
+# (`tells_readings_apart=`).
+ReadingsApart = Callable[..., Any]
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,7 @@ class CheckSpec:
     pungs_of: PungsOf | None = None
     pair_of: PungsOf | None = None
     most: Most | None = None
+    tells_readings_apart: ReadingsApart | None = None
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -113,7 +126,8 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
           each_kind: EachKind | None = None,
           pungs_of: PungsOf | None = None,
           pair_of: PungsOf | None = None,
-          most: Most | None = None) -> Callable[[CheckFn], CheckFn]:
+          most: Most | None = None,
+          tells_readings_apart: ReadingsApart | None = None) -> Callable[[CheckFn], CheckFn]:
     """Register a check under `name` (default: the function's name)."""
 
     def register(func: CheckFn) -> CheckFn:
@@ -146,8 +160,13 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
                                "answer is the same in every reading)")
         if most is not None and _keywords(inspect.signature(most)) != _keywords(sig):
             raise RuntimeError(f"check {key!r}: its most takes other parameters than it")
+        if tells_readings_apart is not None and (
+                not callable(tells_apart)
+                or _keywords(inspect.signature(tells_readings_apart)) != _keywords(sig)):
+            raise RuntimeError(f"check {key!r}: tells_readings_apart needs a key function "
+                               "(tells_apart) and the check's parameters")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
-                                each_kind, pungs_of, pair_of, most)
+                                each_kind, pungs_of, pair_of, most, tells_readings_apart)
         return func
 
     return register

@@ -161,8 +161,18 @@ def _straight_most(hand: Held, ctx: WinContext, *,
     return 0
 
 
+def _straight_readings(keys: tuple[Any, ...], tileset: TileSet, *,
+                       suit: Literal["any", "wild"] = "any") -> tuple[int, ...]:
+    # The first chow of each suit holding all three chows of a 龙 (the keys are the first
+    # tiles of the chows 123, 456 and 789): which suit may count decides the rest (the wild
+    # tiles' suit, from the context).
+    starts = {k for k in keys if k is not None}
+    return tuple(sorted(s for s in starts
+                        if tileset.kinds[s].rank == 1 and s + 3 in starts and s + 6 in starts))
+
+
 @check(needs=("chows",), tells_apart=_straight_key, depends_on=_chows_and_wilds,
-       most=_straight_most)
+       most=_straight_most, tells_readings_apart=_straight_readings)
 def straight(v: View, ctx: WinContext, *, suit: Literal["any", "wild"] = "any") -> int:
     """龙 (一条龙) / 本混龙: 123, 456 and 789 of one suit as three chows (wilds may fill them);
     with `suit: wild`, only in the suit of the wild tiles (本混龙)."""
