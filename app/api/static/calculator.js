@@ -448,18 +448,7 @@ async function ask(answer) {
     const out = $("result-body");
     out.replaceChildren();
     answer.render(data, out);
-    const figure = $("picture");
-    figure.replaceChildren();
-    if (picture.ok && (picture.headers.get("Content-Type") || "").startsWith("image/svg+xml")) {
-      const svg = new DOMParser().parseFromString(await picture.text(), "image/svg+xml").documentElement;
-      figure.append(document.importNode(svg, true));
-    }
-    $("result").hidden = false;
-    // drawn for its frame's width; kept at its own size to be read (calculator.css): were it
-    // still wider (a frame narrower than the narrowest picture), it scrolls, saying so
-    figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
-    // One column (a phone): the result is under the form, brought into view.
-    if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
+    await showPicture(picture);
     setState("done");
   } catch (err) {
     $("form-problem").textContent = `The service could not be reached: ${err.message}`;
@@ -734,6 +723,11 @@ async function showMatch() {
   const start = Math.max(0, m.hands.length - MATCH_HANDS);
   const url = `/v1/rulesets/${encodeURIComponent(state.doc.id)}/match/picture?width=${pictureWidth()}`;
   const picture = await fetch(url, { method: "POST", body: JSON.stringify(matchBody(m.hands.slice(start), m.states[start])), headers: { "Content-Type": "application/json" } });
+  await showPicture(picture);
+}
+
+// A picture answer shown in the result's frame (nothing when it is not an SVG picture).
+async function showPicture(picture) {
   const figure = $("picture");
   figure.replaceChildren();
   if (picture.ok && (picture.headers.get("Content-Type") || "").startsWith("image/svg+xml")) {
@@ -741,7 +735,10 @@ async function showMatch() {
     figure.append(document.importNode(svg, true));
   }
   $("result").hidden = false;
+  // drawn for its frame's width; kept at its own size to be read (calculator.css): were it
+  // still wider (a frame narrower than the narrowest picture), it scrolls, saying so
   figure.toggleAttribute("data-wide", figure.scrollWidth > figure.clientWidth + 1);
+  // One column (a phone): the result is under the form, brought into view.
   if (!matchMedia("(min-width: 900px)").matches) $("result").scrollIntoView({ block: "start" });
 }
 
