@@ -55,7 +55,6 @@ DEALER_MOVES = ("stays", "next", "winner")
 DRAWN_MOVES = (*DEALER_MOVES, "kong_passes", "last_drawer")
 SEVERAL_MOVES = ("discarder", "any_discarder", "winner")
 FALSE_WIN_KINDS = ("wrong_shape", "wrong_tile", "not_ready")
-WINDS = "ESWN"
 
 MATCH = declared("dealer:map length seating winds one_winner false_win "
                  "false_win_voids_kongs offender_plays_on base_points table_points "

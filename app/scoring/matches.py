@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from app.rules.matches import WINDS, Rules
+from app.domain.hand import WINDS
+from app.rules.matches import Rules
 
 __all__ = ["MatchState", "Outcome", "RoundWins", "Standings", "Table", "advance",
            "false_win_cost",

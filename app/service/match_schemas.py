@@ -91,19 +91,68 @@ class _MatchStateSchema(_Strict):
     ended = StrictBool(required=True)
 
 
+class DrawnHandSchema(_Strict):
+    """Nobody won the hand (荒庄)."""
+
+    what = "a drawn hand"
+    last_drawer = Player(allow_none=True)
+    """Who drew the last tile, where the deal then goes to that player (kawuxing, match option
+    draw: last_drawer)."""
+
+
+class PenaltySchema(_Strict):
+    """罚分 a referee gives: deducted from the player, paid to nobody, or with `to` paid to
+    that player."""
+
+    what = "a penalty"
+    player = Player(required=True, error_messages={"required": _PLAYER_REQUIRED})
+    points = StrictInt(minimum=1, maximum=MAX_PENALTY_POINTS, required=True,
+                       error_messages={"required": _required("the points, from 1.")})
+    to = Player(allow_none=True)
+    reason = StrictStr(allow_none=True, max_length=MAX_REASON_LENGTH)
+
+
 class MatchSchemas(NamedTuple):
-    """A family's match request and the objects it holds."""
+    """A family's match request and the objects of it that name the family's requests."""
 
     request: _Strict
-    hand: _Strict
-    parts: tuple[tuple[str, _Strict], ...]  # (component name, schema) of each object
+    parts: tuple[tuple[str, _Strict], ...]  # (component name, schema) of each of them
 
 
 def match_schemas(prefix: str, score: str, settle: str | None) -> MatchSchemas:
     """The match request of a family whose score request is the component `score` and whose
-    settle request is `settle` (None: it settles no rounds), its components named with
-    `prefix`."""
+    settle request is `settle` (None: it settles no rounds), the objects naming them called
+    with `prefix` (a drawn hand and a penalty are every family's)."""
+    claim, claims = _claim_schemas(score)
+    false_win = _false_win_schema(score)
+    hand = _hand_schema(score, settle, claims, false_win)
 
+    class MatchRequestSchema(_Strict):
+        """A match, or its next hands after a `state`."""
+
+        what = "a match request"
+        first_dealer = Player(allow_none=True)
+        """Who deals the first hand (default 0; where players change seats by 圈, 0: the
+        player at 东位)."""
+        options = Options(allow_none=True)
+        """The rule set's options, for every hand (a hand's request may add its own)."""
+        match_options = Options(allow_none=True)
+        """The match's own options (the rule set's document lists them under `match`)."""
+        state = fields.Nested(_MatchStateSchema, allow_none=True)
+        hands = _objects(hand, MAX_MATCH_HANDS, minimum=1, required=True, error_messages={
+            "required": _required(f"the hands played, a JSON array of 1 to {MAX_MATCH_HANDS} "
+                                  "hand objects.")})
+
+    classes: list[tuple[str, type[_Strict]]] = [
+        ("Claim", claim), ("Claims", claims), ("FalseWin", false_win), ("PlayedHand", hand),
+        ("MatchRequest", MatchRequestSchema)]
+    for name, cls in classes:
+        cls.__name__ = f"{prefix}{name}Schema"  # its component's name (tools/openapi)
+    parts = tuple((f"{prefix}{name}", cls()) for name, cls in classes)
+    return MatchSchemas(parts[-1][1], parts)
+
+
+def _claim_schemas(score: str) -> tuple[type[_Strict], type[_Strict]]:
     class ClaimSchema(_Strict):
         """One player's claim of the discard: the win as `score` takes it, the context's
         `winner` and `discarder` being players."""
@@ -123,14 +172,10 @@ def match_schemas(prefix: str, score: str, settle: str | None) -> MatchSchemas:
         claims = _objects(ClaimSchema, MAX_CLAIMS, minimum=2, required=True, error_messages={
             "required": _required("the claims, 2 or more objects with a win each.")})
 
-    class DrawnSchema(_Strict):
-        """Nobody won the hand (荒庄)."""
+    return ClaimSchema, ClaimsSchema
 
-        what = "a drawn hand"
-        last_drawer = Player(allow_none=True)
-        """Who drew the last tile, where the deal then goes to that player (kawuxing, match
-        option draw: last_drawer)."""
 
+def _false_win_schema(score: str) -> type[_Strict]:
     class FalseWinSchema(_Strict):
         """A false win (诈和): the claimed win, which the service classifies (`wrong_shape`: a
         complete hand that does not win, 错和; `wrong_tile`: a ready hand claiming a tile it
@@ -143,17 +188,11 @@ def match_schemas(prefix: str, score: str, settle: str | None) -> MatchSchemas:
         """The claimed win as the score request takes it (`winner` and `discarder`
         players)."""
 
-    class PenaltySchema(_Strict):
-        """罚分 a referee gives: deducted from the player, paid to nobody, or with `to` paid
-        to that player."""
+    return FalseWinSchema
 
-        what = "a penalty"
-        player = Player(required=True, error_messages={"required": _PLAYER_REQUIRED})
-        points = StrictInt(minimum=1, maximum=MAX_PENALTY_POINTS, required=True,
-                           error_messages={"required": _required("the points, from 1.")})
-        to = Player(allow_none=True)
-        reason = StrictStr(allow_none=True, max_length=MAX_REASON_LENGTH)
 
+def _hand_schema(score: str, settle: str | None, claims_schema: type[_Strict],
+                 false_win_schema: type[_Strict]) -> type[_Strict]:
     class PlayedHandSchema(_Strict):
         """One hand of the match: exactly one of `win`, `claims`, `drawn` (and `round`
         where the rule set settles rounds), what happened besides (`false_wins`,
@@ -164,51 +203,26 @@ def match_schemas(prefix: str, score: str, settle: str | None) -> MatchSchemas:
         """The winning hand as `score` takes it; `context.winner`, `discarder` (and
         `flipper`) are players. The service fills in the dealer and, where the game has
         winds, the winds; given, they must be the derived ones."""
-        claims = fields.Nested(ClaimsSchema, allow_none=True)
-        drawn = fields.Nested(DrawnSchema, allow_none=True)
-        false_wins = _objects(FalseWinSchema, MAX_FALSE_WINS, allow_none=True)
+        claims = fields.Nested(claims_schema, allow_none=True)
+        drawn = fields.Nested(DrawnHandSchema, allow_none=True)
+        false_wins = _objects(false_win_schema, MAX_FALSE_WINS, allow_none=True)
         penalties = _objects(PenaltySchema, MAX_PENALTIES, allow_none=True)
         dealer = Player(allow_none=True)
         """The dealer the client expects: refused (`inconsistent_dealer`) when it is not
         the derived one."""
 
-    hand: type[_Strict] = PlayedHandSchema
-    if settle is not None:
-        settled: str = settle
+    if settle is None:
+        return PlayedHandSchema
+    settled: str = settle
 
-        class SettlingHandSchema(PlayedHandSchema):
-            __doc__ = PlayedHandSchema.__doc__
-            what = "a hand of the match"
-            round = RequestObject(stands_for=settled, allow_none=True)
-            """The hand as a round of events, as `settle` takes it; its seats are players.
-            The service fills in the dealer."""
+    class SettlingHandSchema(PlayedHandSchema):
+        __doc__ = PlayedHandSchema.__doc__
+        what = "a hand of the match"
+        round = RequestObject(stands_for=settled, allow_none=True)
+        """The hand as a round of events, as `settle` takes it; its seats are players. The
+        service fills in the dealer."""
 
-        hand = SettlingHandSchema
-
-    class MatchRequestSchema(_Strict):
-        """A match, or its next hands after a `state`."""
-
-        what = "a match request"
-        first_dealer = Player(allow_none=True)
-        """Who deals the first hand (default 0; where players change seats by 圈, 0: the
-        player at 东位)."""
-        options = Options(allow_none=True)
-        """The rule set's options, for every hand (a hand's request may add its own)."""
-        match_options = Options(allow_none=True)
-        """The match's own options (the rule set's document lists them under `match`)."""
-        state = fields.Nested(_MatchStateSchema, allow_none=True)
-        hands = _objects(hand, MAX_MATCH_HANDS, minimum=1, required=True, error_messages={
-            "required": _required(f"the hands played, a JSON array of 1 to {MAX_MATCH_HANDS} "
-                                  "hand objects.")})
-
-    classes: list[tuple[str, type[_Strict]]] = [
-        ("Claim", ClaimSchema), ("Claims", ClaimsSchema), ("DrawnHand", DrawnSchema),
-        ("FalseWin", FalseWinSchema), ("Penalty", PenaltySchema), ("PlayedHand", hand),
-        ("MatchRequest", MatchRequestSchema)]
-    for name, cls in classes:
-        cls.__name__ = f"{prefix}{name}Schema"  # its component's name (tools/openapi)
-    parts = tuple((f"{prefix}{name}", cls()) for name, cls in classes)
-    return MatchSchemas(parts[-1][1], parts[-2][1], parts)
+    return SettlingHandSchema
 
 
 # The tile games' (and what every match request is read with: a family without rounds

@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from app.domain.errors import Code, HandError
+from app.domain.hand import WIND_NAMES, WINDS
 from app.rules.families import ServedRuleSet
 from app.rules.matches import FALSE_WIN_KINDS, MatchRules, Rules
 from app.scoring.matches import (
@@ -525,12 +526,10 @@ class _Play:
 _KONG_EARNED = frozenset(KONG_REASONS.values())
 _KONG_RETURNED = frozenset({KONG_VOID, KONG_REFUND, TAX_REFUND, DRAWN_GAME_REFUND})
 
-_WIND_NAMES = {"E": "E", "S": "S", "W": "W", "N": "N", "东": "E", "南": "S", "西": "W",
-               "北": "N", "东风": "E", "南风": "S", "西风": "W", "北风": "N"}
-
-
 def _wind(value: Any) -> Any:
-    return _WIND_NAMES.get(value, value) if isinstance(value, str) else value
+    """A wind as a request may write it (E, 东, 东风) as its letter."""
+    index = WIND_NAMES.get(value) if isinstance(value, str) else None
+    return value if index is None else WINDS[index]
 
 
 def _hand_json(here: Table, hand: Mapping[str, Any], own: Json | None, outcome: Outcome,
