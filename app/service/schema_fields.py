@@ -166,6 +166,9 @@ class _Strict(Schema):
             for name, f in self.load_fields.items())
         self._keys = frozenset(key for _, key, _, _, _ in self._plan)
         self._fast: ObjectReader | bool | None = False  # False: not made yet
+        # The fast reader once made and usable (None before, and when it cannot be made):
+        # `app.service.reading.validated` reads a valid object with it directly.
+        self.reader: ObjectReader | None = None
 
     def load(self, data: Any, *, many: bool | None = None, partial: Any = None,
              unknown: Literal["exclude", "include", "raise"] | None = None) -> Any:
@@ -183,7 +186,8 @@ class _Strict(Schema):
         """The schema as `app.service.fast_read` reads it (made when first asked for); None when
         it cannot be (a default made by a callable, or a schema-level validator)."""
         if self._fast is False:
-            self._fast = _fast_reader(self)
+            made = _fast_reader(self)
+            self._fast = self.reader = made
         return self._fast  # type: ignore[return-value]
 
     def _read_declared(self, data: Any) -> dict[str, Any]:
