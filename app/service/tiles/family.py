@@ -45,7 +45,7 @@ from app.service.tiles.requests import (
 )
 from app.service.tiles.responses import (
     analysis_response,
-    score_response,
+    score_answer,
     settle_response,
     waits_response,
 )
@@ -60,16 +60,12 @@ TileWaitsIn = tuple[tuple[int, ...], tuple[Meld, ...], WinContext]
 
 
 def _tile_score(request: TileScoreIn, rs: RuleSet) -> ScoreResult:
+    # `evaluate.score` looked up at each call (a test puts a broken engine in its place).
     return evaluate.score(request[0], request[1], rs)
 
 
 def _tile_explain(request: TileScoreIn, rs: RuleSet) -> tuple[ScoreResult, Explanation]:
     return explained(request[0], request[1], rs)
-
-
-def _tile_score_response(result: ScoreResult, rs: RuleSet,
-                         explanation: Explanation | None) -> Json:
-    return score_response(result, explanation)
 
 
 def _tile_waits(request: TileWaitsIn, rs: RuleSet, explain: bool) -> WaitsResult:
@@ -130,7 +126,7 @@ TILE_CONTRACT: FamilyContract[RuleSet] = FamilyContract(
 FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     name=TILES,
     read_score=read_score_request, score=_tile_score, explain=_tile_explain,
-    write_score=_tile_score_response,
+    write_score=score_answer,
     read_waits=read_waits_request, waits=_tile_waits, write_waits=_tile_waits_response,
     document=tile_ruleset_document,
     schemas=_tile_schemas,

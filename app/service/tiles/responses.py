@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.rules.model import RuleSet
 from app.scoring.analysis import AnalysisResult, Standing13
 from app.scoring.result import (
     Decomposition,
@@ -67,6 +68,12 @@ def score_response(r: ScoreResult, explanation: Explanation | None = None) -> di
     if explanation is not None:
         out["explanation"] = _explanation(explanation)
     return out
+
+
+def score_answer(r: ScoreResult, rs: RuleSet, explanation: Explanation | None) -> dict[str, Any]:
+    """`score_response` as the family's `write_score` takes it (the rule set is not needed):
+    defined here, compiled, so that writing an answer makes no interpreted call."""
+    return score_response(r, explanation)
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:
