@@ -263,24 +263,17 @@ def _chunks(source: Iterable[bytes]) -> Iterator[tuple[int, list[bytes]]]:
 
 
 def _score_chunk(scorer: LineScorer, first: int, lines: list[bytes]) -> Scored:
-    out: list[bytes] = []
-    won = errors = 0
     # No collection inside a chunk: what its lines make is freed as they are written, but a
     # young collection would walk the chunk's requests and answers still held. The few
     # reference cycles a chunk makes (`app.service.collector`) wait for the collection that
     # starts once the collector is on again, at most a chunk's worth.
     gc.disable()
     try:
-        scored = scorer.lines(lines, first)
+        encoded, won, errors = scorer.chunk(lines, first)
     finally:
         gc.enable()
-    for encoded, w, e in scored:
-        out.append(encoded)
-        won += w
-        errors += e
-    out.append(b"")
     collector.between()
-    return b"\n".join(out), len(lines), won, errors
+    return encoded, len(lines), won, errors
 
 
 def _start_worker(settings: tuple[Any, ...]) -> None:

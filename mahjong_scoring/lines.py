@@ -138,6 +138,18 @@ class LineScorer:
             self._batch(run, run_ruleset, first + len(raws) - len(run), out)
         return out
 
+    def chunk(self, raws: Sequence[bytes], first: int) -> tuple[bytes, int, int]:
+        """`lines` of `raws` as the output holds them: (the items' JSON lines, each ending
+        in a newline, how many are won or ready, how many are errors)."""
+        out: list[bytes] = []
+        won = errors = 0
+        for encoded, w, e in self.lines(raws, first):
+            out.append(encoded)
+            won += w
+            errors += e
+        out.append(b"")
+        return b"\n".join(out), won, errors
+
     def _batch(self, bodies: list[dict[str, Any]], ruleset: ServedRuleSet | None, first: int,
                out: list[tuple[bytes, bool, bool]]) -> None:
         assert ruleset is not None
@@ -174,21 +186,28 @@ class LineScorer:
 
     def _read(self, text: bytes, number: int) -> tuple[dict[str, Any], ServedRuleSet] | Item:
         """(the request body, its rule set), or the line's error item."""
-        what = f"Line {number}"
-        if not text or text.isspace():  # as `not text.strip()`, without copying the line
+        # As `not text.strip()`, without copying the line; every byte `isspace` takes is
+        # below 33, so a line starting with another (a request's "{") is not blank.
+        if not text or (text[0] < 33 and text.isspace()):
             return {"error": problem_body(
-                "malformed_json", f"{what} is empty: each line holds one JSON request.")}
+                "malformed_json", f"Line {number} is empty: each line holds one JSON request.")}
         if len(text) > MAX_CONTENT_LENGTH:
             return {"error": problem_body(
                 "payload_too_large",
-                f"{what} is longer than {MAX_CONTENT_LENGTH} bytes, the most one request may "
-                "hold.")}
+                f"Line {number} is longer than {MAX_CONTENT_LENGTH} bytes, the most one request "
+                "may hold.")}
         try:
-            body: Any = json_document(text, what, one_line=True)
-        except ApiError as exc:
-            return {"error": api_problem(exc)}
+            body: Any = json_document(text, "A line", one_line=True)
+        except ApiError:
+            # Read again for the message, which names the line (made only for a line that is
+            # not JSON).
+            try:
+                json_document(text, f"Line {number}", one_line=True)
+            except ApiError as exc:
+                return {"error": api_problem(exc)}
+            raise
         if type(body) is not dict:
-            return {"error": api_problem(not_an_object(body, what))}
+            return {"error": api_problem(not_an_object(body, f"Line {number}"))}
         rid = body.pop("ruleset", None)
         if rid is None:
             rid = self.default
