@@ -42,7 +42,11 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     win_type = fields["win_type"]
     kong = fields.get("kong")
     flowers, flower_tiles = _flowers(fields.get("flowers"), ruleset)
-    wild_indicator, wilds = _wilds(fields, ruleset)
+    # Most requests give no wild tiles: told by two direct lookups.
+    wild_indicator: int | None = None
+    wilds: tuple[int, ...] = ()
+    if fields.get("wild_indicator") or fields.get("wilds"):
+        wild_indicator, wilds = _wilds(fields, ruleset)
     players = ruleset.players
     winner = _seat(fields.get("winner"), "winner", players) or 0
     dealer = _seat(fields.get("dealer"), "dealer", players) or 0

@@ -42,13 +42,17 @@ def read_hand(data: str | Mapping[str, Any], tileset: TileSet, *, waiting: bool
         if len(melds) > MAX_MELDS:
             raise _too_many_melds(len(melds), "/hand")
     else:
+        # The schema's reading is a dict (so are its melds): read as one, each field is a
+        # direct lookup rather than a call of the mapping's methods.
+        fields: dict[str, Any] = data if type(data) is dict else dict(data)
         standing_ptr = "/hand/concealed"
-        standing = _read_standing(data["concealed"], tileset, standing_ptr)
-        raw_melds = data.get("melds") or ()
+        standing = _read_standing(fields["concealed"], tileset, standing_ptr)
+        raw_melds = fields.get("melds") or ()
         if len(raw_melds) > MAX_MELDS:
             raise _too_many_melds(len(raw_melds), "/hand/melds")
-        melds = [_read_known_meld(m, tileset, k) for k, m in enumerate(raw_melds)]
-        win_tile = _read_win_tile(data.get("win_tile"), tileset)
+        melds = [_read_known_meld(m if type(m) is dict else dict(m), tileset, k)
+                 for k, m in enumerate(raw_melds)]
+        win_tile = _read_win_tile(fields.get("win_tile"), tileset)
 
     if len(standing) != _needed(len(melds), waiting):
         where = "outside brackets in hand" if standing_ptr == "/hand" else "in hand.concealed"
@@ -135,7 +139,7 @@ def read_field_tiles(raw: str | Sequence[str], tileset: TileSet, pointer: str) -
             for k, item in enumerate(raw)]
 
 
-def _read_known_meld(raw: Mapping[str, Any], tileset: TileSet, k: int) -> Meld:
+def _read_known_meld(raw: dict[str, Any], tileset: TileSet, k: int) -> Meld:
     """Meld `k` of the hand's `melds`, from the memo when its tiles are a notation string
     read before."""
     tiles = raw["tiles"]
