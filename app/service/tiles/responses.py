@@ -35,22 +35,6 @@ def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
             "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
 
 
-def _scored(key: str, value: Any, r: ScoreResult | WaitEntry) -> dict[str, Any]:
-    """`key` (what the hand is: its rule set, the wait's tile) and what the hand scored:
-    shared by the score response and each wait of the waits response. Made as one dict
-    (merging two costs a copy of every key)."""
-    return {
-        key: value,
-        "winning": r.winning,
-        "reason": reason_json(r.reason),
-        "fans": [fan_json(f) for f in r.fans],
-        "fan_total": r.fan_total,
-        "value": r.value,
-        "multiplier": r.multiplier,
-        "decomposition": _decomposition(r.decomposition),
-    }
-
-
 def _explanation(e: Explanation) -> dict[str, Any]:
     return {
         "not_counted": [not_counted_fan(n) for n in e.not_counted],
@@ -63,8 +47,20 @@ def _explanation(e: Explanation) -> dict[str, Any]:
 
 
 def score_response(r: ScoreResult, explanation: Explanation | None = None) -> dict[str, Any]:
-    out = _scored("ruleset", r.ruleset, r)
-    out["payments"] = payments_json(r.payments)
+    # What the hand scored, in the order each wait of a waits response writes it too
+    # (`_wait`, after `tile`), then its payments. One dict literal per result type: each
+    # field is read by its index, where through a union of the two it is looked up by name.
+    out: dict[str, Any] = {
+        "ruleset": r.ruleset,
+        "winning": r.winning,
+        "reason": reason_json(r.reason),
+        "fans": [fan_json(f) for f in r.fans],
+        "fan_total": r.fan_total,
+        "value": r.value,
+        "multiplier": r.multiplier,
+        "decomposition": _decomposition(r.decomposition),
+        "payments": payments_json(r.payments),
+    }
     if explanation is not None:
         out["explanation"] = _explanation(explanation)
     return out
@@ -77,7 +73,16 @@ def score_answer(r: ScoreResult, rs: RuleSet, explanation: Explanation | None) -
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:
-    out = _scored("tile", w.tile, w)
+    out: dict[str, Any] = {
+        "tile": w.tile,
+        "winning": w.winning,
+        "reason": reason_json(w.reason),
+        "fans": [fan_json(f) for f in w.fans],
+        "fan_total": w.fan_total,
+        "value": w.value,
+        "multiplier": w.multiplier,
+        "decomposition": _decomposition(w.decomposition),
+    }
     if w.explanation is not None:
         out["explanation"] = _explanation(w.explanation)
     return out
