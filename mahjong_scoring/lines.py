@@ -71,6 +71,14 @@ def served_rulesets(directory: str | None = None) -> Mapping[str, ServedRuleSet]
     return {rid: loaded[rid] for rid in sorted(loaded)}
 
 
+def _without_ending(raw: bytes) -> bytes:
+    """`raw.rstrip(b"\\r\\n")`, by its last bytes (compiled: cheaper than the method call)."""
+    end = len(raw)
+    while end and (raw[end - 1] == 10 or raw[end - 1] == 13):
+        end -= 1
+    return raw if end == len(raw) else raw[:end]
+
+
 def _invalid(pointer: str, code: str, message: str) -> Item:
     return {"error": problem_body("invalid_request", f"ruleset: {message}",
                                   errors=[{"pointer": pointer, "code": code,
@@ -105,7 +113,7 @@ class LineScorer:
 
     def item(self, raw: bytes, number: int) -> Item:
         """The item for line `number` (`raw` with or without its line ending)."""
-        read = self._read(raw.rstrip(b"\r\n"), number)
+        read = self._read(_without_ending(raw), number)
         return self._numbered(self._answer(read, number) if isinstance(read, tuple) else read,
                               number)
 
@@ -125,7 +133,7 @@ class LineScorer:
         run: list[dict[str, Any]] = []  # the bodies of consecutive lines of one rule set
         run_ruleset: ServedRuleSet | None = None
         for n, raw in enumerate(raws, first):
-            read = self._read(raw.rstrip(b"\r\n"), n)
+            read = self._read(_without_ending(raw), n)
             if run and not (isinstance(read, tuple) and read[1] is run_ruleset):
                 self._batch(run, run_ruleset, n - len(run), out)
                 run = []
@@ -153,8 +161,9 @@ class LineScorer:
     def _batch(self, bodies: list[dict[str, Any]], ruleset: ServedRuleSet | None, first: int,
                out: list[tuple[bytes, bool, bool]]) -> None:
         assert ruleset is not None
-        items = run_batch(bodies, ruleset, self._item, None,
-                          where=lambda index: f"line {first + index}")
+        # Items, typed so: each one's result is a dict lookup rather than a method call.
+        items: list[Item] = run_batch(bodies, ruleset, self._item, None,
+                                      where=lambda index: f"line {first + index}")
         won = self._won
         for n, item in enumerate(items, first):
             # `_encoded(_numbered(...))` of each item, a result's without the calls.
