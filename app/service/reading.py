@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from marshmallow import Schema, ValidationError
@@ -13,7 +13,7 @@ from marshmallow import Schema, ValidationError
 from app.domain.errors import Code, HandError
 from app.service.fast_read import ObjectReader, read_object
 from app.service.problems import ApiError
-from app.service.schema_fields import flatten_errors
+from app.service.schema_fields import _Strict, flatten_errors
 
 __all__ = ["check_named_ruleset", "field_name", "validated"]
 
@@ -24,14 +24,21 @@ def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:
     if type(body) is dict:
         # A valid object is read by the schema's fast reader once the schema has made it
         # (`_Strict.fast_reader`), as the schema's own `load` would read it, without that
-        # method's interpreted calls.
+        # method's interpreted calls; at a fault, read again field by field, every fault
+        # listed, as `load` does then (without trying the fast reader a second time).
         fast = getattr(schema, "reader", None)
         if isinstance(fast, ObjectReader):
             out = read_object(fast, body)
             if out is not None:
                 return out
+            assert isinstance(schema, _Strict)
+            return _loaded(schema._read_declared, body)
+    return _loaded(schema.load, body)
+
+
+def _loaded(load: Callable[[Any], Any], body: Mapping[str, Any]) -> dict[str, Any]:
     try:
-        data: dict[str, Any] = schema.load(body)
+        data: dict[str, Any] = load(body)
     except ValidationError as exc:
         errors = flatten_errors(exc.messages)
         first = errors[0]
