@@ -27,7 +27,10 @@ the whole process) on a log of N lines and on one of 2N, the first N the same (b
 perhand.py's log: the same generator and seed, each hand once): the difference, divided by
 N, is what a line costs the scorer when its hand is new and the engine's memos are as warm as
 N other hands made them (reading, scoring, writing; the process start cancels out). A count
-is repeatable to about 0.1 %, unlike the scorer's wall time on this machine.
+is repeatable to about 0.1 %, unlike the scorer's wall time on this machine. Each tree's scorer
+first runs once on the short log, not counted: a tree whose changed sources have no bytecode
+cached yet writes it then (unless PYTHONDONTWRITEBYTECODE is set, when every run compiles them
+alike), instead of in the first counted run, which would count compiling them.
 
 `--heavy-analysis` counts `analyse` on `analysis.py`'s heavy hands instead: 14 tianjin tiles
 holding 5, 6 and 7 wilds, waits scored (the first N of each of its three sets, same seed),
@@ -249,10 +252,16 @@ def _log(lines: int, seed: int, path: Path) -> None:
 def per_line(tree: Path, short: Path, long: Path, lines: int) -> float:
     """Instructions `mahjong-score --jobs 1` in `tree` spends on each of the last `lines`
     lines of `long` (whose first lines are `short`)."""
+    def command(log: Path) -> list[str]:
+        return [sys.executable, "-m", "mahjong_scoring.cli", "--ruleset", "mcr", "--jobs",
+                "1", "--no-progress", "--quiet", str(log), "-o", os.devnull]
+
     def count(log: Path) -> int:
-        return _valgrind([sys.executable, "-m", "mahjong_scoring.cli", "--ruleset", "mcr",
-                          "--jobs", "1", "--no-progress", "--quiet", str(log),
-                          "-o", os.devnull], tree, "mahjong-score")
+        return _valgrind(command(log), tree, "mahjong-score")
+
+    # Not counted: any bytecode the tree's sources lack is written now (see the docstring).
+    subprocess.run(command(short), cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+                   check=True)
     return (count(long) - count(short)) / lines
 
 
