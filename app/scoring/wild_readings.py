@@ -263,8 +263,11 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 seen.add(exact)
                 yield views.view_of(reading)
         return
+    # Readings are told apart below by their groups' weights and the key of each place of
+    # the winning tile, which the groupings' weights and bits already tell: a grouping
+    # matching an earlier one in both would add no reading, and is not made.
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                        facts.shapes, tileset, free, reducer):
+                                        facts.shapes, tileset, free, reducer, distinct=True):
         # Each group described once per grouping (a lookup keyed by the group, which hashes
         # its tiles): its weight for the grouping's sum, then its places.
         infos = [describer.described(g) for g in groups]
