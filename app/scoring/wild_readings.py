@@ -74,6 +74,7 @@ class _Describer(GroupDescriber):
         self.counts = wp.number_counts
         self.seen = wp.described
         self.mine: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+        self.infos: dict[Group, GroupInfo] = {}
 
     def number(self, thing: tuple[object, ...]) -> int:
         """A small number for what the checks tell apart, within its family (`thing[0]`): a
@@ -110,8 +111,12 @@ class _Describer(GroupDescriber):
         return found
 
     def info(self, g: Group) -> GroupInfo:
-        found = self.described(g)
-        return found[0], found[1]
+        # Kept per group as made (the searches ask it of each cut they try).
+        found = self.infos.get(g)
+        if found is None:
+            described = self.described(g)
+            found = self.infos[g] = (described[0], described[1])
+        return found
 
 
 class _Substitutions:
