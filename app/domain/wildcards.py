@@ -381,6 +381,7 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     # The weights and bits of the groupings handed on (`distinct`); None: every grouping.
     told: set[tuple[int, int]] | None = set() if distinct else None
     info = reducer.info if reducer is not None else None
+    base: list[int] | None = None  # the caps less the naturals, once wilds are left over
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
@@ -407,8 +408,10 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                         told.add(mark)
                         yield tuple([g for bucket in chosen for g in bucket.first[0]])
             elif _left_fits(wilds - used[k], free_sets, paired[k]):
+                if base is None:
+                    base = [c - n for c, n in zip(caps, naturals, strict=True)]
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
-                                      naturals, caps, free, told, info, weights[k], helds[k])
+                                      base, free, told, info, weights[k], helds[k])
         else:
             buckets = parts[k][1]
             i = following[k]
@@ -443,9 +446,9 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             chosen.pop()
 
 
-def _room(members: Sequence[SuitOption], starts: list[int], naturals: Sequence[int],
-          caps: Sequence[int]) -> list[int]:
-    room = [c - n for c, n in zip(caps, naturals, strict=True)]
+def _room(members: Sequence[SuitOption], starts: list[int], base: list[int]) -> list[int]:
+    """The room `base` (the caps less the naturals) less the wilds the `members` place."""
+    room = base[:]
     for start, option in zip(starts, members, strict=True):
         for r, n in enumerate(option[3]):
             room[start + r] -= n
@@ -458,12 +461,13 @@ def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
 
 
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
-               free_sets: int, naturals: Sequence[int], caps: Sequence[int],
+               free_sets: int, base: list[int],
                free: FreeClasses, told: set[tuple[int, int]] | None = None,
                info: GroupDescriber | None = None, weight: int = 0,
                held: int = 0) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
-    unless `pair`) made of the wilds left (`_left_fits` holds). With `told` (and `info`),
+    unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
+    before any wild is placed (the caps less the naturals). With `told` (and `info`),
     only those whose weights and bits, with the parts' `weight` and `held`, are not in it
     (`wild_groupings`'s `distinct`), each added to it."""
     reps = [bucket.first for bucket in chosen]
@@ -476,7 +480,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             told.add((weight, held))
         yield tuple(g for option in reps for g in option[0])
         return
-    room = _room(reps, starts, naturals, caps)
+    room = _room(reps, starts, base)
     most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
@@ -498,7 +502,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             if most_room is None:
                 most_room = _room([(o[0], o[1], o[2], b.least_used)
                                    for o, b in zip(reps, chosen, strict=True)],
-                                  starts, naturals, caps)
+                                  starts, base)
             for trial in assignments(wanted, most_room):
                 members = _fitting(trial, chosen, starts)
                 if members is not None:
