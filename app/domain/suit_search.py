@@ -74,9 +74,20 @@ def packed(counts: Sequence[int]) -> int:
     return code
 
 
+# `unpacked`'s answers: a search hands on two per profile, and few distinct ones recur (the
+# wilds of a suit's options per rank). Emptied when full.
+UNPACKED_LIMIT: Final = 4096
+_UNPACKED: Final[dict[int, tuple[int, ...]]] = {}
+
+
 def unpacked(code: int) -> tuple[int, ...]:
-    """The nine counts of `packed`."""
-    return tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
+    """The nine counts of `packed` (remembered)."""
+    found = _UNPACKED.get(code)
+    if found is None:
+        if len(_UNPACKED) >= UNPACKED_LIMIT:
+            _UNPACKED.clear()  # a plain bound: an entry is worked out again alike
+        found = _UNPACKED[code] = tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
+    return found
 
 
 def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
@@ -158,13 +169,19 @@ def packed_ranks(ranks: Sequence[int]) -> int:
 
 
 def clear_cuts() -> None:
-    """Forget the remembered cuts (`_cuts_near`)."""
+    """Forget the remembered cuts (`_cuts_near`) and unpacked counts (`unpacked`)."""
     _CUTS.clear()
+    _UNPACKED.clear()
 
 
 def cuts_held() -> int:
     """How many neighbourhoods' cuts are remembered (`app.scoring.memory`)."""
     return len(_CUTS)
+
+
+def unpacked_held() -> int:
+    """How many unpacked counts are remembered (`app.scoring.memory`)."""
+    return len(_UNPACKED)
 
 
 # The groups of an option as a chain, its first group and the chain of the others (None:
