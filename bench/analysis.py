@@ -28,8 +28,10 @@ itself: what a serving worker sees):
    then as CPython runs it by default (a full collection every ten of the middle
    generation, wherever it falls). What a client of the service sees.
 
-`--heavy-only` runs timings 5 to 7 alone. The first line names the build and the folder the
-engine was imported from (run from another checkout with `PYTHONPATH=.` to time that one).
+`--heavy-only` runs timings 5 to 7 alone. `--slowest N` lists, after timing 5, its N slowest
+hands (their place in the timing, wilds, tiles and time): the p99 is made by a few of them.
+The first line names the build and the folder the engine was imported from (run from another
+checkout with `PYTHONPATH=.` to time that one).
 
 Hands: half random tiles, half near-ready (four sets and a pair, one to two tiles swapped for
 random ones), seeded. Nothing here asserts: it reports, and says whether each target is met.
@@ -176,12 +178,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"default {DEFAULT_SEED}")
     ap.add_argument("--heavy-only", action="store_true",
                     help="only the tianjin hands of 5-7 wilds (timings 5 to 7)")
+    ap.add_argument("--slowest", type=int, default=0, metavar="N",
+                    help="list the N slowest hands of timing 5")
     args = ap.parse_args(argv)
     print(f"engine build: {engine_build()}, the app from {Path(app.__file__).parents[1]}")
     rulesets = load_rulesets(ROOT / "rulesets")
     mcr, tianjin = cast(RuleSet, rulesets["mcr"]), cast(RuleSet, rulesets["tianjin"])
     if args.heavy_only:
-        heavy(tianjin, args.hands, args.seed)
+        heavy(tianjin, args.hands, args.seed, args.slowest)
         return 0
     ctx = WinContext("self_draw", options=mcr.option_defaults)
 
@@ -212,13 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         target = _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms") if wilds == 3 else ""
         _line(f"tianjin 14 tiles, {wilds} wilds, waits scored", ms, target)
 
-    heavy(tianjin, args.hands, args.seed)
+    heavy(tianjin, args.hands, args.seed, args.slowest)
     shanten_alone(mcr, ctx, mcr_hands(args.hands, 13, args.seed + 3))
     return 0
 
 
-def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
-    """Timings 5 to 7: `tianjin` hands holding many wilds, after a warm-up on others."""
+def heavy(tianjin: RuleSet, hands: int, seed: int, slowest: int = 0) -> None:
+    """Timings 5 to 7: `tianjin` hands holding many wilds, after a warm-up on others; the
+    `slowest` hands of timing 5 listed."""
     topts = tianjin.option_defaults
     for h, c in tianjin_hands(WARM_UP // 4, 6, seed + 3000):
         analyse(h, (), c._replace(options=topts), tianjin)
@@ -230,6 +235,10 @@ def heavy(tianjin: RuleSet, hands: int, seed: int) -> None:
     _line("tianjin 14 tiles, 5-7 wilds, waits scored", ms,
           _meets(percentile(ms, 99) <= 50, "p99 <= 50 ms"))
     _ratio("  against the same hands, waits not scored", ms, bare)
+    for i in sorted(range(len(ms)), key=lambda i: -ms[i])[:slowest]:
+        hand, ctx = tj[i]
+        wilds = sum(1 for t in hand if t in ctx.wilds)
+        print(f"    hand {i}: {wilds} wilds, tiles {sorted(hand)}, {ms[i]:.3f} ms")
     tj = [(h, c._replace(options=topts))
           for h, c in tianjin_hands(max(hands // 4, 50), 7, seed + 30, size=13)]
     bare = _times(lambda hc: analyse(hc[0], (), hc[1], tianjin, score_waits=False), tj)

@@ -63,18 +63,37 @@ def assignments(classes: list[tuple[Identity, ...]], room: list[int]) -> Iterato
 
 def assign(classes: list[tuple[Identity, ...]], room: list[int]) -> list[Group] | None:
     """One member of each class, in order, with room for all of them (backtracking)."""
-    if not classes:
+    return _assign(classes, 0, room)
+
+
+def _assign(classes: list[tuple[Identity, ...]], k: int,
+            room: list[int]) -> list[Group] | None:
+    """`assign` of `classes[k:]` (the room of a chow's three kinds, a pung's or a pair's one
+    read directly: a reading with wilds left over tries every choice of classes)."""
+    if k == len(classes):
         return []
-    for kind, t in classes[0]:
-        tiles = group_tiles(kind, t)
-        if all(room[x] >= tiles.count(x) for x in tiles):
-            for x in tiles:
-                room[x] -= 1
-            rest = assign(classes[1:], room)
-            for x in tiles:
-                room[x] += 1
-            if rest is not None:
-                return [wild_group(kind, t, tiles), *rest]
+    for kind, t in classes[k]:
+        if kind == CHOW:
+            if room[t] < 1 or room[t + 1] < 1 or room[t + 2] < 1:
+                continue
+            room[t] -= 1
+            room[t + 1] -= 1
+            room[t + 2] -= 1
+            rest = _assign(classes, k + 1, room)
+            room[t] += 1
+            room[t + 1] += 1
+            room[t + 2] += 1
+        else:
+            n = 2 if kind == PAIR else 3
+            if room[t] < n:
+                continue
+            room[t] -= n
+            rest = _assign(classes, k + 1, room)
+            room[t] += n
+        if rest is not None:
+            out = [wild_group(kind, t, group_tiles(kind, t))]
+            out.extend(rest)
+            return out
     return None
 
 

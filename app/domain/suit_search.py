@@ -74,9 +74,20 @@ def packed(counts: Sequence[int]) -> int:
     return code
 
 
+# `unpacked`'s answers: a search hands on two per profile, and few distinct ones recur (the
+# wilds of a suit's options per rank). Emptied when full.
+UNPACKED_LIMIT: Final = 4096
+_UNPACKED: Final[dict[int, tuple[int, ...]]] = {}
+
+
 def unpacked(code: int) -> tuple[int, ...]:
-    """The nine counts of `packed`."""
-    return tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
+    """The nine counts of `packed` (remembered)."""
+    found = _UNPACKED.get(code)
+    if found is None:
+        if len(_UNPACKED) >= UNPACKED_LIMIT:
+            _UNPACKED.clear()  # a plain bound: an entry is worked out again alike
+        found = _UNPACKED[code] = tuple([(code >> (_BITS * r)) & _MASK for r in range(_SUIT)])
+    return found
 
 
 def cuts(start: int, i: int, left: Sequence[int], used: Sequence[int], counts: Sequence[int],
@@ -158,8 +169,9 @@ def packed_ranks(ranks: Sequence[int]) -> int:
 
 
 def clear_cuts() -> None:
-    """Forget the remembered cuts (`_cuts_near`)."""
+    """Forget the remembered cuts (`_cuts_near`) and unpacked counts (`unpacked`)."""
     _CUTS.clear()
+    _UNPACKED.clear()
 
 
 def cuts_held() -> int:
@@ -167,13 +179,30 @@ def cuts_held() -> int:
     return len(_CUTS)
 
 
+def unpacked_held() -> int:
+    """How many unpacked counts are remembered (`app.scoring.memory`)."""
+    return len(_UNPACKED)
+
+
 # The groups of an option as a chain, its first group and the chain of the others (None:
 # no group): a state's stand-in adds its group to its rest's without copying the others.
 _Chain = tuple[Group, Any] | None
-# A state's answer, per profile: the groups of one option, the wilds it places (packed), its
-# crowding (`_crowding`; -1 until two options of the profile meet) and the fewest wilds any
-# option of the profile places at each rank (packed).
-_Entry = tuple[_Chain, int, int, int]
+
+
+class _Entry:
+    """A state's answer for one profile: the groups of one option, the wilds it places
+    (packed), its crowding (`_crowding`; -1 until two options of the profile meet) and the
+    fewest wilds any option of the profile places at each rank (packed). A native object
+    changed in place while its state is worked out (a tuple would be made anew at each
+    option met), never after: the states' memo shares it."""
+
+    __slots__ = ("added", "crowding", "groups", "least")
+
+    def __init__(self, groups: _Chain, added: i64, crowding: i64, least: i64) -> None:
+        self.groups = groups
+        self.added = added
+        self.crowding = crowding
+        self.least = least
 
 
 def _chained(chain: _Chain) -> list[Group]:
@@ -224,7 +253,7 @@ class _Search:
         self.memo = memo
         self.rank = rank
         self.later = later
-        self.done: dict[Profile, _Entry] = {(0, 0, 0, False): (None, 0, -1, 0)}
+        self.done: dict[Profile, _Entry] = {(0, 0, 0, False): _Entry(None, 0, -1, 0)}
 
     def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
@@ -299,15 +328,15 @@ class _Search:
                 continue
             weight, bits = info.info(group)
             after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
-            for (weights, held, wilds, took_pair), (groups, added, _, least) in after.items():
+            for (weights, held, wilds, took_pair), option in after.items():
                 profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
-                total = added + put
-                fewest = least + put
+                total = option.added + put
+                fewest = option.least + put
                 entry = out.get(profile)
                 if entry is None:
-                    out[profile] = ((group, groups), total, -1, fewest)
+                    out[profile] = _Entry((group, option.groups), total, -1, fewest)
                     continue
-                kept = _fewest(entry[3], fewest, low)
+                entry.least = _fewest(entry.least, fewest, low)
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
                 # (a full rank keeps out every free chow through it), then the one placing
                 # its wilds most evenly (worked out only when two options meet). The room
@@ -315,11 +344,14 @@ class _Search:
                 # stand-in of a state is the same whichever search first met it: a hand's
                 # reading never depends on the hands scored before it.
                 crowding = _crowding(total, seen, low)
-                standing = entry[2] if entry[2] >= 0 else _crowding(entry[1], seen, low)
+                standing = entry.crowding if entry.crowding >= 0 else _crowding(entry.added,
+                                                                                 seen, low)
                 if crowding < standing:
-                    out[profile] = ((group, groups), total, crowding, kept)
+                    entry.groups = (group, option.groups)
+                    entry.added = total
+                    entry.crowding = crowding
                 else:
-                    out[profile] = (entry[0], entry[1], standing, kept)
+                    entry.crowding = standing
         states[state] = out
         return out
 
@@ -341,6 +373,6 @@ def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
         raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
     free = [c - n for c, n in zip(caps, counts, strict=True)]
     search = _Search(start, free, info, memo, rank, memo if after is None else after)
-    return {p: ((tuple(sorted(_chained(groups))), p[2], p[3], unpacked(added)), unpacked(least))
-            for p, (groups, added, _, least) in search.rest(packed(counts), 0, budget,
-                                                             False).items()}
+    return {p: ((tuple(sorted(_chained(e.groups))), p[2], p[3], unpacked(e.added)),
+                unpacked(e.least))
+            for p, e in search.rest(packed(counts), 0, budget, False).items()}

@@ -126,7 +126,7 @@ def _honour_buckets(t: int, n: int, cap: int) -> tuple[_Bucket, ...]:
         if len(_HONOURS) >= HONOURS_LIMIT:
             _HONOURS.clear()
         found = _HONOURS[(t, n, cap)] = tuple(
-            _new(_Bucket, (o, partial(_fixed, o, (cap,), (n,)), o[3]))
+            _new(_Bucket, (o, partial(_fixed, o, (cap,), (n,)), o[3], 0, 0))
             for o in _honour_options(t, n, cap))
     return found
 
@@ -176,27 +176,37 @@ def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ..
 
 def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
                    caps: Sequence[int], win_tile: int, win_wild: bool, shapes: frozenset[str],
-                   tileset: TileSet, free: FreeClasses,
-                   reducer: Reducer | None = None) -> Iterator[tuple[str, tuple[Group, ...]]]:
+                   tileset: TileSet, free: FreeClasses, reducer: Reducer | None = None,
+                   distinct: bool = False) -> Iterator[tuple[str, tuple[Group, ...]]]:
     """The groupings of `wild_readings` (shape, groups), before the winning tile is placed:
-    the caller places it (`places`) when it can tell places apart more cheaply."""
+    the caller places it (`places`) when it can tell places apart more cheaply.
+
+    `distinct` (with a `reducer`): of the regular groupings, only the first of those whose
+    groups add up to the same weights and the same bits for the winning tile (`GroupInfo`):
+    for a caller that tells readings apart by no more than these (the weights sum and the
+    key of each place of the winning tile, which the bits stand for), a later one adds no
+    reading. They are told apart from the parts' profiles, before the groups are put
+    together or described."""
     if SEVEN_PAIRS in shapes and not declared:
         for groups in _seven_pairs(naturals, wilds, caps, free):
             yield SEVEN_PAIRS, groups
     if REGULAR in shapes:
         for groups in _regular(naturals, wilds, len(declared), caps, tileset, free, reducer,
-                               (win_tile, win_wild)):
+                               (win_tile, win_wild), distinct and reducer is not None):
             yield REGULAR, declared + groups
 
 
 # The options of one part the rule set's checks cannot tell apart: the first stands for all;
 # when it leaves no room for the free groups, another may: `least_used` (the fewest wilds any
 # of them places at each rank) says whether one could, and `fits(need)` finds one leaving at
-# least `need` tiles of room at each rank of the part (None if none does).
+# least `need` tiles of room at each rank of the part (None if none does). With a `Reducer`,
+# `weight` and `held` are their profile's weights and bits (`Profile`), 0 without one.
 class _Bucket(NamedTuple):
     first: SuitOption
     fits: Callable[[tuple[int, ...]], SuitOption | None]
     least_used: tuple[int, ...]
+    weight: int
+    held: int
 
 
 def _fixed(option: SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
@@ -219,7 +229,7 @@ def _profile(option: SuitOption, info: Callable[[Group], GroupInfo]) -> Profile:
 def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
              reducer: Reducer | None, win: tuple[int, bool]) -> tuple[_Bucket, ...]:
     if reducer is None:
-        return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3])
+        return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3], 0, 0)
                      for o in _suit_options(start, seg, caps, budget))
     # The winning tile tells a suit's options apart only through where it can sit in their
     # groups (`places`): a wild one on a group's wilds, whatever wild it is; a natural one
@@ -255,7 +265,7 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
             return found[(profile, need)]
 
         kept = reducer.memo[key] = tuple(
-            _new(_Bucket, (option, partial(fits, p), least))
+            _new(_Bucket, (option, partial(fits, p), least, p[0], p[1]))
             for p, (option, least) in profiled_options(start, seg, caps, budget, info,
                                                         states, rank, after).items())
     return kept
@@ -338,20 +348,40 @@ def _parts(naturals: Sequence[int], wilds: int, caps: Sequence[int], tileset: Ti
             honour = _honour_buckets(t, naturals[t], caps[t])
             if not honour:
                 return None
+            if reducer is not None:
+                # Their weights and bits depend on the winning tile: told here, per hand.
+                honour = tuple([_new(_Bucket, (b.first, b.fits, b.least_used,
+                                               *_weighed(b.first[0], reducer.info)))
+                                for b in honour])
             parts.append((t, honour))
     return parts
 
 
+def _weighed(groups: Sequence[Group], info: GroupDescriber) -> tuple[int, int]:
+    """The weights added and the bits or-ed of `groups` (`GroupInfo`)."""
+    weight = held = 0
+    for g in groups:
+        w, bits = info.info(g)
+        weight += w
+        held |= bits
+    return weight, held
+
+
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
              tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
-             win: tuple[int, bool]) -> Iterator[tuple[Group, ...]]:
+             win: tuple[int, bool], distinct: bool = False) -> Iterator[tuple[Group, ...]]:
     """The regular groupings of the hand: one option of each part (`_parts`), the wilds
     left over making the missing sets (and the pair) on their own. Depth first with a stack
     (nested generators would hand each grouping up through every part), each handed on once
-    made: a comparison ending early (`app.scoring.ceiling`) makes no more."""
+    made: a comparison ending early (`app.scoring.ceiling`) makes no more. `distinct`: see
+    `wild_groupings` (needs the `reducer`)."""
     parts = _parts(naturals, wilds, caps, tileset, reducer, win)
     if parts is None:
         return
+    # The weights and bits of the groupings handed on (`distinct`); None: every grouping.
+    told: set[tuple[int, int]] | None = set() if distinct else None
+    info = reducer.info if reducer is not None else None
+    base: list[int] | None = None  # the caps less the naturals, once wilds are left over
     sets_needed = 4 - n_declared
     chosen: list[_Bucket] = []
     starts = [start for start, _ in parts]
@@ -361,6 +391,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     used = [0] * (n_parts + 1)
     paired = [False] * (n_parts + 1)
     made = [0] * (n_parts + 1)
+    weights = [0] * (n_parts + 1)
+    helds = [0] * (n_parts + 1)
     k = 0
     while k >= 0:
         if k == n_parts:
@@ -368,10 +400,18 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             free_sets = sets_needed - made[k]
             if used[k] == wilds and free_sets == 0 and paired[k]:
                 # No wild left over (most groupings): the parts' stand-ins alone.
-                yield tuple([g for bucket in chosen for g in bucket.first[0]])
+                if told is None:
+                    yield tuple([g for bucket in chosen for g in bucket.first[0]])
+                else:
+                    mark = (weights[k], helds[k])
+                    if mark not in told:
+                        told.add(mark)
+                        yield tuple([g for bucket in chosen for g in bucket.first[0]])
             elif _left_fits(wilds - used[k], free_sets, paired[k]):
+                if base is None:
+                    base = [c - n for c, n in zip(caps, naturals, strict=True)]
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
-                                      naturals, caps, free)
+                                      base, free, told, info, weights[k], helds[k])
         else:
             buckets = parts[k][1]
             i = following[k]
@@ -390,6 +430,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                 used[k + 1] = used[k] + option[1]
                 paired[k + 1] = paired[k] or option[2]
                 made[k + 1] = more
+                weights[k + 1] = weights[k] + buckets[i - 1].weight
+                helds[k + 1] = helds[k] | buckets[i - 1].held
                 following[k + 1] = 0
                 k += 1
                 break
@@ -404,9 +446,9 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             chosen.pop()
 
 
-def _room(members: Sequence[SuitOption], starts: list[int], naturals: Sequence[int],
-          caps: Sequence[int]) -> list[int]:
-    room = [c - n for c, n in zip(caps, naturals, strict=True)]
+def _room(members: Sequence[SuitOption], starts: list[int], base: list[int]) -> list[int]:
+    """The room `base` (the caps less the naturals) less the wilds the `members` place."""
+    room = base[:]
     for start, option in zip(starts, members, strict=True):
         for r, n in enumerate(option[3]):
             room[start + r] -= n
@@ -419,17 +461,26 @@ def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
 
 
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
-               free_sets: int, naturals: Sequence[int], caps: Sequence[int],
-               free: FreeClasses) -> Iterator[tuple[Group, ...]]:
+               free_sets: int, base: list[int],
+               free: FreeClasses, told: set[tuple[int, int]] | None = None,
+               info: GroupDescriber | None = None, weight: int = 0,
+               held: int = 0) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
-    unless `pair`) made of the wilds left (`_left_fits` holds)."""
+    unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
+    before any wild is placed (the caps less the naturals). With `told` (and `info`),
+    only those whose weights and bits, with the parts' `weight` and `held`, are not in it
+    (`wild_groupings`'s `distinct`), each added to it."""
     reps = [bucket.first for bucket in chosen]
     left = wilds - used
     free_pair = 0 if pair else 1
     if not left:
+        if told is not None:
+            if (weight, held) in told:
+                return
+            told.add((weight, held))
         yield tuple(g for option in reps for g in option[0])
         return
-    room = _room(reps, starts, naturals, caps)
+    room = _room(reps, starts, base)
     most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
@@ -438,6 +489,12 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             wanted = classes if pair_class is None else [*classes, pair_class]
             picked = assign(wanted, room)
             if picked is not None:
+                if told is not None and info is not None:
+                    w, b = _weighed(picked, info)
+                    mark = (weight + w, held | b)
+                    if mark in told:
+                        continue
+                    told.add(mark)
                 yield (*(g for option in reps for g in option[0]), *picked)
                 continue
             # The stand-ins leave no room: equivalent options of the parts may, if even the
@@ -445,10 +502,17 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             if most_room is None:
                 most_room = _room([(o[0], o[1], o[2], b.least_used)
                                    for o, b in zip(reps, chosen, strict=True)],
-                                  starts, naturals, caps)
+                                  starts, base)
             for trial in assignments(wanted, most_room):
                 members = _fitting(trial, chosen, starts)
                 if members is not None:
+                    if told is not None and info is not None:
+                        # The members share their parts' profiles: the same weights, bits.
+                        w, b = _weighed(trial, info)
+                        mark = (weight + w, held | b)
+                        if mark in told:
+                            break
+                        told.add(mark)
                     yield (*(g for option in members for g in option[0]), *trial)
                     break
 

@@ -92,6 +92,8 @@ def _module_memos() -> dict[str, MemoBound]:
         "shapes.completers": MemoBound(shapes._READERS_LIMIT, len(shapes._COMPLETERS)),
         "wildcards.suit_options": _lru(wildcards._suit_options),
         "suit_search.cuts_near": MemoBound(suit_search.CUTS_LIMIT, suit_search.cuts_held()),
+        "suit_search.unpacked": MemoBound(suit_search.UNPACKED_LIMIT,
+                                          suit_search.unpacked_held()),
         "wildcards.honour_buckets": MemoBound(wildcards.HONOURS_LIMIT, len(wildcards._HONOURS)),
         "free_groups.every_identity": _lru(free_groups.every_identity),
         "view.no_melds": _lru(view._no_melds),

@@ -74,6 +74,7 @@ class _Describer(GroupDescriber):
         self.counts = wp.number_counts
         self.seen = wp.described
         self.mine: dict[Group, tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+        self.infos: dict[Group, GroupInfo] = {}
 
     def number(self, thing: tuple[object, ...]) -> int:
         """A small number for what the checks tell apart, within its family (`thing[0]`): a
@@ -110,8 +111,12 @@ class _Describer(GroupDescriber):
         return found
 
     def info(self, g: Group) -> GroupInfo:
-        found = self.described(g)
-        return found[0], found[1]
+        # Kept per group as made (the searches ask it of each cut they try).
+        found = self.infos.get(g)
+        if found is None:
+            described = self.described(g)
+            found = self.infos[g] = (described[0], described[1])
+        return found
 
 
 class _Substitutions:
@@ -263,8 +268,11 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
                 seen.add(exact)
                 yield views.view_of(reading)
         return
+    # Readings are told apart below by their groups' weights and the key of each place of
+    # the winning tile, which the groupings' weights and bits already tell: a grouping
+    # matching an earlier one in both would add no reading, and is not made.
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                        facts.shapes, tileset, free, reducer):
+                                        facts.shapes, tileset, free, reducer, distinct=True):
         # Each group described once per grouping (a lookup keyed by the group, which hashes
         # its tiles): its weight for the grouping's sum, then its places.
         infos = [describer.described(g) for g in groups]
