@@ -177,7 +177,8 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     counted, fan_total, min_total = _flowers(plan, view, ctx, disabled, t)
     fan_total = _capped(rs, fan_total)
     table = _SHOWN.get(plan)
-    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
+    shown = table if table is not None else _shown(plan)
+    fans = tuple([shown[hit] for hit in counted])
     decomposition = describe(view.reading, hand, rs.tileset, wild_set)
     refused = _refused(rs, plan, view, ctx, counted, min_total)
     if refused is not None:

@@ -14,8 +14,6 @@ and which answers are shared, the plan says (`Probes`); `found` asks them.
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import and_
 from typing import Final, NamedTuple
 
 from app.domain.hand import WinContext
@@ -97,8 +95,14 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
             hits += known
     table = probes.kinds
     if table is not None:
-        # The fans whose condition every kind held meets.
-        bits = reduce(and_, map(table.masks.__getitem__, view.facts.kinds), table.every)
+        # The fans whose condition every kind held meets (a loop: compiled, it costs less
+        # than `reduce` over a `map`, which call back for every kind).
+        masks = table.masks
+        bits = table.every
+        for kind in view.facts.kinds:
+            bits &= masks[kind]
+            if not bits:
+                break
         if bits:
             hits += table.found[bits]
     return hits
