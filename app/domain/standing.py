@@ -208,7 +208,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     packed = lo = 0
     n = len(ordered)
     for spec in specs:
-        hi = bisect_left(ordered, spec.end, lo) if lo < n else lo
+        # The part's tiles follow the previous part's: a compiled loop over at most 14
+        # tiles costs less than a call to `bisect_left`.
+        end = spec.end
+        hi = lo
+        while hi < n and ordered[hi] < end:
+            hi += 1
         if hi == lo:
             parts.append(spec.empty)
             continue
