@@ -109,6 +109,7 @@ class HandFacts:
     __slots__ = (
         "_counts",
         "_declared",
+        "_full",
         "_meld_counts",
         "_standing_counts",
         "_unique_wait",
@@ -161,6 +162,21 @@ class HandFacts:
         self.physical = hand
         self.wild_count = 0
         self.win_wild = False
+        self._full = True
+
+    def filled(self) -> HandFacts:
+        """These facts, every one filled in: what compiled code reads (`app.rules.checks.keys`)
+        of facts that `SubstitutedFacts` fills in only when first asked for, since compiled
+        code reads an attribute directly, never through `__getattr__`."""
+        if not self._full:
+            self._fill()
+        return self
+
+    def _fill(self) -> None:
+        # Fill in every fact, keeping what these facts say about the wilds.
+        physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
+        HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
+        self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
 
     def _melded(self, tiles: Standing, present: int) -> int:
         """Fill in the facts of a hand with declared melds (`tiles` its standing tiles):
@@ -332,20 +348,15 @@ class SubstitutedFacts(HandFacts):
         self.physical = physical
         self.wild_count = wild_count
         self.win_wild = win_wild
+        self._full = False
 
     def __getattr__(self, name: str) -> object:
         # Called only for a fact not filled in yet: fill them all, keep what this kind of
         # facts says about the wilds.
-        if name.startswith("__"):
+        if name.startswith("__") or self._full:
             raise AttributeError(name)
-        try:
-            object.__getattribute__(self, "standing")
-        except AttributeError:
-            physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
-            HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
-            self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
-            return getattr(self, name)
-        raise AttributeError(name)
+        self._fill()
+        return getattr(self, name)
 
 
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],

@@ -5,18 +5,14 @@ from __future__ import annotations
 from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
+from app.rules.checks import keys
 from app.rules.checks.registry import BoolOption, PerSeatOption, TileGroup, check
 from app.rules.view import Held, View
 
 WinType = Literal["self_draw", "discard"]
 
 
-def _claimed(v: View, ctx: WinContext) -> tuple[int, str, bool]:
-    # How the hand was won and what it claimed: melds claimed, the win type, the last tile.
-    return v.facts.exposed_melds, ctx.win_type, ctx.last_tile
-
-
-@check(scope="hand", tells_apart="nothing", depends_on=_claimed)
+@check(scope="hand", tells_apart="nothing", depends_on=keys.claimed)
 def self_drawn(v: View, ctx: WinContext) -> int:
     """自摸: the winning tile was drawn by the winner."""
     return 1 if ctx.self_drawn else 0
@@ -29,7 +25,7 @@ def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
     return 1 if len(v.facts.hand.melds) == exactly else 0
 
 
-@check(scope="hand", depends_on=_claimed)
+@check(scope="hand", depends_on=keys.claimed)
 def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
@@ -41,7 +37,7 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
     return 1
 
 
-@check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=_claimed)
+@check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=keys.claimed)
 def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
     """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
     discard after it (`win_type` limits it to one of them)."""
@@ -116,13 +112,7 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
 
 
-def _placed(v: View, ctx: WinContext) -> tuple[str | None, bool]:
-    # Where this reading places the winning tile, and whether the hand waited on it alone
-    # (asked only of readings that place it: the waits are worked out then).
-    return v.wait, v.wait is not None and v.facts.unique_wait
-
-
-@check(needs=("wait",), depends_on=_placed)
+@check(needs=("wait",), depends_on=keys.placed)
 def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
     """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
