@@ -9,7 +9,6 @@ several readings per hand: the cheaper a lookup, the faster a request.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
@@ -63,9 +62,19 @@ SINGLE: Final = "single"
 _SUITS_OF: Final = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
 
 
-@lru_cache(maxsize=8)
+# A row of 0s per size of tile set, for the meld counts of a hand without melds (a dict
+# rather than `lru_cache`: compiled code finds a row without a call; a few sizes exist).
+_NO_MELDS: Final[dict[int, tuple[int, ...]]] = {}
+NO_MELDS_LIMIT: Final = 8
+
+
 def _no_melds(size: int) -> tuple[int, ...]:
-    return (0,) * size
+    found = _NO_MELDS.get(size)
+    if found is None:
+        if len(_NO_MELDS) >= NO_MELDS_LIMIT:
+            _NO_MELDS.clear()
+        found = _NO_MELDS[size] = (0,) * size
+    return found
 
 
 class Held(NamedTuple):
