@@ -33,6 +33,8 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 from weakref import WeakSet
 
+from mypy_extensions import mypyc_attr
+
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
 from app.rules.checks import CHECKS, DependsOn, positional
@@ -319,6 +321,10 @@ class WildPlan:
             memo.clear()
 
 
+# Compiled, `Plan` stays a Python class: `LIVE_PLANS` holds weak references to plans, which
+# a native class does not take. The classes the counting loop reads (`ShapePlan`, `Probes`,
+# `Shared`, `KindTable`) are native: their attributes are read without a lookup.
+@mypyc_attr(native_class=False)
 @dataclass(eq=False)
 class Plan:
     shapes: Mapping[str, ShapePlan]  # in the order of the shape registry
