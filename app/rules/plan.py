@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 from weakref import WeakSet
 
 from mypy_extensions import mypyc_attr
@@ -88,8 +88,40 @@ KEYS_LIMIT = 4096
 # when full: one per combination of the values requests choose (a rule set with one such
 # option of 13 values needs 12).
 VALUED_LIMIT = 64
+
+
+@mypyc_attr(native_class=False)
+class _Token:
+    """What `LivePlans` holds of one plan: a Python object, which a weak reference can name
+    where a compiled (native) `Plan` cannot be; the plan holds it (`Plan._token`) and it
+    holds the plan, so that it lives exactly as long as the plan."""
+
+    __slots__ = ("__weakref__", "plan")
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+
+
+class LivePlans:
+    """The plans compiled and still in use, held weakly (through their tokens)."""
+
+    def __init__(self) -> None:
+        self._tokens: WeakSet[_Token] = WeakSet()
+
+    def add(self, plan: Plan) -> None:
+        token = _Token(plan)
+        plan._token = token
+        self._tokens.add(token)
+
+    def __iter__(self) -> Iterator[Plan]:
+        return iter([token.plan for token in list(self._tokens)])
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+
 # Every plan compiled and still in use (`app.scoring.memory` reports their memos).
-LIVE_PLANS: WeakSet[Plan] = WeakSet()
+LIVE_PLANS: Final = LivePlans()
 
 
 @dataclass(frozen=True, slots=True)
@@ -321,10 +353,6 @@ class WildPlan:
             memo.clear()
 
 
-# Compiled, `Plan` stays a Python class: `LIVE_PLANS` holds weak references to plans, which
-# a native class does not take. The classes the counting loop reads (`ShapePlan`, `Probes`,
-# `Shared`, `KindTable`) are native: their attributes are read without a lookup.
-@mypyc_attr(native_class=False)
 @dataclass(eq=False)
 class Plan:
     shapes: Mapping[str, ShapePlan]  # in the order of the shape registry
@@ -358,6 +386,8 @@ class Plan:
     # chosen value); and this plan under other values of them, by the values (`valued`).
     value_options: tuple[tuple[int, Chosen], ...] = ()
     _valued: dict[tuple[int, ...], Plan] = field(default_factory=dict)
+    # What `LIVE_PLANS` holds of this plan (set when it is added there).
+    _token: _Token | None = field(default=None, init=False, repr=False)
 
     def valued(self, options: Mapping[str, Any]) -> Plan:
         """The plan under a request's options: the fans whose value an option gives are
