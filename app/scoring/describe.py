@@ -23,7 +23,6 @@ WRITTEN_LIMIT: Final = 2048
 # constructor runs a Python-level __new__ that costs about twice as much.
 _new: Final = tuple.__new__
 _first = itemgetter(0)
-_second = itemgetter(1)
 
 
 def _written(group: Group, tileset: TileSet) -> tuple[int, str]:
@@ -68,7 +67,7 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
             found = _WRITTEN.get((tileset, g))
             keyed.append(found if found is not None else _written(g, tileset))
     keyed.sort(key=_first)  # stable: groups of one place keep the reading's order
-    return _new(Decomposition, (reading.shape, tuple(map(_second, keyed)),
+    return _new(Decomposition, (reading.shape, tuple([text for _, text in keyed]),
                                 _wild_uses(reading, hand, tileset, wild_set) if wild_set
                                 else ()))
 
