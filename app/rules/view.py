@@ -90,13 +90,13 @@ class Held(NamedTuple):
 
 def held(hand: Hand, wilds: Sequence[int] | frozenset[int], tileset: TileSet) -> Held:
     """The hand as held, its standing tiles of `wilds` counted apart."""
-    naturals = [0] * tileset.size
+    naturals: list[int] = [0] * tileset.size
     n = 0
     for t in hand.concealed:
         if t in wilds:
             n += 1
         else:
-            naturals[t] += 1
+            naturals[t] = naturals[t] + 1
     return _new(Held, (naturals, n, hand.win_tile, hand.win_tile in wilds, len(hand.melds),
                        tileset))
 
@@ -229,12 +229,13 @@ class HandFacts:
                                              concealed, numbered, tuple(groups)))
         # Kinds held four times, melds included (a kong's among them); a kind held four
         # times standing is in no meld. Counted in a list by kind: compiled, cheaper than
-        # counting each melded kind in the tiles.
-        held = [0] * tileset.size
+        # counting each melded kind in the tiles (`x[i] = x[i] + 1` rather than `x[i] += 1`:
+        # mypyc adds in place on a list item as on any object, through a generic call).
+        held: list[int] = [0] * tileset.size
         for t in melded:
-            held[t] += 1
+            held[t] = held[t] + 1
         for t in tiles.ordered:
-            held[t] += 1
+            held[t] = held[t] + 1
         fours = []
         for t in melded:
             if held[t] == 4:
@@ -292,10 +293,10 @@ class HandFacts:
         if found is None:
             melds = self.hand.melds
             if melds:
-                counts = [0] * self.tileset.size
+                counts: list[int] = [0] * self.tileset.size
                 for m in melds:
                     for t in m.tiles:
-                        counts[t] += 1
+                        counts[t] = counts[t] + 1
                 found = counts
             else:
                 found = _no_melds(self.tileset.size)
