@@ -382,7 +382,7 @@ def _flowers(plan: Plan, view: View, ctx: WinContext, disabled: int, t: Tally
              ) -> tuple[list[Hit], int, int]:
     """Step 5: the best reading's fans with the flowers added: (the counted fans, their
     total, the part of it counted toward the rule set's minimum)."""
-    counted, fan_total, _, bits = t
+    counted, fan_total, bits = t.counted, t.total, t.bits
     values = plan.values
     min_total = fan_total
     if bits & plan.beside_minimum:
