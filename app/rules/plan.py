@@ -93,8 +93,9 @@ VALUED_LIMIT = 64
 @mypyc_attr(native_class=False)
 class _Token:
     """What `LivePlans` holds of one plan: a Python object, which a weak reference can name
-    where a compiled (native) `Plan` cannot be; the plan holds it (`Plan._token`) and it
-    holds the plan, so that it lives exactly as long as the plan."""
+    where a compiled (native) `Plan` cannot be. The plan holds it (`Plan._token`) and it
+    holds the plan: the two go together, the cycle collected once nothing else holds the
+    plan."""
 
     __slots__ = ("__weakref__", "plan")
 

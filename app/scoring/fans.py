@@ -21,7 +21,6 @@ from app.rules.view import CONTEXT_FEATURES, View
 __all__ = ["HandFans", "Hit", "Tally", "fan_ids", "found", "tally"]
 
 
-
 class Tally:
     """The fans one reading counts. A plain class rather than a named tuple: compiled, it is
     made and read without Python-level calls (one per reading counted)."""
