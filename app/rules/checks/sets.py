@@ -111,9 +111,9 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None,
     清老头)."""
     if len(v.pungs) != 4 or v.pair < 0:
         return 0
-    if within is not None and not v.facts.kinds <= within:
+    if within is not None and not v.facts.filled().kinds <= within:
         return 0
-    if mixed and not (v.facts.has_honors and v.facts.suits):
+    if mixed and not (v.facts.filled().has_honors and v.facts.filled().suits):
         return 0
     return 1
 
@@ -170,7 +170,7 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup, honors: bool 
     groups = v.groups
     if not groups:
         return 0
-    if honors and not v.facts.has_honors:
+    if honors and not v.facts.filled().has_honors:
         return 0
     if chow_if is not None and ctx.options.get(chow_if) and not (v.chows or v.knits):
         return 0
@@ -246,7 +246,7 @@ def concealed_pungs_within(v: View, ctx: WinContext, *, within: TileGroup, among
     dragons: 大三元 + 四暗刻 + 字一色 together)."""
     if len(v.pungs) != 4 or v.pair < 0 or v.concealed_pungs != 4:
         return 0
-    if not v.facts.kinds <= within:
+    if not v.facts.filled().kinds <= within:
         return 0
     return 1 if sum(1 for t in v.pungs if t in among) == count else 0
 

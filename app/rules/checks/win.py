@@ -30,7 +30,7 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
     not claimed), optionally only for a self-drawn or a discard win."""
-    if v.facts.exposed_melds != exactly:
+    if v.facts.filled().exposed_melds != exactly:
         return 0
     if win_type is not None and ctx.win_type != win_type:
         return 0
@@ -57,7 +57,7 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
     """
     if ctx.kong != kind:
         return 0
-    f = v.facts
+    f = v.facts.filled()
     if kind == KONG_REPLACEMENT and not f.kong_tiles:
         return 0
     # The tiles as held (with wilds, `f` describes one substitution).
@@ -83,7 +83,7 @@ def first_turn(v: View, ctx: WinContext, *,
     claimed meld (a rule set whose first turn admits claims, `first_turn_claims`)."""
     if not ctx.first_turn:
         return 0
-    claimed = v.facts.exposed_melds > 0
+    claimed = v.facts.filled().exposed_melds > 0
     if claimed:
         return 1 if winner == "rest" else 0
     dealer_draw = ctx.winner == ctx.dealer and ctx.self_drawn
@@ -106,7 +106,7 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     It is so when the request says so, and always when the winner's own melds hold the other
     three; never when the winner also holds a copy among the standing tiles.
     """
-    f = v.facts
+    f = v.facts.filled()
     if f.hand.concealed.count(f.win_tile) > 1:
         return 0
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
@@ -118,7 +118,7 @@ def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "singl
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
     if v.wait != position:
         return 0
-    return 1 if v.facts.unique_wait else 0
+    return 1 if v.facts.filled().unique_wait else 0
 
 
 @check()
@@ -130,7 +130,7 @@ def wait_read_or_sole(v: View, ctx: WinContext, *, needed: TileGroup | None = No
     other tile: 缺幺九和幺九)."""
     if v.wait is not None:
         return 1
-    f = v.facts
+    f = v.facts.filled()
     if f.unique_wait:
         return 1
     if needed is None:
@@ -150,7 +150,7 @@ def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
     on (off, every hand passes: a house rule as a requirement)."""
     if only_if is not None and not ctx.options.get(only_if):
         return 1
-    return 1 if v.facts.exposed_melds >= count else 0
+    return 1 if v.facts.filled().exposed_melds >= count else 0
 
 
 def _once(hand: Held, ctx: WinContext) -> int:
