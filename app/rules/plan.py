@@ -37,7 +37,7 @@ from mypy_extensions import mypyc_attr
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS, DependsOn, positional
+from app.rules.checks import CHECKS, DependsOn, bound_params, positional
 from app.rules.choices import Chosen, resolve
 from app.rules.definitions import (
     BoundCheck,
@@ -229,7 +229,7 @@ class ShapePlan:
             spec = CHECKS[s.fan.check]
             for gate_of, gates in ((spec.pungs_of, by_gate), (spec.pair_of, by_pair)):
                 if gate_of is not None:
-                    gate = gate_of(self.tileset, **(s.check.__kwdefaults__ or {}))
+                    gate = gate_of(self.tileset, **bound_params(s.check))
                     if gate is not None:
                         gates.setdefault(frozenset(gate), []).append(s)
         apart = {s.position for group in by_key.values() for s in group}
@@ -268,7 +268,7 @@ def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
         for bit, s in enumerate(steps):
             each_kind = CHECKS[s.fan.check].each_kind
             assert each_kind is not None
-            if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
+            if each_kind(t, tileset, **bound_params(s.check)):
                 mask |= 1 << bit
         masks.append(mask)
     every = (1 << len(steps)) - 1
@@ -524,7 +524,7 @@ def _ceiling(reading: Sequence[FanDef], last: FanDef | None, extras: set[int],
         most = CHECKS[f.check].most
         if most is None:
             return None
-        params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+        params = bound_params(f.bound)  # type: ignore[arg-type]
         found.append((position[f.id], functools.partial(most, **params), f is not last))
     return (*found, *((p, None, False) for p in sorted(extras)))
 
@@ -534,8 +534,8 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
     """What the checks of a rule set with wilds tell apart (see `check(tells_apart=)`), and
     the classes of identities a group made only of wilds tries: one per distinct key."""
     # The parameters as the checks were bound (converted: a TileGroup is a set of tiles).
-    used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in fans]  # type: ignore[union-attr]
-    used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
+    used = [(CHECKS[f.check], bound_params(f.bound)) for f in fans]  # type: ignore[arg-type]
+    used += [(CHECKS[r.check], bound_params(r.bound))  # type: ignore[arg-type]
              for r in requirements]
     every = every_identity(tileset)
     if wild.read == "full" or any(spec.tells_apart is None for spec, _ in used):

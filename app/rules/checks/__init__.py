@@ -11,12 +11,16 @@ from app.rules.checks.registry import (
     GroupKey,
     PerSeatOption,
     TileGroup,
+    bound_params,
     check,
+    described,
     group_tile_set,
+    module_doc,
     positional,
     run,
 )
 
 __all__ = ["CHECKS", "BoolOption", "CheckSpec", "DependsOn", "EachKind", "GroupKey",
-           "PerSeatOption", "TileGroup", "check", "group_tile_set", "positional", "run",
+           "PerSeatOption", "TileGroup", "bound_params", "check", "described", "group_tile_set",
+           "module_doc", "positional", "run",
            "sets", "special", "traits", "wild_use", "win"]
