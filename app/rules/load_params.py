@@ -85,14 +85,13 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
     every reading.
 
     A compiled check (mypyc) has no code object to copy: it is bound by a `functools.partial`
-    with every keyword-only parameter, defaults included (what `bound_params` reads back).
+    with the parameters given (the fewer keywords a call passes, the less it costs; the
+    compiled function fills in its own defaults, and `bound_params` reads them back).
     """
     if not params:
         return func
     if not hasattr(func, "__code__"):
-        defaults = {n: p.default for n, p in inspect.signature(func).parameters.items()
-                    if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
-        return functools.partial(func, **{**defaults, **params})
+        return functools.partial(func, **params)
     bound = types.FunctionType(func.__code__, func.__globals__, func.__name__,
                                func.__defaults__, func.__closure__)
     bound.__kwdefaults__ = {**(func.__kwdefaults__ or {}), **params}

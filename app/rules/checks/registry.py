@@ -236,7 +236,8 @@ def bound_params(func: Callable[..., Any]) -> Mapping[str, Any]:
     """The keyword parameters a check is bound to (`app.rules.load_params.bind_check`):
     the values of its keyword-only parameters, defaults included."""
     if isinstance(func, functools.partial):
-        return func.keywords
+        # A compiled check bound to the parameters given: its defaults fill in the rest.
+        return {**bound_params(func.func), **func.keywords}
     if hasattr(func, "__code__"):
         return func.__kwdefaults__ or {}
     # A compiled function as it is: its defaults (from its text signature).
