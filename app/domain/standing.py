@@ -9,9 +9,7 @@ from the parts' segments (`standing_waits`, `standing_waits_less`).
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from itertools import pairwise
 from typing import Final, NamedTuple
 
@@ -142,9 +140,24 @@ class Standing(NamedTuple):
         return out
 
 
-@lru_cache(maxsize=8)
+# The layouts of the tile sets met (a tile set is compared by identity), emptied when full:
+# a process meets a few tile sets. A dict rather than `lru_cache`: compiled code finds a
+# layout without a call through Python's calling protocol, and every hand asks for it.
+_LAYOUTS: Final[dict[TileSet, Layout]] = {}
+LAYOUTS_LIMIT: Final = 8
+
+
 def layout(tileset: TileSet) -> Layout:
     """How a tile set's kinds fall into parts (one layout per tile set)."""
+    found = _LAYOUTS.get(tileset)
+    if found is None:
+        if len(_LAYOUTS) >= LAYOUTS_LIMIT:
+            _LAYOUTS.clear()
+        found = _LAYOUTS[tileset] = _layout(tileset)
+    return found
+
+
+def _layout(tileset: TileSet) -> Layout:
     runs = [tuple(range(start, start + 9))
             for start in (tileset.suit_starts[s] for s in tileset.suits)]
     honours = tuple(t for t in tileset.playing if tileset.kinds[t].is_honor)
@@ -208,7 +221,12 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     packed = lo = 0
     n = len(ordered)
     for spec in specs:
-        hi = bisect_left(ordered, spec.end, lo) if lo < n else lo
+        # The part's tiles follow the previous part's: a compiled loop over at most 14
+        # tiles costs less than a call to `bisect_left`.
+        end = spec.end
+        hi = lo
+        while hi < n and ordered[hi] < end:
+            hi += 1
         if hi == lo:
             parts.append(spec.empty)
             continue
@@ -242,8 +260,7 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
         return _standing_by_tile(ordered, tileset)
     i = lay.where[tile]
     spec = lay.parts[i]
-    lo = bisect_left(ordered, spec.tiles[0])
-    hi = bisect_left(ordered, spec.end, lo)
+    lo, hi = _span(ordered, spec.tiles[0], spec.end)
     if hi == lo:
         part = spec.empty
     else:
@@ -265,6 +282,19 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
                            packed & 0xFF,
                            tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
                            packed >> 16 & 0xF, packed >> 20))
+
+
+def _span(ordered: tuple[int, ...], first: int, end: int) -> tuple[int, int]:
+    """Where the tiles from `first` to before `end` lie in `ordered` (sorted): a compiled
+    loop over at most 14 tiles costs less than two calls to `bisect_left`."""
+    n = len(ordered)
+    lo = 0
+    while lo < n and ordered[lo] < first:
+        lo += 1
+    hi = lo
+    while hi < n and ordered[hi] < end:
+        hi += 1
+    return lo, hi
 
 
 def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
@@ -382,8 +412,7 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     i = lay.where[tile]
     spec = lay.parts[i]
     ordered = st.ordered
-    lo = bisect_left(ordered, spec.tiles[0])
-    hi = bisect_left(ordered, spec.end, lo)
+    lo, hi = _span(ordered, spec.tiles[0], spec.end)
     held = ordered[lo:hi]
     j = held.index(tile)
     key = held[:j] + held[j + 1:]

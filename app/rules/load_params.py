@@ -14,6 +14,7 @@ pattern an option changes is written as two fans with `when:`).
 
 from __future__ import annotations
 
+import functools
 import inspect
 import types
 import typing
@@ -82,9 +83,15 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
     parameters. Calling it runs the check's body directly: a `functools.partial` with
     keywords costs several times more per call, and the engine calls these for every fan of
     every reading.
+
+    A compiled check (mypyc) has no code object to copy: it is bound by a `functools.partial`
+    with the parameters given (the fewer keywords a call passes, the less it costs; the
+    compiled function fills in its own defaults, and `bound_params` reads them back).
     """
     if not params:
         return func
+    if not hasattr(func, "__code__"):
+        return functools.partial(func, **params)
     bound = types.FunctionType(func.__code__, func.__globals__, func.__name__,
                                func.__defaults__, func.__closure__)
     bound.__kwdefaults__ = {**(func.__kwdefaults__ or {}), **params}

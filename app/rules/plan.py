@@ -27,15 +27,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 from weakref import WeakSet
+
+from mypy_extensions import mypyc_attr
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS, DependsOn, positional
+from app.rules.checks import CHECKS, DependsOn, bound_params, positional
 from app.rules.choices import Chosen, resolve
 from app.rules.definitions import (
     BoundCheck,
@@ -86,8 +88,41 @@ KEYS_LIMIT = 4096
 # when full: one per combination of the values requests choose (a rule set with one such
 # option of 13 values needs 12).
 VALUED_LIMIT = 64
+
+
+@mypyc_attr(native_class=False)
+class _Token:
+    """What `LivePlans` holds of one plan: a Python object, which a weak reference can name
+    where a compiled (native) `Plan` cannot be. The plan holds it (`Plan._token`) and it
+    holds the plan: the two go together, the cycle collected once nothing else holds the
+    plan."""
+
+    __slots__ = ("__weakref__", "plan")
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+
+
+class LivePlans:
+    """The plans compiled and still in use, held weakly (through their tokens)."""
+
+    def __init__(self) -> None:
+        self._tokens: WeakSet[_Token] = WeakSet()
+
+    def add(self, plan: Plan) -> None:
+        token = _Token(plan)
+        plan._token = token
+        self._tokens.add(token)
+
+    def __iter__(self) -> Iterator[Plan]:
+        return iter([token.plan for token in list(self._tokens)])
+
+    def __len__(self) -> int:
+        return len(self._tokens)
+
+
 # Every plan compiled and still in use (`app.scoring.memory` reports their memos).
-LIVE_PLANS: WeakSet[Plan] = WeakSet()
+LIVE_PLANS: Final = LivePlans()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +229,7 @@ class ShapePlan:
             spec = CHECKS[s.fan.check]
             for gate_of, gates in ((spec.pungs_of, by_gate), (spec.pair_of, by_pair)):
                 if gate_of is not None:
-                    gate = gate_of(self.tileset, **(s.check.__kwdefaults__ or {}))
+                    gate = gate_of(self.tileset, **bound_params(s.check))
                     if gate is not None:
                         gates.setdefault(frozenset(gate), []).append(s)
         apart = {s.position for group in by_key.values() for s in group}
@@ -233,7 +268,7 @@ def _kind_table(steps: Sequence[FanStep], tileset: TileSet) -> KindTable:
         for bit, s in enumerate(steps):
             each_kind = CHECKS[s.fan.check].each_kind
             assert each_kind is not None
-            if each_kind(t, tileset, **(s.check.__kwdefaults__ or {})):
+            if each_kind(t, tileset, **bound_params(s.check)):
                 mask |= 1 << bit
         masks.append(mask)
     every = (1 << len(steps)) - 1
@@ -352,6 +387,8 @@ class Plan:
     # chosen value); and this plan under other values of them, by the values (`valued`).
     value_options: tuple[tuple[int, Chosen], ...] = ()
     _valued: dict[tuple[int, ...], Plan] = field(default_factory=dict)
+    # What `LIVE_PLANS` holds of this plan (set when it is added there).
+    _token: _Token | None = field(default=None, init=False, repr=False)
 
     def valued(self, options: Mapping[str, Any]) -> Plan:
         """The plan under a request's options: the fans whose value an option gives are
@@ -487,7 +524,7 @@ def _ceiling(reading: Sequence[FanDef], last: FanDef | None, extras: set[int],
         most = CHECKS[f.check].most
         if most is None:
             return None
-        params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+        params = bound_params(f.bound)  # type: ignore[arg-type]
         found.append((position[f.id], functools.partial(most, **params), f is not last))
     return (*found, *((p, None, False) for p in sorted(extras)))
 
@@ -497,8 +534,8 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
     """What the checks of a rule set with wilds tell apart (see `check(tells_apart=)`), and
     the classes of identities a group made only of wilds tries: one per distinct key."""
     # The parameters as the checks were bound (converted: a TileGroup is a set of tiles).
-    used = [(CHECKS[f.check], f.bound.__kwdefaults__ or {}) for f in fans]  # type: ignore[union-attr]
-    used += [(CHECKS[r.check], r.bound.__kwdefaults__ or {})  # type: ignore[union-attr]
+    used = [(CHECKS[f.check], bound_params(f.bound)) for f in fans]  # type: ignore[arg-type]
+    used += [(CHECKS[r.check], bound_params(r.bound))  # type: ignore[arg-type]
              for r in requirements]
     every = every_identity(tileset)
     if wild.read == "full" or any(spec.tells_apart is None for spec, _ in used):

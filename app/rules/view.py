@@ -9,7 +9,6 @@ several readings per hand: the cheaper a lookup, the faster a request.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Final, NamedTuple
 
 from app.domain.hand import CHOW, KONG, PUNG, SELF_DRAW, Hand, WinContext
@@ -63,9 +62,19 @@ SINGLE: Final = "single"
 _SUITS_OF: Final = tuple(frozenset(s for s in range(3) if bits >> s & 1) for bits in range(8))
 
 
-@lru_cache(maxsize=8)
+# A row of 0s per size of tile set, for the meld counts of a hand without melds (a dict
+# rather than `lru_cache`: compiled code finds a row without a call; a few sizes exist).
+_NO_MELDS: Final[dict[int, tuple[int, ...]]] = {}
+NO_MELDS_LIMIT: Final = 8
+
+
 def _no_melds(size: int) -> tuple[int, ...]:
-    return (0,) * size
+    found = _NO_MELDS.get(size)
+    if found is None:
+        if len(_NO_MELDS) >= NO_MELDS_LIMIT:
+            _NO_MELDS.clear()
+        found = _NO_MELDS[size] = (0,) * size
+    return found
 
 
 class Held(NamedTuple):
@@ -81,13 +90,13 @@ class Held(NamedTuple):
 
 def held(hand: Hand, wilds: Sequence[int] | frozenset[int], tileset: TileSet) -> Held:
     """The hand as held, its standing tiles of `wilds` counted apart."""
-    naturals = [0] * tileset.size
+    naturals: list[int] = [0] * tileset.size
     n = 0
     for t in hand.concealed:
         if t in wilds:
             n += 1
         else:
-            naturals[t] += 1
+            naturals[t] = naturals[t] + 1
     return _new(Held, (naturals, n, hand.win_tile, hand.win_tile in wilds, len(hand.melds),
                        tileset))
 
@@ -109,6 +118,7 @@ class HandFacts:
     __slots__ = (
         "_counts",
         "_declared",
+        "_full",
         "_meld_counts",
         "_standing_counts",
         "_unique_wait",
@@ -161,6 +171,21 @@ class HandFacts:
         self.physical = hand
         self.wild_count = 0
         self.win_wild = False
+        self._full = True
+
+    def filled(self) -> HandFacts:
+        """These facts, every one filled in: what compiled code reads (`app.rules.checks.keys`)
+        of facts that `SubstitutedFacts` fills in only when first asked for, since compiled
+        code reads an attribute directly, never through `__getattr__`."""
+        if not self._full:
+            self._fill()
+        return self
+
+    def _fill(self) -> None:
+        # Fill in every fact, keeping what these facts say about the wilds.
+        physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
+        HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
+        self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
 
     def _melded(self, tiles: Standing, present: int) -> int:
         """Fill in the facts of a hand with declared melds (`tiles` its standing tiles):
@@ -203,9 +228,19 @@ class HandFacts:
         self._declared = _new(DeclaredSets, (tuple(chows), tuple(pungs), tuple(kongs),
                                              concealed, numbered, tuple(groups)))
         # Kinds held four times, melds included (a kong's among them); a kind held four
-        # times standing is in no meld.
-        ordered = tiles.ordered
-        fours = [t for t in set(melded) if ordered.count(t) + melded.count(t) == 4]
+        # times standing is in no meld. Counted in a list by kind: compiled, cheaper than
+        # counting each melded kind in the tiles (`x[i] = x[i] + 1` rather than `x[i] += 1`:
+        # mypyc adds in place on a list item as on any object, through a generic call).
+        held: list[int] = [0] * tileset.size
+        for t in melded:
+            held[t] = held[t] + 1
+        for t in tiles.ordered:
+            held[t] = held[t] + 1
+        fours = []
+        for t in melded:
+            if held[t] == 4:
+                fours.append(t)
+                held[t] = 0  # once each
         if fours:
             fours += tiles.fours
             self.fours = tuple(sorted(fours))
@@ -258,10 +293,10 @@ class HandFacts:
         if found is None:
             melds = self.hand.melds
             if melds:
-                counts = [0] * self.tileset.size
+                counts: list[int] = [0] * self.tileset.size
                 for m in melds:
                     for t in m.tiles:
-                        counts[t] += 1
+                        counts[t] = counts[t] + 1
                 found = counts
             else:
                 found = _no_melds(self.tileset.size)
@@ -323,20 +358,15 @@ class SubstitutedFacts(HandFacts):
         self.physical = physical
         self.wild_count = wild_count
         self.win_wild = win_wild
+        self._full = False
 
     def __getattr__(self, name: str) -> object:
         # Called only for a fact not filled in yet: fill them all, keep what this kind of
         # facts says about the wilds.
-        if name.startswith("__"):
+        if name.startswith("__") or self._full:
             raise AttributeError(name)
-        try:
-            object.__getattribute__(self, "standing")
-        except AttributeError:
-            physical, wild_count, win_wild = self.physical, self.wild_count, self.win_wild
-            HandFacts.__init__(self, self.hand, self.ctx, self.tileset, self.shapes)
-            self.physical, self.wild_count, self.win_wild = physical, wild_count, win_wild
-            return getattr(self, name)
-        raise AttributeError(name)
+        self._fill()
+        return getattr(self, name)
 
 
 def formal_waits(standing: list[int], win_tile: int, n_melds: int, shapes: frozenset[str],

@@ -177,7 +177,12 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     counted, fan_total, min_total = _flowers(plan, view, ctx, disabled, t)
     fan_total = _capped(rs, fan_total)
     table = _SHOWN.get(plan)
-    fans = tuple(map((table if table is not None else _shown(plan)).__getitem__, counted))
+    shown = table if table is not None else _shown(plan)
+    fans_shown: list[FanResult] = []
+    for hit in counted:
+        found = shown.get(hit)
+        fans_shown.append(found if found is not None else _show(plan, shown, hit))
+    fans = tuple(fans_shown)
     decomposition = describe(view.reading, hand, rs.tileset, wild_set)
     refused = _refused(rs, plan, view, ctx, counted, min_total)
     if refused is not None:
@@ -377,7 +382,7 @@ def _flowers(plan: Plan, view: View, ctx: WinContext, disabled: int, t: Tally
              ) -> tuple[list[Hit], int, int]:
     """Step 5: the best reading's fans with the flowers added: (the counted fans, their
     total, the part of it counted toward the rule set's minimum)."""
-    counted, fan_total, _, bits = t
+    counted, fan_total, bits = t.counted, t.total, t.bits
     values = plan.values
     min_total = fan_total
     if bits & plan.beside_minimum:
@@ -496,32 +501,26 @@ def _not_counted(plan: Plan, counted: list[Hit]) -> str:
     return f" ({', '.join(names)} not counted)" if names else ""
 
 
-class _Shown(dict[Hit, FanResult]):
-    """A plan's fans as a result lists them, by (position, times), made when first asked for:
-    at most a few per fan of the rule set (times above 4 are rare: flowers, 幺九刻)."""
-
-    __slots__ = ("plan",)
-
-    def __init__(self, plan: Plan) -> None:
-        super().__init__()
-        self.plan = plan
-
-    def __missing__(self, key: Hit) -> FanResult:
-        position, n = key
-        f = self.plan.fans[position]
-        found = self[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
-        return found
+def _show(plan: Plan, shown: dict[Hit, FanResult], key: Hit) -> FanResult:
+    """A plan's fan as a result lists it, by (position, times), made when first asked for
+    and kept in the plan's table (`_SHOWN`): at most a few per fan of the rule set (times
+    above 4 are rare: flowers, 幺九刻)."""
+    position, n = key
+    f = plan.fans[position]
+    found = shown[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+    return found
 
 
 # One table per plan (per rule set loaded; tests load variants).
-_SHOWN: Final[dict[Plan, _Shown]] = {}
+# A plain dict (no `__missing__`): compiled code looks it up without a Python-level call.
+_SHOWN: Final[dict[Plan, dict[Hit, FanResult]]] = {}
 _SHOWN_LIMIT: Final = 64
 
 
-def _shown(plan: Plan) -> _Shown:
+def _shown(plan: Plan) -> dict[Hit, FanResult]:
     found = _SHOWN.get(plan)
     if found is None:
         if len(_SHOWN) >= _SHOWN_LIMIT:
             _SHOWN.clear()
-        found = _SHOWN[plan] = _Shown(plan)
+        found = _SHOWN[plan] = {}
     return found

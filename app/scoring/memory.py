@@ -84,7 +84,7 @@ def _module_memos() -> dict[str, MemoBound]:
         "decompose.suit_splits": _lru(decompose.suit_splits),
         "decompose.suit_groups": _lru(decompose._suit_groups),
         "decompose.part_ranks": _lru(decompose.part_ranks),
-        "standing.layout": _lru(standing.layout),
+        "standing.layout": MemoBound(standing.LAYOUTS_LIMIT, len(standing._LAYOUTS)),
         "readings.groups": MemoBound(readings.GROUPS_LIMIT, len(readings._GROUPS)),
         "readings.written": MemoBound(readings.WRITTEN_LIMIT, len(readings._WRITTEN)),
         "standing.segments": MemoBound(standing.SEGMENTS_LIMIT, len(standing._SEGMENTS)),
@@ -96,7 +96,7 @@ def _module_memos() -> dict[str, MemoBound]:
                                           suit_search.unpacked_held()),
         "wildcards.honour_buckets": MemoBound(wildcards.HONOURS_LIMIT, len(wildcards._HONOURS)),
         "free_groups.every_identity": _lru(free_groups.every_identity),
-        "view.no_melds": _lru(view._no_melds),
+        "view.no_melds": MemoBound(view.NO_MELDS_LIMIT, len(view._NO_MELDS)),
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
         "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
         # Priced choices of counted fans, per request options (schemes pricing the fans).

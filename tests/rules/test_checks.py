@@ -19,7 +19,7 @@ from app.domain.hand import Hand, WinContext
 from app.domain.notation import parse_tiles
 from app.domain.readings import Reading
 from app.domain.shapes import HONORS_AND_KNITTED, KNITTED_STRAIGHT, REGULAR, SEVEN_PAIRS, decompose
-from app.rules.checks import CHECKS, TileGroup, run
+from app.rules.checks import CHECKS, TileGroup, bound_params, run
 from app.rules.model import RuleSet
 from app.rules.policies import mcr_account_once
 from app.rules.view import FEATURES, HandFacts, View
@@ -69,7 +69,7 @@ def is_shape(shape: str) -> Callable[[Reading], bool]:
 def test_every_check_has_a_docstring_starting_with_its_chinese_name() -> None:
     assert len(CHECKS) >= 25
     for name, spec in CHECKS.items():
-        doc = (spec.func.__doc__ or "").strip()
+        doc = spec.doc.strip()
         assert doc, name
         assert "CJK" in unicodedata.name(doc[0], ""), f"{name}: {doc[:20]!r}"
 
@@ -551,7 +551,7 @@ def test_each_kind_promise_on_random_hands() -> None:
     assert {spec.name for _, _, spec in fans} == {"tiles_within"}
     views = _random_views()
     for name, bound, spec in fans:
-        params = bound.__kwdefaults__ or {}
+        params = bound_params(bound)
         met = 0
         for v in views:
             want = all(spec.each_kind(t, T, **params) for t in v.facts.kinds)
@@ -565,7 +565,7 @@ def test_pungs_of_promise_on_random_hands() -> None:
     assert {spec.name for _, _, spec in fans} >= {"pungs_among", "wind_pung"}
     views = _random_views()
     for name, bound, spec in fans:
-        gate = spec.pungs_of(T, **(bound.__kwdefaults__ or {}))
+        gate = spec.pungs_of(T, **bound_params(bound))
         if gate is None:
             continue
         lacking = 0
@@ -581,7 +581,7 @@ def test_pair_of_promise_on_random_hands() -> None:
     assert {spec.name for _, _, spec in fans} >= {"every_group_has"}
     views = _random_views()
     for name, bound, spec in fans:
-        gate = spec.pair_of(T, **(bound.__kwdefaults__ or {}))
+        gate = spec.pair_of(T, **bound_params(bound))
         if gate is None:
             continue
         lacking = 0

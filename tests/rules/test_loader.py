@@ -7,7 +7,6 @@ service loads `rulesets/` at start-up.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import re
 import unicodedata
@@ -19,7 +18,7 @@ import yaml
 
 from app.domain.notation import parse_tiles
 from app.domain.shapes import decompose
-from app.rules.checks import CHECKS, TileGroup
+from app.rules.checks import CHECKS, TileGroup, bound_params
 from app.rules.choices import Chosen
 from app.rules.errors import RuleSetError
 from app.rules.load_files import load_yaml
@@ -738,13 +737,14 @@ def test_bind_check_equals_calling_the_check_with_the_params(mcr: RuleSet) -> No
 
 def test_bind_check_leaves_the_check_itself_alone() -> None:
     func = CHECKS["kongs"].func
-    before = copy.copy(func.__kwdefaults__)
+    before = dict(bound_params(func))
     one = bind_check(func, {"total": 1})
     two = bind_check(func, {"total": 2, "concealed": 0})
-    assert func.__kwdefaults__ == before
-    assert one.__kwdefaults__ == {"concealed": None, "total": 1}
-    assert two.__kwdefaults__ == {"concealed": 0, "total": 2}
-    assert one.__doc__ == func.__doc__ and one.__name__ == func.__name__
+    assert dict(bound_params(func)) == before
+    assert bound_params(one) == {"concealed": None, "total": 1}
+    assert bound_params(two) == {"concealed": 0, "total": 2}
+    if hasattr(func, "__code__"):  # a compiled check is bound by a partial (no copy)
+        assert one.__doc__ == func.__doc__ and one.__name__ == func.__name__
     assert bind_check(func, {}) is func
 
 

@@ -17,7 +17,7 @@ import pytest
 from app.domain.hand import CHOW, PUNG, Hand, WinContext
 from app.domain.readings import PAIR
 from app.domain.wildcards import group_tiles
-from app.rules.checks import CHECKS, check
+from app.rules.checks import CHECKS, bound_params, check
 from app.rules.model import RuleSet
 from app.rules.view import held
 from app.scoring.evaluate import Trace, score
@@ -81,7 +81,7 @@ def test_no_reading_counts_a_fan_more_than_its_most(ruleset: str, fan: str) -> N
     f = rs.fan_by_id[fan]
     spec = CHECKS[f.check]
     assert spec.most is not None
-    params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+    params = bound_params(f.bound)  # type: ignore[arg-type]
     rng = random.Random(f"{ruleset}/{fan}")
     reached = 0
     for _ in range(150):

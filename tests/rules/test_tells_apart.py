@@ -20,7 +20,7 @@ from app.domain.readings import PAIR, Group, Reading
 from app.domain.shapes import REGULAR
 from app.domain.tiles import STANDARD
 from app.domain.wildcards import group_tiles
-from app.rules.checks import CHECKS
+from app.rules.checks import CHECKS, bound_params
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from tests.loaded import repo_rulesets
@@ -61,7 +61,7 @@ def test_a_check_sees_groups_only_through_its_keys(ruleset: str, fan: str) -> No
     rs = RULESETS[ruleset]
     f = rs.fan_by_id[fan]
     spec = CHECKS[f.check]
-    params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+    params = bound_params(f.bound)  # type: ignore[arg-type]
     rng = random.Random(fan)
     compared = 0
     for _ in range(400):
@@ -113,7 +113,7 @@ def test_a_check_tells_readings_apart_as_it_says(ruleset: str, fan: str) -> None
     rs = RULESETS[ruleset]
     f = rs.fan_by_id[fan]
     spec = CHECKS[f.check]
-    params = f.bound.__kwdefaults__ or {}  # type: ignore[union-attr]
+    params = bound_params(f.bound)  # type: ignore[arg-type]
     rng = random.Random(f"{fan} readings")
     compared = counted = 0
     for _ in range(600):

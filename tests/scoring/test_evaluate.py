@@ -16,6 +16,7 @@ import pytest
 from app.domain.hand import KONG, PUNG, Hand
 from app.domain.readings import Group, Reading
 from app.domain.shapes import SEVEN_PAIRS
+from app.rules.checks import bound_params
 from app.rules.load_files import load_yaml
 from app.rules.model import RuleSet
 from app.rules.tile_loader import build_ruleset
@@ -380,7 +381,7 @@ def test_results_are_immutable_values() -> None:
 def test_scoring_does_not_change_the_rule_set() -> None:
     def snapshot() -> list[tuple[Any, ...]]:
         return [(f.id, f.value, f.excludes, dict(f.params), f.shapes, f.bound,
-                 dict(f.bound.__kwdefaults__ or {}) if f.bound else None) for f in MCR.fans]
+                 dict(bound_params(f.bound)) if f.bound else None) for f in MCR.fans]
 
     before = snapshot()
     payment = dict(MCR.payment.params)

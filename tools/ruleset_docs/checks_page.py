@@ -21,7 +21,7 @@ from typing import Any
 from app.domain.shapes import SHAPES, Shape
 from app.rules.cards.checks import CHECKS as CARD_CHECKS
 from app.rules.cards.steps import STEPS
-from app.rules.checks import CHECKS, CheckSpec, TileGroup
+from app.rules.checks import CHECKS, CheckSpec, TileGroup, module_doc
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
 from app.settings import REPO_ROOT
@@ -47,7 +47,7 @@ __all__ = ["card_sections", "chinese_name", "promises", "render_checks_page",
 
 CHECK_SPEC_FIELDS = frozenset({"name", "func", "scope", "last", "signature", "needs",
                                "tells_apart", "depends_on", "each_kind", "pungs_of", "pair_of",
-                               "most", "tells_readings_apart"})
+                               "most", "tells_readings_apart", "doc"})
 SHAPE_FIELDS = frozenset({"name", "read", "completes", "wilds", "melds", "kinds"})
 SCHEME_FIELDS = frozenset({"value", "pay", "by_fans", "seat_factor", "prepare", "paid_by"})
 SCOPES = {"reading": "reading: decided for each reading of the hand",
@@ -56,7 +56,7 @@ SCOPES = {"reading": "reading: decided for each reading of the hand",
 
 def chinese_name(spec: CheckSpec) -> str:
     """A check's name as its docstring starts: the Chinese name before the first colon."""
-    first = inspect.cleandoc(spec.func.__doc__ or "").splitlines()[0]
+    first = inspect.cleandoc(spec.doc).splitlines()[0]
     return first.split(":", 1)[0].strip()
 
 
@@ -158,7 +158,7 @@ def shape_descriptions(source: Path) -> dict[str, str]:
 def _module_docs() -> list[str]:
     lines = []
     for module in sorted({spec.func.__module__ for spec in CHECKS.values()}):
-        doc = (sys.modules[module].__doc__ or "").strip().splitlines()
+        doc = module_doc(sys.modules[module]).strip().splitlines()
         lines.append(row([code(module), md(doc[0]) if doc else ""]))
     return lines
 
@@ -207,7 +207,7 @@ def render_checks_page(shapes_source: Path | None = None) -> str:
     for name, spec in sorted(CHECKS.items()):
         params = [p for p in spec.signature.parameters.values() if p.kind is p.KEYWORD_ONLY]
         lines += [f"### check `{name}`", "",
-                  *[b + "\n" for b in docstring_blocks(spec.func.__doc__)],
+                  *[b + "\n" for b in docstring_blocks(spec.doc)],
                   f"Scope: {SCOPES[spec.scope]}.", "", *_parameters(params),
                   *[f"- {p}" for p in promises(spec)], ""]
     shapes = shape_descriptions(source)

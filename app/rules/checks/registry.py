@@ -66,10 +66,14 @@ by its own first lines, and tested for every check.
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
+import sys
 import types
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NewType
 
 from app.domain.hand import WinContext
@@ -115,6 +119,8 @@ class CheckSpec:
     pair_of: PungsOf | None = None
     most: Most | None = None
     tells_readings_apart: ReadingsApart | None = None
+    # The function's docstring (a compiled check has none of its own: read from its source).
+    doc: str = ""
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -134,7 +140,8 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         key = name or func.__name__
         if key in CHECKS:
             raise RuntimeError(f"check {key!r} registered twice")
-        if not (func.__doc__ or "").strip():
+        doc, sig = described(func)
+        if not doc.strip():
             raise RuntimeError(f"check {key!r} needs a docstring starting with its Chinese name")
         unknown = [n for n in needs if n not in FEATURES]
         if unknown:
@@ -143,7 +150,6 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
             # A hand check is decided once per hand, before any reading is looked at.
             raise RuntimeError(f"check {key!r}: a hand check may need only features of the "
                                "context (last_tile, kong_win)")
-        sig = inspect.signature(func, eval_str=True)
         if isinstance(tells_apart, str) and tells_apart != "nothing":
             raise RuntimeError(f"check {key!r}: tells_apart must be 'nothing' or a function")
         if each_kind is not None and (scope != "hand" or depends_on is not None):
@@ -166,10 +172,77 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
             raise RuntimeError(f"check {key!r}: tells_readings_apart needs a key function "
                                "(tells_apart) and the check's parameters")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
-                                each_kind, pungs_of, pair_of, most, tells_readings_apart)
+                                each_kind, pungs_of, pair_of, most, tells_readings_apart, doc)
         return func
 
     return register
+
+
+def described(func: Callable[..., Any]) -> tuple[str, inspect.Signature]:
+    """A function's docstring and its signature with the annotations evaluated.
+
+    A function compiled with mypyc keeps neither its docstring nor its annotations (its
+    signature comes from `__text_signature__`, without types): they are read from the
+    module's source, which sits beside the compiled module under the same name, and the
+    annotations evaluated in the module's namespace, as `inspect.signature(eval_str=True)`
+    does for a plain function."""
+    if hasattr(func, "__code__"):
+        return func.__doc__ or "", inspect.signature(func, eval_str=True)
+    module = sys.modules[func.__module__]
+    node = _source_def(module, func.__name__)
+    names = vars(module)
+
+    def evaluated(ann: ast.expr | None) -> Any:
+        if ann is None:
+            return inspect.Parameter.empty
+        return eval(compile(ast.Expression(ann), "<annotation>", "eval"), names)
+
+    args = node.args
+    written = {a.arg: a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    if args.vararg is not None:
+        written[args.vararg.arg] = args.vararg.annotation
+    if args.kwarg is not None:
+        written[args.kwarg.arg] = args.kwarg.annotation
+    sig = inspect.signature(func)
+    params = [p.replace(annotation=evaluated(written.get(n))) for n, p in sig.parameters.items()]
+    return (ast.get_docstring(node, clean=False) or "",
+            sig.replace(parameters=params, return_annotation=evaluated(node.returns)))
+
+
+def _source(module: types.ModuleType) -> tuple[Path, ast.Module]:
+    """A module's source file (beside it when it is compiled: the same name, `.py`), parsed."""
+    path = Path(module.__file__ or "")
+    source = path.with_name(module.__name__.rpartition(".")[2] + ".py")
+    return source, ast.parse(source.read_text(encoding="utf-8"), str(source))
+
+
+def module_doc(module: types.ModuleType) -> str:
+    """A module's docstring, read from its source when it is compiled (it has none)."""
+    if module.__doc__ is not None or not hasattr(module, "__file__"):
+        return module.__doc__ or ""
+    return ast.get_docstring(_source(module)[1], clean=False) or ""
+
+
+def _source_def(module: types.ModuleType, name: str) -> ast.FunctionDef:
+    """The module-level definition of function `name` in `module`'s source file."""
+    source, tree = _source(module)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            return node
+    raise RuntimeError(f"{name!r}: no definition in {source.name}")
+
+
+def bound_params(func: Callable[..., Any]) -> Mapping[str, Any]:
+    """The keyword parameters a check is bound to (`app.rules.load_params.bind_check`):
+    the values of its keyword-only parameters, defaults included."""
+    if isinstance(func, functools.partial):
+        # A compiled check bound to the parameters given: its defaults fill in the rest.
+        return {**bound_params(func.func), **func.keywords}
+    if hasattr(func, "__code__"):
+        return func.__kwdefaults__ or {}
+    # A compiled function as it is: its defaults (from its text signature).
+    return {n: p.default for n, p in inspect.signature(func).parameters.items()
+            if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
 
 
 def _keywords(sig: inspect.Signature) -> set[str]:
@@ -191,7 +264,10 @@ def positional(func: CheckFn) -> CheckFn:
     values they are bound to (`__kwdefaults__`) as defaults. Called with (view, ctx) only, it
     runs the same body; CPython calls a function with positional defaults several times
     faster than one with keyword-only defaults, and the engine calls a check for every fan of
-    every reading. A check with an unbound keyword-only parameter is returned as it is."""
+    every reading. A check with an unbound keyword-only parameter is returned as it is, and
+    so is a compiled one (it has no code object to change: see `bind_check`)."""
+    if not hasattr(func, "__code__"):
+        return func
     code = func.__code__
     n = code.co_kwonlyargcount
     bound = func.__kwdefaults__ or {}

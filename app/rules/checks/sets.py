@@ -9,6 +9,7 @@ from app.domain.hand import CHOW, KONG, PUNG, WinContext
 from app.domain.readings import KNIT, PAIR
 from app.domain.shapes import SEVEN_PAIRS
 from app.domain.tiles import TileSet
+from app.rules.checks import keys
 from app.rules.checks.registry import BoolOption, TileGroup, check, group_tile_set
 from app.rules.view import View
 
@@ -110,9 +111,9 @@ def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None,
     清老头)."""
     if len(v.pungs) != 4 or v.pair < 0:
         return 0
-    if within is not None and not v.facts.kinds <= within:
+    if within is not None and not v.facts.filled().kinds <= within:
         return 0
-    if mixed and not (v.facts.has_honors and v.facts.suits):
+    if mixed and not (v.facts.filled().has_honors and v.facts.filled().suits):
         return 0
     return 1
 
@@ -169,7 +170,7 @@ def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup, honors: bool 
     groups = v.groups
     if not groups:
         return 0
-    if honors and not v.facts.has_honors:
+    if honors and not v.facts.filled().has_honors:
         return 0
     if chow_if is not None and ctx.options.get(chow_if) and not (v.chows or v.knits):
         return 0
@@ -201,19 +202,13 @@ def pair_is(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
     return 1 if v.pair >= 0 and v.pair in tiles else 0
 
 
-def _kongs_held(v: View, ctx: WinContext) -> tuple[int, int]:
-    # How many kongs, and how many of them concealed.
-    kongs = v.kongs
-    return len(kongs), sum(1 for _, c in kongs if c)
-
-
-@check(needs=("kongs",), depends_on=_kongs_held)
+@check(needs=("kongs",), depends_on=keys.kongs_held)
 def kong_count(v: View, ctx: WinContext) -> int:
     """杠: one for each kong the winner declared, concealed or melded."""
     return len(v.kongs)
 
 
-@check(needs=("kongs",), depends_on=_kongs_held)
+@check(needs=("kongs",), depends_on=keys.kongs_held)
 def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None) -> int:
     """杠: exactly `total` kongs, `concealed` of them concealed (四杠, 三杠, 双暗杠, 明暗杠 ...)."""
     if len(v.kongs) != total:
@@ -223,7 +218,7 @@ def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None)
     return 1 if sum(1 for _, c in v.kongs if c) == concealed else 0
 
 
-@check(needs=("kongs",), depends_on=_kongs_held)
+@check(needs=("kongs",), depends_on=keys.kongs_held)
 def kongs_of_kind(v: View, ctx: WinContext, *, concealed: bool, exactly: int) -> int:
     """暗杠 / 明杠: exactly `exactly` (one or more) concealed kongs, or melded ones, whatever
     kongs of the other kind the hand holds beside them (a table without 明暗杠)."""
@@ -231,11 +226,7 @@ def kongs_of_kind(v: View, ctx: WinContext, *, concealed: bool, exactly: int) ->
     return 1 if n and n == exactly else 0
 
 
-def _concealed(v: View, ctx: WinContext) -> int:
-    return v.concealed_pungs
-
-
-@check(needs=("pungs",), depends_on=_concealed)
+@check(needs=("pungs",), depends_on=keys.concealed)
 def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
     """暗刻: exactly this many concealed pungs (concealed kongs count; a pung completed by a
     discard does not)."""
@@ -255,29 +246,19 @@ def concealed_pungs_within(v: View, ctx: WinContext, *, within: TileGroup, among
     dragons: 大三元 + 四暗刻 + 字一色 together)."""
     if len(v.pungs) != 4 or v.pair < 0 or v.concealed_pungs != 4:
         return 0
-    if not v.facts.kinds <= within:
+    if not v.facts.filled().kinds <= within:
         return 0
     return 1 if sum(1 for t in v.pungs if t in among) == count else 0
 
 
-def _chows(v: View, ctx: WinContext) -> tuple[int, ...]:
-    # The chows: what the rule set's combination policy reads (`View.combos`).
-    return v.chows
-
-
-@check(needs=("chow_pairs",), depends_on=_chows)
+@check(needs=("chow_pairs",), depends_on=keys.chows)
 def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
     """顺子组合 (一般高, 喜相逢, 连六, 老少副, 清龙, 花龙, 三同顺, 三步高 ...): counted under
     the rule set's combination policy (MCR: 套算一次)."""
     return v.combos.get(kind, 0)
 
 
-def _suit_pungs_held(v: View, ctx: WinContext) -> tuple[int, ...]:
-    # The ranks of the pungs and kongs held in each numbered suit (`View.suit_pungs`).
-    return v.suit_pungs()
-
-
-@check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)
+@check(needs=("numbered_pungs",), depends_on=keys.suit_pungs_held)
 def shifted_pungs(v: View, ctx: WinContext, *, count: int,
                   suits: Literal["same", "mixed", "some"]) -> int:
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高), each
@@ -326,7 +307,7 @@ def _mixed_run(masks: tuple[int, ...], count: int) -> bool:
     return False
 
 
-@check(needs=("numbered_pungs",), depends_on=_suit_pungs_held)
+@check(needs=("numbered_pungs",), depends_on=keys.suit_pungs_held)
 def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
     """同刻: pungs of the same rank in different suits. count=3: 三同刻 (once); count=2: 双同刻,
     once for every two such pungs."""

@@ -41,7 +41,7 @@ def greater_knitted(v: View, ctx: WinContext) -> int:
     if v.shape != HONORS_AND_KNITTED:
         return 0
     kinds = v.facts.tileset.kinds
-    return 1 if sum(1 for t in v.facts.kinds if kinds[t].is_honor) == 7 else 0
+    return 1 if sum(1 for t in v.facts.filled().kinds if kinds[t].is_honor) == 7 else 0
 
 
 @check()
@@ -52,7 +52,7 @@ def knitted_straight(v: View, ctx: WinContext) -> int:
         return 1
     if v.shape == HONORS_AND_KNITTED:
         kinds = v.facts.tileset.kinds
-        return 1 if sum(1 for t in v.facts.kinds if kinds[t].is_number) == 9 else 0
+        return 1 if sum(1 for t in v.facts.filled().kinds if kinds[t].is_number) == 9 else 0
     return 0
 
 
@@ -62,7 +62,7 @@ def seven_pairs_fours(v: View, ctx: WinContext, *, count: int) -> int:
     times (each four counted as two pairs)."""
     if v.shape != SEVEN_PAIRS:
         return 0
-    return 1 if len(v.facts.fours) == count else 0
+    return 1 if len(v.facts.filled().fours) == count else 0
 
 
 @check(scope="hand")
@@ -70,7 +70,7 @@ def nine_gates_held(v: View, ctx: WinContext) -> int:
     """九莲宝灯 (as a fan of the hand, beside the fans of how it is read): nothing declared,
     and the thirteen standing tiles before the win are 1112345678999 of the winning tile's
     suit, so that any tile of that suit completes them."""
-    f = v.facts
+    f = v.facts.filled()
     if f.hand.melds or f.standing.size != 14:
         return 0
     ts = f.tileset

@@ -5,18 +5,14 @@ from __future__ import annotations
 from typing import Literal
 
 from app.domain.hand import KONG_REPLACEMENT, KONG_ROBBED, PUNG, WinContext
+from app.rules.checks import keys
 from app.rules.checks.registry import BoolOption, PerSeatOption, TileGroup, check
 from app.rules.view import Held, View
 
 WinType = Literal["self_draw", "discard"]
 
 
-def _claimed(v: View, ctx: WinContext) -> tuple[int, str, bool]:
-    # How the hand was won and what it claimed: melds claimed, the win type, the last tile.
-    return v.facts.exposed_melds, ctx.win_type, ctx.last_tile
-
-
-@check(scope="hand", tells_apart="nothing", depends_on=_claimed)
+@check(scope="hand", tells_apart="nothing", depends_on=keys.claimed)
 def self_drawn(v: View, ctx: WinContext) -> int:
     """自摸: the winning tile was drawn by the winner."""
     return 1 if ctx.self_drawn else 0
@@ -29,19 +25,19 @@ def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
     return 1 if len(v.facts.hand.melds) == exactly else 0
 
 
-@check(scope="hand", depends_on=_claimed)
+@check(scope="hand", depends_on=keys.claimed)
 def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
     not claimed), optionally only for a self-drawn or a discard win."""
-    if v.facts.exposed_melds != exactly:
+    if v.facts.filled().exposed_melds != exactly:
         return 0
     if win_type is not None and ctx.win_type != win_type:
         return 0
     return 1
 
 
-@check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=_claimed)
+@check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=keys.claimed)
 def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
     """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
     discard after it (`win_type` limits it to one of them)."""
@@ -61,7 +57,7 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
     """
     if ctx.kong != kind:
         return 0
-    f = v.facts
+    f = v.facts.filled()
     if kind == KONG_REPLACEMENT and not f.kong_tiles:
         return 0
     # The tiles as held (with wilds, `f` describes one substitution).
@@ -87,7 +83,7 @@ def first_turn(v: View, ctx: WinContext, *,
     claimed meld (a rule set whose first turn admits claims, `first_turn_claims`)."""
     if not ctx.first_turn:
         return 0
-    claimed = v.facts.exposed_melds > 0
+    claimed = v.facts.filled().exposed_melds > 0
     if claimed:
         return 1 if winner == "rest" else 0
     dealer_draw = ctx.winner == ctx.dealer and ctx.self_drawn
@@ -110,25 +106,19 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
     It is so when the request says so, and always when the winner's own melds hold the other
     three; never when the winner also holds a copy among the standing tiles.
     """
-    f = v.facts
+    f = v.facts.filled()
     if f.hand.concealed.count(f.win_tile) > 1:
         return 0
     return 1 if ctx.last_of_kind or f.meld_counts[f.win_tile] == 3 else 0
 
 
-def _placed(v: View, ctx: WinContext) -> tuple[str | None, bool]:
-    # Where this reading places the winning tile, and whether the hand waited on it alone
-    # (asked only of readings that place it: the waits are worked out then).
-    return v.wait, v.wait is not None and v.facts.unique_wait
-
-
-@check(needs=("wait",), depends_on=_placed)
+@check(needs=("wait",), depends_on=keys.placed)
 def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
     """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
     if v.wait != position:
         return 0
-    return 1 if v.facts.unique_wait else 0
+    return 1 if v.facts.filled().unique_wait else 0
 
 
 @check()
@@ -140,7 +130,7 @@ def wait_read_or_sole(v: View, ctx: WinContext, *, needed: TileGroup | None = No
     other tile: 缺幺九和幺九)."""
     if v.wait is not None:
         return 1
-    f = v.facts
+    f = v.facts.filled()
     if f.unique_wait:
         return 1
     if needed is None:
@@ -160,7 +150,7 @@ def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
     on (off, every hand passes: a house rule as a requirement)."""
     if only_if is not None and not ctx.options.get(only_if):
         return 1
-    return 1 if v.facts.exposed_melds >= count else 0
+    return 1 if v.facts.filled().exposed_melds >= count else 0
 
 
 def _once(hand: Held, ctx: WinContext) -> int:
