@@ -32,7 +32,7 @@ def validated(schema: Schema, body: Mapping[str, Any]) -> dict[str, Any]:
             if out is not None:
                 return out
             assert isinstance(schema, _Strict)
-            return _loaded(schema._read_declared, body)
+            return _loaded(schema.read_declared, body)
     return _loaded(schema.load, body)
 
 

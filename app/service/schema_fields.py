@@ -142,7 +142,7 @@ class _Strict(Schema):
     (tests/service/test_schemas.py compares them with marshmallow's own `load` on generated
     bodies): a valid object is read by `app.service.fast_read` (compiled), from a description of
     the fields made from this schema when it is first loaded (`_fast_reader`); at the first
-    fault it is read again here in the declared order, every fault listed (`_read_declared`).
+    fault it is read again here in the declared order, every fault listed (`read_declared`).
     Options of `load` other than the data (many, partial, unknown) take marshmallow's path.
     """
 
@@ -180,7 +180,7 @@ class _Strict(Schema):
                 out = read_object(fast, data)
                 if out is not None:
                     return out
-        return self._read_declared(data)
+        return self.read_declared(data)
 
     def fast_reader(self) -> ObjectReader | None:
         """The schema as `app.service.fast_read` reads it (made when first asked for); None when
@@ -190,7 +190,7 @@ class _Strict(Schema):
             self._fast = self.reader = made
         return self._fast  # type: ignore[return-value]
 
-    def _read_declared(self, data: Any) -> dict[str, Any]:
+    def read_declared(self, data: Any) -> dict[str, Any]:
         """The object read field by field in the declared order; every fault is listed, in
         that order, then the fields it should not hold."""
         if not isinstance(data, Mapping):

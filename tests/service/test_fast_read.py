@@ -70,7 +70,7 @@ def test_every_request_schema_has_a_reader() -> None:
 def test_a_valid_object_reads_as_the_schema_reads_it() -> None:
     fast = read_object(_reader(CONTEXT), VALID_CONTEXT)
     assert fast is not None
-    assert fast == CONTEXT._read_declared(VALID_CONTEXT)
+    assert fast == CONTEXT.read_declared(VALID_CONTEXT)
     assert fast["dealer"] == 2 and type(fast["dealer"]) is int
 
 
@@ -111,8 +111,8 @@ def test_flowers_read_as_the_field_reads_them(value: Any) -> None:
     data = {**VALID_CONTEXT, "flowers": value}
     fast = read_object(_reader(CONTEXT), data)
     assert fast is not None
-    assert fast == CONTEXT._read_declared(data)
-    assert type(fast["flowers"]) is type(CONTEXT._read_declared(data)["flowers"])
+    assert fast == CONTEXT.read_declared(data)
+    assert type(fast["flowers"]) is type(CONTEXT.read_declared(data)["flowers"])
 
 
 def test_a_missing_required_field_or_a_null_where_none_is_allowed() -> None:
@@ -131,7 +131,7 @@ def test_nested_objects_and_lists_of_them() -> None:
                      "melds": [{"kind": "pung", "tiles": "555s"}]},
             "context": {"win_type": "discard"}}
     read = read_object(top, body)
-    assert read == SCORE_REQUEST._read_declared(body)
+    assert read == SCORE_REQUEST.read_declared(body)
     for melds in ([{"kind": "pong", "tiles": "555s"}], ["555s"], {"kind": "pung"},
                   [{"kind": "pung", "tiles": "555s"}] * 9):
         faulty = {**body, "hand": {**body["hand"], "melds": melds}}
