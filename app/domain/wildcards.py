@@ -367,6 +367,14 @@ def _weighed(groups: Sequence[Group], info: GroupDescriber) -> tuple[int, int]:
     return weight, held
 
 
+def _first_seen(told: set[tuple[int, int]], mark: tuple[int, int]) -> bool:
+    """Whether no grouping before had these weights and bits (`mark`); now one has."""
+    if mark in told:
+        return False
+    told.add(mark)
+    return True
+
+
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
              tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
              win: tuple[int, bool], distinct: bool = False) -> Iterator[tuple[Group, ...]]:
@@ -400,13 +408,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             free_sets = sets_needed - made[k]
             if used[k] == wilds and free_sets == 0 and paired[k]:
                 # No wild left over (most groupings): the parts' stand-ins alone.
-                if told is None:
+                if told is None or _first_seen(told, (weights[k], helds[k])):
                     yield tuple([g for bucket in chosen for g in bucket.first[0]])
-                else:
-                    mark = (weights[k], helds[k])
-                    if mark not in told:
-                        told.add(mark)
-                        yield tuple([g for bucket in chosen for g in bucket.first[0]])
             elif _left_fits(wilds - used[k], free_sets, paired[k]):
                 if base is None:
                     base = [c - n for c, n in zip(caps, naturals, strict=True)]
@@ -474,10 +477,8 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
     left = wilds - used
     free_pair = 0 if pair else 1
     if not left:
-        if told is not None:
-            if (weight, held) in told:
-                return
-            told.add((weight, held))
+        if told is not None and not _first_seen(told, (weight, held)):
+            return
         yield tuple(g for option in reps for g in option[0])
         return
     room = _room(reps, starts, base)
@@ -491,10 +492,8 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             if picked is not None:
                 if told is not None and info is not None:
                     w, b = _weighed(picked, info)
-                    mark = (weight + w, held | b)
-                    if mark in told:
+                    if not _first_seen(told, (weight + w, held | b)):
                         continue
-                    told.add(mark)
                 yield (*(g for option in reps for g in option[0]), *picked)
                 continue
             # The stand-ins leave no room: equivalent options of the parts may, if even the
@@ -509,10 +508,8 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
                     if told is not None and info is not None:
                         # The members share their parts' profiles: the same weights, bits.
                         w, b = _weighed(trial, info)
-                        mark = (weight + w, held | b)
-                        if mark in told:
+                        if not _first_seen(told, (weight + w, held | b)):
                             break
-                        told.add(mark)
                     yield (*(g for option in members for g in option[0]), *trial)
                     break
 

@@ -100,25 +100,12 @@ def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
         if key not in data:
             raise _Fault
     by_key = reader.by_key
-    if reader.as_is:
-        # The same dict as the one made below (same keys, same order), made as a copy of the
-        # object given, whose values are then replaced where reading them made a new one (an
-        # object, a list of objects, a number written as 2.0): a copy is made at its size at
-        # once, where a dict filled key by key grows several times.
-        copied = data.copy()
-        for key, value in data.items():
-            f = by_key.get(key)
-            if f is None:
-                raise _Fault
-            if value is None:
-                if not f.allow_none:
-                    raise _Fault
-            else:
-                read = _value(f, value, key, data)
-                if read is not value:
-                    copied[key] = read
-        return copied
-    out = dict(reader.defaults)
+    # An object whose fields take no default and keep their keys (`as_is`) is read as a copy
+    # of the object given, made at its size at once (a dict filled key by key grows several
+    # times), its values replaced where reading made a new one (an object, a list of
+    # objects, a number written as 2.0): the same keys, in the same order.
+    as_is = reader.as_is
+    out = data.copy() if as_is else dict(reader.defaults)
     for key, value in data.items():
         f = by_key.get(key)
         if f is None:
@@ -126,9 +113,12 @@ def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
         if value is None:
             if not f.allow_none:
                 raise _Fault
-            out[f.name] = None
+            if not as_is:
+                out[f.name] = None
         else:
-            out[f.name] = _value(f, value, key, data)
+            read = _value(f, value, key, data)
+            if not as_is or read is not value:
+                out[f.name] = read
     return out
 
 
