@@ -189,7 +189,10 @@ def described(func: Callable[..., Any]) -> tuple[str, inspect.Signature]:
     if hasattr(func, "__code__"):
         return func.__doc__ or "", inspect.signature(func, eval_str=True)
     module = sys.modules[func.__module__]
-    node = _source_def(module, func.__name__)
+    source = _source(module)
+    written = source.functions.get(func.__name__)
+    if written is None:
+        raise RuntimeError(f"{func.__name__!r}: no definition in {source.path.name}")
     names = vars(module)
 
     def evaluated(ann: ast.expr | None) -> Any:
@@ -197,39 +200,62 @@ def described(func: Callable[..., Any]) -> tuple[str, inspect.Signature]:
             return inspect.Parameter.empty
         return eval(compile(ast.Expression(ann), "<annotation>", "eval"), names)
 
-    args = node.args
-    written = {a.arg: a.annotation for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-    if args.vararg is not None:
-        written[args.vararg.arg] = args.vararg.annotation
-    if args.kwarg is not None:
-        written[args.kwarg.arg] = args.kwarg.annotation
     sig = inspect.signature(func)
-    params = [p.replace(annotation=evaluated(written.get(n))) for n, p in sig.parameters.items()]
-    return (ast.get_docstring(node, clean=False) or "",
-            sig.replace(parameters=params, return_annotation=evaluated(node.returns)))
+    params = [p.replace(annotation=evaluated(written.annotations.get(n)))
+              for n, p in sig.parameters.items()]
+    return written.doc, sig.replace(parameters=params,
+                                    return_annotation=evaluated(written.returns))
 
 
-def _source(module: types.ModuleType) -> tuple[Path, ast.Module]:
-    """A module's source file (beside it when it is compiled: the same name, `.py`), parsed."""
-    path = Path(module.__file__ or "")
-    source = path.with_name(module.__name__.rpartition(".")[2] + ".py")
-    return source, ast.parse(source.read_text(encoding="utf-8"), str(source))
+@dataclass(frozen=True)
+class _Written:
+    """What a module-level function's source says that its compiled form has lost."""
+
+    doc: str
+    annotations: Mapping[str, ast.expr | None]  # by parameter
+    returns: ast.expr | None
+
+
+@dataclass(frozen=True)
+class _Source:
+    path: Path
+    doc: str
+    functions: Mapping[str, _Written]
+
+
+@functools.cache
+def _parsed(filename: str, name: str) -> _Source:
+    """The source of module `name` whose file is `filename` (when it is compiled: the `.py`
+    beside it), read once: every check a module registers is described from it, and parsing
+    is most of what describing one costs at start-up. Only the docstrings and annotations
+    are kept, not the whole tree."""
+    path = Path(filename).with_name(name.rpartition(".")[2] + ".py")
+    tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    functions = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            args = node.args
+            annotations = {a.arg: a.annotation
+                           for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+            for extra in (args.vararg, args.kwarg):
+                if extra is not None:
+                    annotations[extra.arg] = extra.annotation
+            functions[node.name] = _Written(ast.get_docstring(node, clean=False) or "",
+                                            annotations, node.returns)
+    return _Source(path, ast.get_docstring(tree, clean=False) or "", functions)
+
+
+def _source(module: types.ModuleType) -> _Source:
+    """What a module's source file (beside it when it is compiled: the same name, `.py`)
+    says of it and of its functions."""
+    return _parsed(module.__file__ or "", module.__name__)
 
 
 def module_doc(module: types.ModuleType) -> str:
     """A module's docstring, read from its source when it is compiled (it has none)."""
     if module.__doc__ is not None or not hasattr(module, "__file__"):
         return module.__doc__ or ""
-    return ast.get_docstring(_source(module)[1], clean=False) or ""
-
-
-def _source_def(module: types.ModuleType, name: str) -> ast.FunctionDef:
-    """The module-level definition of function `name` in `module`'s source file."""
-    source, tree = _source(module)
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            return node
-    raise RuntimeError(f"{name!r}: no definition in {source.name}")
+    return _source(module).doc
 
 
 def bound_params(func: Callable[..., Any]) -> Mapping[str, Any]:
