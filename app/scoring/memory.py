@@ -49,6 +49,7 @@ from app.domain import (
 )
 from app.rules import model, view
 from app.rules import plan as plans
+from app.rules.checks import registry
 from app.rules.view import FEATURES
 from app.scoring import ceiling, describe, evaluate
 
@@ -109,6 +110,10 @@ def _module_memos() -> dict[str, MemoBound]:
         "shanten.regular_need_of": _lru(shanten.regular_need_of),
         "shanten.need_beside": _lru(shanten._need_beside),
         "shanten.parts": _lru(shanten.parts),
+        # What the sources of compiled checks say, and their defaults: one entry per module
+        # and per check function, read at start-up and when probes are arranged.
+        "checks.sources": _lru(registry._parsed),
+        "checks.compiled_defaults": _lru(registry._compiled_defaults),
     }
 
 

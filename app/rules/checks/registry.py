@@ -223,7 +223,13 @@ class _Source:
     functions: Mapping[str, _Written]
 
 
-@functools.cache
+# Modules whose source `described` reads: those of the checks and their helpers, a handful.
+SOURCES_LIMIT = 32
+# Compiled functions whose defaults `bound_params` reads: the checks, a few hundred at most.
+DEFAULTS_LIMIT = 1024
+
+
+@functools.lru_cache(maxsize=SOURCES_LIMIT)
 def _parsed(filename: str, name: str) -> _Source:
     """The source of module `name` whose file is `filename` (when it is compiled: the `.py`
     beside it), read once: every check a module registers is described from it, and parsing
@@ -266,9 +272,17 @@ def bound_params(func: Callable[..., Any]) -> Mapping[str, Any]:
         return {**bound_params(func.func), **func.keywords}
     if hasattr(func, "__code__"):
         return func.__kwdefaults__ or {}
-    # A compiled function as it is: its defaults (from its text signature).
-    return {n: p.default for n, p in inspect.signature(func).parameters.items()
-            if p.kind is p.KEYWORD_ONLY and p.default is not p.empty}
+    return _compiled_defaults(func)
+
+
+@functools.lru_cache(maxsize=DEFAULTS_LIMIT)
+def _compiled_defaults(func: Callable[..., Any]) -> Mapping[str, Any]:
+    """A compiled function's keyword-only defaults, from its text signature. Read once per
+    function: reading a text signature parses it, and the engine asks whenever it arranges
+    the probes of a new set of features (`app.rules.plan`)."""
+    return types.MappingProxyType(
+        {n: p.default for n, p in inspect.signature(func).parameters.items()
+         if p.kind is p.KEYWORD_ONLY and p.default is not p.empty})
 
 
 def _keywords(sig: inspect.Signature) -> set[str]:
