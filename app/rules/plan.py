@@ -525,7 +525,8 @@ def _ceiling(reading: Sequence[FanDef], last: FanDef | None, extras: set[int],
         if most is None:
             return None
         params = bound_params(f.bound)  # type: ignore[arg-type]
-        found.append((position[f.id], functools.partial(most, **params), f is not last))
+        found.append((position[f.id], positional(functools.partial(most, **params)),
+                      f is not last))
     return (*found, *((p, None, False) for p in sorted(extras)))
 
 

@@ -114,6 +114,7 @@ def _module_memos() -> dict[str, MemoBound]:
         # and per check function, read at start-up and when probes are arranged.
         "checks.sources": _lru(registry._parsed),
         "checks.compiled_defaults": _lru(registry._compiled_defaults),
+        "checks.keyword_calls": _lru(registry._keyword_call),
     }
 
 

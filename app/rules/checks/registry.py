@@ -304,9 +304,18 @@ def positional(func: CheckFn) -> CheckFn:
     values they are bound to (`__kwdefaults__`) as defaults. Called with (view, ctx) only, it
     runs the same body; CPython calls a function with positional defaults several times
     faster than one with keyword-only defaults, and the engine calls a check for every fan of
-    every reading. A check with an unbound keyword-only parameter is returned as it is, and
-    so is a compiled one (it has no code object to change: see `bind_check`)."""
+    every reading. A check with an unbound keyword-only parameter is returned as it is.
+
+    A compiled check has no code object to change: bound, it is a `functools.partial` with
+    keywords (`bind_check`), which CPython calls through a dict of them. It is made a small
+    function passing the bound values by name instead (`_keyword_call`), which calls the
+    compiled check at a fraction of that cost."""
     if not hasattr(func, "__code__"):
+        if (isinstance(func, functools.partial) and not func.args and func.keywords
+                and not hasattr(func.func, "__code__")):
+            names = tuple(func.keywords)
+            if all(n.isidentifier() and not n.startswith("_") for n in names):
+                return _keyword_call(names)(func.func, *func.keywords.values())
         return func
     code = func.__code__
     n = code.co_kwonlyargcount
@@ -323,6 +332,27 @@ def positional(func: CheckFn) -> CheckFn:
     fast.__qualname__ = func.__qualname__
     fast.__module__ = func.__module__
     return fast
+
+
+# The sets of parameter names of compiled checks called by name (`_keyword_call`): those
+# the checks' signatures declare, a few dozen at most.
+CALLERS_LIMIT = 256
+
+
+@functools.lru_cache(maxsize=CALLERS_LIMIT)
+def _keyword_call(names: tuple[str, ...]) -> Callable[..., CheckFn]:
+    """A maker of `lambda view, ctx: check(view, ctx, name=value, ...)` for these parameter
+    names (identifiers not starting with an underscore, so none is mistaken for the maker's
+    own). Written out and compiled once per set of names: a call naming its keywords in the
+    source is made with the names beside the values (vectorcall), where a `partial` or a call
+    with `**` builds a dict."""
+    passed = ", ".join(f"{n}={n}" for n in names)
+    source = (f"def _make(_check, {', '.join(names)}):\n"
+              f"    return lambda view, ctx: _check(view, ctx, {passed})\n")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, f"<keyword call {', '.join(names)}>", "exec"), namespace)
+    maker: Callable[..., CheckFn] = namespace["_make"]
+    return maker
 
 
 def run(spec: CheckSpec, view: View, ctx: WinContext, params: dict[str, Any]) -> int:
