@@ -17,10 +17,29 @@ Relation kinds (the names fan checks ask for with `chow_combination(kind=...)`):
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
-from app.rules.view import View
+from app.domain.tiles import TileSet
 
-Policy = Callable[[View], dict[str, int]]
+
+class _Facts(Protocol):
+    @property
+    def tileset(self) -> TileSet: ...
+
+
+class Chows(Protocol):
+    """What a policy reads of a reading (`app.rules.view.View` has it): its chows (first
+    tiles, sorted) and the tile set. A protocol rather than the view's class: compiled, a
+    policy then takes anything that has them (the tests' small stand-ins for a view)."""
+
+    @property
+    def chows(self) -> tuple[int, ...]: ...
+
+    @property
+    def facts(self) -> _Facts: ...
+
+
+Policy = Callable[[Chows], dict[str, int]]
 
 # Priority of pair fans when one chow may add only one (一般高 > 喜相逢 > 连六 > 老少副), and the
 # order in which surplus pair fans are trimmed (the reverse).
@@ -110,7 +129,7 @@ def _with_fourth(out: dict[str, int], chows: tuple[int, ...], triple: tuple[int,
     return out
 
 
-def mcr_account_once(view: View) -> dict[str, int]:
+def mcr_account_once(view: Chows) -> dict[str, int]:
     """套算一次: each chow combines with the others at most once (MCR as scored today).
 
     Four chows: a four-chow fan stands alone; else the first triple (of the chows in tile
@@ -167,7 +186,7 @@ _TRIPLE_AND_QUAD_KINDS = ("pure_quadruple", "pure_four_shifted", "mixed_shifted"
                           "mixed_straight", "pure_straight", "pure_shifted", "pure_triple")
 
 
-def account_once_with_mixed_shifts(view: View) -> dict[str, int]:
+def account_once_with_mixed_shifts(view: Chows) -> dict[str, int]:
     """套算一次 (with 混三步 and 混四步): `mcr_account_once`, and the two-suit shifts as its
     lowest-priority combinations.
 
@@ -196,7 +215,7 @@ def account_once_with_mixed_shifts(view: View) -> dict[str, int]:
     return base
 
 
-def count_every_combination(view: View) -> dict[str, int]:
+def count_every_combination(view: Chows) -> dict[str, int]:
     """Every pair and triple of chows counts on its own (no account-once limit)."""
     chows = view.chows
     ts = view.facts.tileset
@@ -219,7 +238,7 @@ def count_every_combination(view: View) -> dict[str, int]:
     return out
 
 
-def every_combination_with_mixed_shifts(view: View) -> dict[str, int]:
+def every_combination_with_mixed_shifts(view: Chows) -> dict[str, int]:
     """Every combination `count_every_combination` counts, and every triple of chows that is
     混三步 and a four-chow run that is 混四步, each on its own (no account-once limit)."""
     out = count_every_combination(view)

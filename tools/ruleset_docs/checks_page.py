@@ -21,7 +21,7 @@ from typing import Any
 from app.domain.shapes import SHAPES, Shape
 from app.rules.cards.checks import CHECKS as CARD_CHECKS
 from app.rules.cards.steps import STEPS
-from app.rules.checks import CHECKS, CheckSpec, TileGroup, module_doc
+from app.rules.checks import CHECKS, CheckSpec, TileGroup, described, module_doc
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
 from app.settings import REPO_ROOT
@@ -229,8 +229,9 @@ def render_checks_page(shapes_source: Path | None = None) -> str:
               "How fans made of several chows are counted together, named by a rule set's "
               "`combination_policy:`.", ""]
     for name, policy in POLICIES.items():
+        # A compiled policy's docstring is read from its source (`described`).
         lines += [f"### policy `{name}`", "", *[b + "\n" for b in docstring_blocks(
-            policy.__doc__)]]
+            described(policy)[0])]]
     lines += ["## Payment schemes", "",
               "What a winning hand is worth and who pays whom, named by a rule set's "
               "`payment.scheme`, with `payment.params` (each a value or `{option: name}`, a "
