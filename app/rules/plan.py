@@ -321,6 +321,8 @@ class WildPlan:
     # What each weight's number stands for: (the group's key, declared, concealed); and per
     # signature of a reading, what the checks tell apart of it (app.scoring.wild_readings).
     weight_things: dict[int, tuple[int, bool, bool]] = field(default_factory=dict)
+    # What each bit's number stands for: (the group's key, its key holding the winning tile).
+    held_things: dict[int, tuple[int, int]] = field(default_factory=dict)
     merged: dict[tuple[object, ...], object] = field(default_factory=dict)
     # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
     key_others: dict[int, tuple[object, ...]] = field(default_factory=dict)
@@ -348,7 +350,8 @@ class WildPlan:
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
-                      self.described, self.weight_things, self.merged, self.key_others]
+                      self.described, self.weight_things, self.held_things, self.merged,
+                      self.key_others]
             self.key_list.clear()
         for memo in memos:
             memo.clear()

@@ -14,12 +14,13 @@ from typing import Final
 
 from app.domain.hand import Hand, Meld
 from app.domain.readings import Group, Reading
-from app.domain.shapes import declared_groups
+from app.domain.shapes import REGULAR, declared_groups
 from app.domain.suit_search import GroupDescriber
 from app.domain.tiles import TileSet
 from app.domain.wildcards import (
     GroupInfo,
     Reducer,
+    Wanted,
     places,
     wild_groupings,
     wild_readings,
@@ -105,7 +106,9 @@ class _Describer(GroupDescriber):
                 for w in places(g, win_tile, win_wild))
             bits = 0
             for _, win_key in at:
-                bits |= 1 << self.number(("held", key, win_key))
+                bit = self.number(("held", key, win_key))
+                wp.held_things[bit] = (key, win_key)
+                bits |= 1 << bit
             found = seen[(g, win_tile, win_wild)] = (weight, bits, key, at)
         self.mine[g] = found
         return found
@@ -117,6 +120,54 @@ class _Describer(GroupDescriber):
             described = self.described(g)
             found = self.infos[g] = (described[0], described[1])
         return found
+
+
+class _Wanted(Wanted):
+    """Whether a regular grouping of these weights and bits (its parts', as `wild_groupings`
+    tells them) would add a reading to those `wild_views` has handed on: the signatures of
+    its readings follow from them (with the declared groups' weights; a declared group holds
+    no place of the winning tile, so no bit), each bit standing for a group's key and its key
+    holding the winning tile (`WildPlan.held_things`). One adding none is not made, nor its
+    groups described; once a grouping is handed on, every signature of its readings has
+    been seen, so one like it adds none."""
+
+    def __init__(self, wp: WildPlan, tileset: TileSet, seen: set[object],
+                 merged: set[object] | None, declared: int) -> None:
+        super().__init__()
+        self.wp = wp
+        self.tileset = tileset
+        self.seen = seen
+        self.merged = merged
+        self.declared = declared
+        # Per weights added: the bits whose readings were seen (or merged into one seen),
+        # which stay so.
+        self.done: dict[int, int] = {}
+
+    def wants(self, weight: int, held: int) -> bool:
+        plain = weight + self.declared
+        done = self.done.get(plain, 0)
+        rest = held & ~done
+        if not rest:
+            return False
+        wp, seen, merged = self.wp, self.seen, self.merged
+        things = wp.held_things
+        wanted = False
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            thing = things.get(low.bit_length() - 1)
+            if thing is None:
+                wanted = True  # not told what the bit stands for: made, and looked at
+                break
+            signature = (REGULAR, plain, thing[0], thing[1])
+            if signature in seen or (
+                    merged is not None and _merged(wp, self.tileset, signature) in merged):
+                done |= low
+            else:
+                wanted = True
+                break
+        self.done[plain] = done
+        return wanted
 
 
 class _Substitutions:
@@ -270,9 +321,13 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         return
     # Readings are told apart below by their groups' weights and the key of each place of
     # the winning tile, which the groupings' weights and bits already tell: a grouping
-    # matching an earlier one in both would add no reading, and is not made.
+    # matching an earlier one in both would add no reading, and is not made; nor is one
+    # whose every reading those tell would be one already handed on (or merged into one).
+    wanted = _Wanted(wp, tileset, seen, merged,
+                     sum([describer.described(g)[0] for g in declared]))
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                        facts.shapes, tileset, free, reducer, distinct=True):
+                                        facts.shapes, tileset, free, reducer, distinct=True,
+                                        wanted=wanted):
         # Each group described once per grouping (a lookup keyed by the group, which hashes
         # its tiles): its weight for the grouping's sum, then its places.
         infos = [describer.described(g) for g in groups]
