@@ -321,7 +321,8 @@ class WildPlan:
     # What each weight's number stands for: (the group's key, declared, concealed); and per
     # signature of a reading, what the checks tell apart of it (app.scoring.wild_readings).
     weight_things: dict[int, tuple[int, bool, bool]] = field(default_factory=dict)
-    # What each bit's number stands for: (the group's key, its key holding the winning tile).
+    # What each bit's number stands for: (the group's key, its key holding the winning tile);
+    # one entry per number of that family, so bounded with `numbers` and emptied with it.
     held_things: dict[int, tuple[int, int]] = field(default_factory=dict)
     merged: dict[tuple[object, ...], object] = field(default_factory=dict)
     # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
