@@ -160,8 +160,9 @@ class _Wanted(Wanted):
                 wanted = True  # not told what the bit stands for: made, and looked at
                 break
             signature = (REGULAR, plain, thing[0], thing[1])
-            if signature in seen or (
-                    merged is not None and _merged(wp, self.tileset, signature) in merged):
+            # With merging, a signature seen has its merged form among those seen too.
+            if (signature in seen if merged is None
+                    else _merged(wp, self.tileset, signature) in merged):
                 done |= low
             else:
                 wanted = True
