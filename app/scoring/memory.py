@@ -131,7 +131,7 @@ def _plan_memos() -> dict[str, MemoBound]:
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
-            merged += len(wp.merged)
+            merged += len(wp.merged) + len(wp.told_ids)
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -147,8 +147,9 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
     out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
-    # What the checks tell apart of each signature of a reading (app.scoring.wild_readings).
-    out["plan.wild_readings_told"] = MemoBound(plans.KEYS_LIMIT * n_wild, merged)
+    # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
+    # and the number of each (at most one per signature).
+    out["plan.wild_readings_told"] = MemoBound(2 * plans.KEYS_LIMIT * n_wild, merged)
     return out
 
 

@@ -132,7 +132,7 @@ class _Wanted(Wanted):
     been seen, so one like it adds none."""
 
     def __init__(self, wp: WildPlan, tileset: TileSet, seen: set[object],
-                 merged: set[object] | None, declared: int) -> None:
+                 merged: set[int] | None, declared: int) -> None:
         super().__init__()
         self.wp = wp
         self.tileset = tileset
@@ -224,17 +224,27 @@ def _counts(hand: Hand, wild_set: frozenset[int], tileset: TileSet
     return naturals, wilds, [copies[t] - n for t, n in enumerate(held)]
 
 
-def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> object:
+def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> int:
     """What the checks tell apart of a reading of this signature (shape, its groups' weights
     added, the winning tile's group's key, and its key there), where some check tells
     readings apart by less than its keys (`check(tells_readings_apart=)`): each such check's
-    key of the reading in place of its keys. Remembered per signature (what the numbers stand
-    for lives as long as they do)."""
+    key of the reading in place of its keys, as a number (`WildPlan.told_ids`: equal numbers
+    for equal answers). Remembered per signature (what the numbers stand for lives as long as
+    they do)."""
     found = wp.merged.get(signature)
     if found is None:
         if len(wp.merged) >= KEYS_LIMIT:
-            wp.merged.clear()  # a plain bound: an entry is worked out again alike
-        found = wp.merged[signature] = _merge(wp, tileset, signature)
+            # A plain bound: an entry is worked out again alike, under a new number (never
+            # one given before, so two readings the checks tell apart never share one; one
+            # numbered before and after is merged no more, its reading scored again).
+            wp.merged.clear()
+            wp.told_ids.clear()
+        told = _merge(wp, tileset, signature)
+        found = wp.told_ids.get(told)
+        if found is None:
+            found = wp.told_ids[told] = wp.told_next
+            wp.told_next += 1
+        wp.merged[signature] = found
     return found
 
 
@@ -307,7 +317,7 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
     seen: set[object] = set()
-    merged: set[object] | None = set() if merge and wp.readings_apart else None
+    merged: set[int] | None = set() if merge and wp.readings_apart else None
     views = _Substitutions(hand, facts, wild_set, tileset, plan.policy,
                            HandFans() if wp.physical_hand_fans else None)
 
