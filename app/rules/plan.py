@@ -330,6 +330,9 @@ class WildPlan:
     # given twice (`told_next` only grows).
     told_ids: dict[object, int] = field(default_factory=dict)
     told_next: int = 0
+    # The wild readings' describers of groups, by winning tile and whether it is wild (what
+    # they tell of a group depends on nothing else; `app.scoring.wild_readings`).
+    describers: dict[tuple[int, bool], Any] = field(default_factory=dict)
     # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
     key_others: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
@@ -357,7 +360,7 @@ class WildPlan:
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
                       self.described, self.weight_things, self.held_things, self.merged,
-                      self.told_ids, self.key_others]
+                      self.told_ids, self.key_others, self.describers]
             self.key_list.clear()
         for memo in memos:
             memo.clear()

@@ -58,13 +58,19 @@ def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
         rs.plan.wild.forget(keys)
 
 
+# What one describer remembers by group (each of `mine` and `infos`), and how many describers
+# a plan keeps (one per winning tile and whether it is wild): emptied when full.
+DESCRIBED_LIMIT: Final = 256
+DESCRIBERS_LIMIT: Final = 128
+
+
 class _Describer(GroupDescriber):
     """What the searches and the signatures of readings are told of a group, for one hand
     (its winning tile): per group, its weight (by its key, and for a declared meld how it
     was declared), and per place of the winning tile (the tile it is read as, its key
     there). Kept in the plan for every hand with this winning tile (the key and numbers of
-    a group depend on nothing else), and for this hand by group (a lookup that hashes the
-    group alone)."""
+    a group depend on nothing else), and by group in the describer itself (a lookup that
+    hashes the group alone), which the plan keeps for the next hand with this winning tile."""
 
     def __init__(self, wp: WildPlan, tileset: TileSet, win_tile: int, win_wild: bool) -> None:
         self.wp = wp
@@ -110,6 +116,8 @@ class _Describer(GroupDescriber):
                 wp.held_things[bit] = (key, win_key)
                 bits |= 1 << bit
             found = seen[(g, win_tile, win_wild)] = (weight, bits, key, at)
+        if len(self.mine) >= DESCRIBED_LIMIT:
+            self.mine.clear()  # a plain bound: an entry is looked up again alike
         self.mine[g] = found
         return found
 
@@ -118,6 +126,8 @@ class _Describer(GroupDescriber):
         found = self.infos.get(g)
         if found is None:
             described = self.described(g)
+            if len(self.infos) >= DESCRIBED_LIMIT:
+                self.infos.clear()
             found = self.infos[g] = (described[0], described[1])
         return found
 
@@ -313,7 +323,15 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     reducer = None
     describer: _Describer | None = None
     if wp.group_keys is not None:
-        describer = _Describer(wp, tileset, win_tile, win_wild)
+        # The describer of this winning tile, kept in the plan for the next hand with it.
+        kept = wp.describers.get((win_tile, win_wild))
+        if isinstance(kept, _Describer):
+            describer = kept
+        else:
+            if len(wp.describers) >= DESCRIBERS_LIMIT:
+                wp.describers.clear()
+            describer = wp.describers[(win_tile, win_wild)] = _Describer(
+                wp, tileset, win_tile, win_wild)
         reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
     seen: set[object] = set()
