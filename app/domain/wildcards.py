@@ -177,7 +177,8 @@ def wild_readings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ..
 def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, ...],
                    caps: Sequence[int], win_tile: int, win_wild: bool, shapes: frozenset[str],
                    tileset: TileSet, free: FreeClasses, reducer: Reducer | None = None,
-                   distinct: bool = False) -> Iterator[tuple[str, tuple[Group, ...]]]:
+                   distinct: bool = False, wanted: Wanted | None = None
+                   ) -> Iterator[tuple[str, tuple[Group, ...]]]:
     """The groupings of `wild_readings` (shape, groups), before the winning tile is placed:
     the caller places it (`places`) when it can tell places apart more cheaply.
 
@@ -186,13 +187,15 @@ def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, .
     for a caller that tells readings apart by no more than these (the weights sum and the
     key of each place of the winning tile, which the bits stand for), a later one adds no
     reading. They are told apart from the parts' profiles, before the groups are put
-    together or described."""
+    together or described. `wanted` (with `distinct`): asked instead whether to make each
+    regular grouping (its parts' weights and bits, the declared groups' left out)."""
     if SEVEN_PAIRS in shapes and not declared:
         for groups in _seven_pairs(naturals, wilds, caps, free):
             yield SEVEN_PAIRS, groups
     if REGULAR in shapes:
         for groups in _regular(naturals, wilds, len(declared), caps, tileset, free, reducer,
-                               (win_tile, win_wild), distinct and reducer is not None):
+                               (win_tile, win_wild), distinct and reducer is not None,
+                               wanted):
             yield REGULAR, declared + groups
 
 
@@ -367,17 +370,29 @@ def _weighed(groups: Sequence[Group], info: GroupDescriber) -> tuple[int, int]:
     return weight, held
 
 
-def _first_seen(told: set[tuple[int, int]], mark: tuple[int, int]) -> bool:
-    """Whether no grouping before had these weights and bits (`mark`); now one has."""
-    if mark in told:
-        return False
-    told.add(mark)
-    return True
+class Wanted:
+    """Asked by `wild_groupings` (`distinct`) of each regular grouping before it is made,
+    with its parts' weights and bits: whether to make it. This one says yes to the first of
+    each weights and bits. A caller telling readings apart by what these say of them may
+    say more precisely whether it would take anything of it: its answer must be no for
+    weights and bits like those of a grouping handed on before (it took all it would of
+    it), and may turn from yes to no only as groupings are handed on."""
+
+    def __init__(self) -> None:
+        self.marks: set[tuple[int, int]] = set()
+
+    def wants(self, weight: int, held: int) -> bool:
+        mark = (weight, held)
+        if mark in self.marks:
+            return False
+        self.marks.add(mark)
+        return True
 
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
              tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
-             win: tuple[int, bool], distinct: bool = False) -> Iterator[tuple[Group, ...]]:
+             win: tuple[int, bool], distinct: bool = False,
+             wanted: Wanted | None = None) -> Iterator[tuple[Group, ...]]:
     """The regular groupings of the hand: one option of each part (`_parts`), the wilds
     left over making the missing sets (and the pair) on their own. Depth first with a stack
     (nested generators would hand each grouping up through every part), each handed on once
@@ -386,8 +401,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
     parts = _parts(naturals, wilds, caps, tileset, reducer, win)
     if parts is None:
         return
-    # The weights and bits of the groupings handed on (`distinct`); None: every grouping.
-    told: set[tuple[int, int]] | None = set() if distinct else None
+    # Asked of each grouping before it is made (`distinct`); None: every grouping.
+    told = (wanted if wanted is not None else Wanted()) if distinct else None
     info = reducer.info if reducer is not None else None
     base: list[int] | None = None  # the caps less the naturals, once wilds are left over
     sets_needed = 4 - n_declared
@@ -408,7 +423,7 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             free_sets = sets_needed - made[k]
             if used[k] == wilds and free_sets == 0 and paired[k]:
                 # No wild left over (most groupings): the parts' stand-ins alone.
-                if told is None or _first_seen(told, (weights[k], helds[k])):
+                if told is None or told.wants(weights[k], helds[k]):
                     yield tuple([g for bucket in chosen for g in bucket.first[0]])
             elif _left_fits(wilds - used[k], free_sets, paired[k]):
                 if base is None:
@@ -465,19 +480,19 @@ def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
 
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
                free_sets: int, base: list[int],
-               free: FreeClasses, told: set[tuple[int, int]] | None = None,
+               free: FreeClasses, told: Wanted | None = None,
                info: GroupDescriber | None = None, weight: int = 0,
                held: int = 0) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
     unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
     before any wild is placed (the caps less the naturals). With `told` (and `info`),
-    only those whose weights and bits, with the parts' `weight` and `held`, are not in it
-    (`wild_groupings`'s `distinct`), each added to it."""
+    only those whose weights and bits, with the parts' `weight` and `held`, it wants
+    (`wild_groupings`'s `distinct`)."""
     reps = [bucket.first for bucket in chosen]
     left = wilds - used
     free_pair = 0 if pair else 1
     if not left:
-        if told is not None and not _first_seen(told, (weight, held)):
+        if told is not None and not told.wants(weight, held):
             return
         yield tuple(g for option in reps for g in option[0])
         return
@@ -492,7 +507,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             if picked is not None:
                 if told is not None and info is not None:
                     w, b = _weighed(picked, info)
-                    if not _first_seen(told, (weight + w, held | b)):
+                    if not told.wants(weight + w, held | b):
                         continue
                 yield (*(g for option in reps for g in option[0]), *picked)
                 continue
@@ -508,7 +523,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
                     if told is not None and info is not None:
                         # The members share their parts' profiles: the same weights, bits.
                         w, b = _weighed(trial, info)
-                        if not _first_seen(told, (weight + w, held | b)):
+                        if not told.wants(weight + w, held | b):
                             break
                     yield (*(g for option in members for g in option[0]), *trial)
                     break
@@ -588,6 +603,7 @@ __all__ = [
     "GroupInfo",
     "Identity",
     "Reducer",
+    "Wanted",
     "clear_cache",
     "every_identity",
     "group_tiles",

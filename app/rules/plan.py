@@ -321,7 +321,18 @@ class WildPlan:
     # What each weight's number stands for: (the group's key, declared, concealed); and per
     # signature of a reading, what the checks tell apart of it (app.scoring.wild_readings).
     weight_things: dict[int, tuple[int, bool, bool]] = field(default_factory=dict)
-    merged: dict[tuple[object, ...], object] = field(default_factory=dict)
+    # What each bit's number stands for: (the group's key, its key holding the winning tile);
+    # one entry per number of that family, so bounded with `numbers` and emptied with it.
+    held_things: dict[int, tuple[int, int]] = field(default_factory=dict)
+    merged: dict[tuple[object, ...], int] = field(default_factory=dict)
+    # What the checks tell apart of a signature, by the number `merged` gives it (a number
+    # hashes faster): at most one per entry of `merged`, emptied with it; numbers are never
+    # given twice (`told_next` only grows).
+    told_ids: dict[object, int] = field(default_factory=dict)
+    told_next: int = 0
+    # The wild readings' describers of groups, by winning tile and whether it is wild (what
+    # they tell of a group depends on nothing else; `app.scoring.wild_readings`).
+    describers: dict[tuple[int, bool], Any] = field(default_factory=dict)
     # Per number of `key_ids`: its keys, those of the checks in `readings_apart` left out.
     key_others: dict[int, tuple[object, ...]] = field(default_factory=dict)
 
@@ -348,7 +359,8 @@ class WildPlan:
         memos: list[dict[Any, Any]] = [self.suit_memo, self.search_states]
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
-                      self.described, self.weight_things, self.merged, self.key_others]
+                      self.described, self.weight_things, self.held_things, self.merged,
+                      self.told_ids, self.key_others, self.describers]
             self.key_list.clear()
         for memo in memos:
             memo.clear()

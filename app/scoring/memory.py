@@ -51,7 +51,7 @@ from app.rules import model, view
 from app.rules import plan as plans
 from app.rules.checks import registry
 from app.rules.view import FEATURES
-from app.scoring import ceiling, describe, evaluate
+from app.scoring import ceiling, describe, evaluate, wild_readings
 
 
 class MemoBound(NamedTuple):
@@ -124,7 +124,7 @@ def _plan_memos() -> dict[str, MemoBound]:
     out: dict[str, MemoBound] = {}
     live = list(plans.LIVE_PLANS)
     probe_sets = tables = shared = shared_bound = 0
-    suit_memo = states = keys = described = merged = 0
+    suit_memo = states = keys = described = merged = describers = 0
     for p in live:
         for sp in p.shapes.values():
             probe_sets += len(sp.by_context) + len(sp.by_features) + len(sp.every_by_features)
@@ -137,7 +137,8 @@ def _plan_memos() -> dict[str, MemoBound]:
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
-            merged += len(wp.merged)
+            merged += len(wp.merged) + len(wp.told_ids)
+            describers += sum(len(d.mine) + len(d.infos) for d in wp.describers.values())
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -153,8 +154,12 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
     out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
-    # What the checks tell apart of each signature of a reading (app.scoring.wild_readings).
-    out["plan.wild_readings_told"] = MemoBound(plans.KEYS_LIMIT * n_wild, merged)
+    # What the wild readings' describers remember of groups, per winning tile.
+    out["plan.wild_describers"] = MemoBound(
+        2 * wild_readings.DESCRIBED_LIMIT * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
+    # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
+    # and the number of each (at most one per signature).
+    out["plan.wild_readings_told"] = MemoBound(2 * plans.KEYS_LIMIT * n_wild, merged)
     return out
 
 

@@ -14,12 +14,13 @@ from typing import Final
 
 from app.domain.hand import Hand, Meld
 from app.domain.readings import Group, Reading
-from app.domain.shapes import declared_groups
+from app.domain.shapes import REGULAR, declared_groups
 from app.domain.suit_search import GroupDescriber
 from app.domain.tiles import TileSet
 from app.domain.wildcards import (
     GroupInfo,
     Reducer,
+    Wanted,
     places,
     wild_groupings,
     wild_readings,
@@ -57,13 +58,19 @@ def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
         rs.plan.wild.forget(keys)
 
 
+# What one describer remembers by group (each of `mine` and `infos`), and how many describers
+# a plan keeps (one per winning tile and whether it is wild): emptied when full.
+DESCRIBED_LIMIT: Final = 256
+DESCRIBERS_LIMIT: Final = 128
+
+
 class _Describer(GroupDescriber):
     """What the searches and the signatures of readings are told of a group, for one hand
     (its winning tile): per group, its weight (by its key, and for a declared meld how it
     was declared), and per place of the winning tile (the tile it is read as, its key
     there). Kept in the plan for every hand with this winning tile (the key and numbers of
-    a group depend on nothing else), and for this hand by group (a lookup that hashes the
-    group alone)."""
+    a group depend on nothing else), and by group in the describer itself (a lookup that
+    hashes the group alone), which the plan keeps for the next hand with this winning tile."""
 
     def __init__(self, wp: WildPlan, tileset: TileSet, win_tile: int, win_wild: bool) -> None:
         self.wp = wp
@@ -105,8 +112,12 @@ class _Describer(GroupDescriber):
                 for w in places(g, win_tile, win_wild))
             bits = 0
             for _, win_key in at:
-                bits |= 1 << self.number(("held", key, win_key))
+                bit = self.number(("held", key, win_key))
+                wp.held_things[bit] = (key, win_key)
+                bits |= 1 << bit
             found = seen[(g, win_tile, win_wild)] = (weight, bits, key, at)
+        if len(self.mine) >= DESCRIBED_LIMIT:
+            self.mine.clear()  # a plain bound: an entry is looked up again alike
         self.mine[g] = found
         return found
 
@@ -115,8 +126,59 @@ class _Describer(GroupDescriber):
         found = self.infos.get(g)
         if found is None:
             described = self.described(g)
+            if len(self.infos) >= DESCRIBED_LIMIT:
+                self.infos.clear()
             found = self.infos[g] = (described[0], described[1])
         return found
+
+
+class _Wanted(Wanted):
+    """Whether a regular grouping of these weights and bits (its parts', as `wild_groupings`
+    tells them) would add a reading to those `wild_views` has handed on: the signatures of
+    its readings follow from them (with the declared groups' weights; a declared group holds
+    no place of the winning tile, so no bit), each bit standing for a group's key and its key
+    holding the winning tile (`WildPlan.held_things`). One adding none is not made, nor its
+    groups described; once a grouping is handed on, every signature of its readings has
+    been seen, so one like it adds none."""
+
+    def __init__(self, wp: WildPlan, tileset: TileSet, seen: set[object],
+                 merged: set[int] | None, declared: int) -> None:
+        super().__init__()
+        self.wp = wp
+        self.tileset = tileset
+        self.seen = seen
+        self.merged = merged
+        self.declared = declared
+        # Per weights added: the bits whose readings were seen (or merged into one seen),
+        # which stay so.
+        self.done: dict[int, int] = {}
+
+    def wants(self, weight: int, held: int) -> bool:
+        plain = weight + self.declared
+        done = self.done.get(plain, 0)
+        rest = held & ~done
+        if not rest:
+            return False
+        wp, seen, merged = self.wp, self.seen, self.merged
+        things = wp.held_things
+        wanted = False
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            thing = things.get(low.bit_length() - 1)
+            if thing is None:
+                wanted = True  # not told what the bit stands for: made, and looked at
+                break
+            signature = (REGULAR, plain, thing[0], thing[1])
+            # With merging, a signature seen has its merged form among those seen too.
+            if (signature in seen if merged is None
+                    else _merged(wp, self.tileset, signature) in merged):
+                done |= low
+            else:
+                wanted = True
+                break
+        self.done[plain] = done
+        return wanted
 
 
 class _Substitutions:
@@ -172,17 +234,27 @@ def _counts(hand: Hand, wild_set: frozenset[int], tileset: TileSet
     return naturals, wilds, [copies[t] - n for t, n in enumerate(held)]
 
 
-def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> object:
+def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]) -> int:
     """What the checks tell apart of a reading of this signature (shape, its groups' weights
     added, the winning tile's group's key, and its key there), where some check tells
     readings apart by less than its keys (`check(tells_readings_apart=)`): each such check's
-    key of the reading in place of its keys. Remembered per signature (what the numbers stand
-    for lives as long as they do)."""
+    key of the reading in place of its keys, as a number (`WildPlan.told_ids`: equal numbers
+    for equal answers). Remembered per signature (what the numbers stand for lives as long as
+    they do)."""
     found = wp.merged.get(signature)
     if found is None:
         if len(wp.merged) >= KEYS_LIMIT:
-            wp.merged.clear()  # a plain bound: an entry is worked out again alike
-        found = wp.merged[signature] = _merge(wp, tileset, signature)
+            # A plain bound: an entry is worked out again alike, under a new number (never
+            # one given before, so two readings the checks tell apart never share one; one
+            # numbered before and after is merged no more, its reading scored again).
+            wp.merged.clear()
+            wp.told_ids.clear()
+        told = _merge(wp, tileset, signature)
+        found = wp.told_ids.get(told)
+        if found is None:
+            found = wp.told_ids[told] = wp.told_next
+            wp.told_next += 1
+        wp.merged[signature] = found
     return found
 
 
@@ -251,11 +323,19 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
     reducer = None
     describer: _Describer | None = None
     if wp.group_keys is not None:
-        describer = _Describer(wp, tileset, win_tile, win_wild)
+        # The describer of this winning tile, kept in the plan for the next hand with it.
+        kept = wp.describers.get((win_tile, win_wild))
+        if isinstance(kept, _Describer):
+            describer = kept
+        else:
+            if len(wp.describers) >= DESCRIBERS_LIMIT:
+                wp.describers.clear()
+            describer = wp.describers[(win_tile, win_wild)] = _Describer(
+                wp, tileset, win_tile, win_wild)
         reducer = _new(Reducer, (describer, wp.suit_memo, wp.search_states))
     free = wp.free
     seen: set[object] = set()
-    merged: set[object] | None = set() if merge and wp.readings_apart else None
+    merged: set[int] | None = set() if merge and wp.readings_apart else None
     views = _Substitutions(hand, facts, wild_set, tileset, plan.policy,
                            HandFans() if wp.physical_hand_fans else None)
 
@@ -270,9 +350,13 @@ def wild_views(hand: Hand, facts: HandFacts, wild_set: frozenset[int],
         return
     # Readings are told apart below by their groups' weights and the key of each place of
     # the winning tile, which the groupings' weights and bits already tell: a grouping
-    # matching an earlier one in both would add no reading, and is not made.
+    # matching an earlier one in both would add no reading, and is not made; nor is one
+    # whose every reading those tell would be one already handed on (or merged into one).
+    wanted = _Wanted(wp, tileset, seen, merged,
+                     sum([describer.described(g)[0] for g in declared]))
     for shape, groups in wild_groupings(naturals, wilds, declared, caps, win_tile, win_wild,
-                                        facts.shapes, tileset, free, reducer, distinct=True):
+                                        facts.shapes, tileset, free, reducer, distinct=True,
+                                        wanted=wanted):
         # Each group described once per grouping (a lookup keyed by the group, which hashes
         # its tiles): its weight for the grouping's sum, then its places.
         infos = [describer.described(g) for g in groups]
