@@ -343,12 +343,12 @@ CALLERS_LIMIT = 256
 def _keyword_call(names: tuple[str, ...]) -> Callable[..., CheckFn]:
     """A maker of `lambda view, ctx: check(view, ctx, name=value, ...)` for these parameter
     names (identifiers not starting with an underscore, so none is mistaken for the maker's
-    own). Written out and compiled once per set of names: a call naming its keywords in the
-    source is made with the names beside the values (vectorcall), where a `partial` or a call
-    with `**` builds a dict."""
+    or the function's own names). Written out and compiled once per set of names: a call
+    naming its keywords in the source is made with the names beside the values (vectorcall),
+    where a `partial` or a call with `**` builds a dict."""
     passed = ", ".join(f"{n}={n}" for n in names)
     source = (f"def _make(_check, {', '.join(names)}):\n"
-              f"    return lambda view, ctx: _check(view, ctx, {passed})\n")
+              f"    return lambda _view, _ctx: _check(_view, _ctx, {passed})\n")
     namespace: dict[str, Any] = {}
     exec(compile(source, f"<keyword call {', '.join(names)}>", "exec"), namespace)
     maker: Callable[..., CheckFn] = namespace["_make"]
