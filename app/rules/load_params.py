@@ -85,8 +85,9 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
     every reading.
 
     A compiled check (mypyc) has no code object to copy: it is bound by a `functools.partial`
-    with the parameters given (the fewer keywords a call passes, the less it costs; the
-    compiled function fills in its own defaults, and `bound_params` reads them back).
+    with the parameters given (the compiled function fills in its own defaults, and
+    `bound_params` reads them back); the engine calls it through a function naming those
+    keywords (`registry.positional`), not through the partial.
     """
     if not params:
         return func
