@@ -24,6 +24,8 @@ import pytest
 from app.api import create_app
 from app.api.routes import RULESETS_KEY
 from app.rules.errors import RuleSetError
+from app.scoring.build import COMPILED, engine_build
+from app.service.schema_fields import MAX_BATCH_ITEMS
 from app.settings import RULESETS_ENV
 from tests.api.helpers import (
     NINE_GATES_REQUEST,
@@ -379,9 +381,11 @@ def test_served_health_and_score_while_one_worker_runs_a_long_batch(
 
     port, _ = server
     assert _request(port, "GET", "/healthz")[0] == 200
-    # 300 hands: about 3.5 s for the compiled engine (about 12 ms a hand since the wild
-    # searches share their memos between winning tiles), longer in plain Python.
-    body = json.dumps({"requests": wild_waits_requests(300)}).encode()
+    # Long enough for several probes, well inside the request time limit (10 s): the
+    # compiled engine takes a few ms a hand, so it gets the most hands a batch may hold;
+    # plain Python takes several times longer a hand.
+    hands = MAX_BATCH_ITEMS if engine_build() == COMPILED else 300
+    body = json.dumps({"requests": wild_waits_requests(hands)}).encode()
     done: dict[str, Any] = {}
 
     def batch() -> None:
