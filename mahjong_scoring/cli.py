@@ -21,6 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from app.rules.errors import RuleSetError
+from app.scoring.memory import BULK_WIDTH, widen
 from app.service import collector
 from mahjong_scoring.lines import LineScorer, served_rulesets
 from mahjong_scoring.matches import line_scorer
@@ -280,6 +281,9 @@ def _start_worker(settings: tuple[Any, ...]) -> None:
     global _scorer
     directory, default, endpoint, seconds, explain = settings
     _scorer = line_scorer(served_rulesets(directory), default, endpoint, seconds, explain)
+    # A process scoring a log meets each suit pattern and tile string again after more
+    # hands than a served worker remembers: its memos of them are wider.
+    widen(BULK_WIDTH)
     # What is loaded now (the rule sets, their plans, the libraries) lives as long as the
     # process: out of the garbage collector's sight, its full collections walk only what the
     # scoring made since; and those run only between chunks (`_score_chunk`).

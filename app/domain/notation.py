@@ -76,7 +76,7 @@ class _Grammar:
     # the flower tiles, which may not stand in a hand
     flowers: frozenset[int]
     # Tokens already read (`read_tiles`): a compact group or one character -> its tiles. A
-    # memo, emptied when it reaches TOKENS_LIMIT.
+    # memo, emptied when it reaches `tokens_limit()`.
     tokens: dict[str, tuple[int, ...]]
     # Declared melds read from notation strings (by the request reader, `app.service
     # .hand_reading`): (kind, tiles, concealed) -> the meld. A memo, emptied when it reaches
@@ -302,8 +302,25 @@ def parse_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
 # A token of `read_tiles`: a run of digits with the character after it ("123m"), or one
 # character. One after another, these cover a text that does not end in a digit.
 # Distinct tokens a tile set's memo holds: real traffic writes a suit's tiles in a few
-# thousand ways (one group per suit and hand); past the bound the memo starts again.
+# thousand ways (one group per suit and hand); past the bound the memo starts again. The
+# bound of a served worker; a process that scores many different hands one after another may
+# widen it (`set_tokens_limit`, from `app.scoring.memory.widen`).
 TOKENS_LIMIT: Final = 4096
+_tokens_limit = TOKENS_LIMIT
+
+
+def tokens_limit() -> int:
+    """How many tokens a tile set's memo holds at most."""
+    return _tokens_limit
+
+
+def set_tokens_limit(limit: int) -> None:
+    """Let a tile set's memo hold `limit` tokens (at least 1); a smaller bound takes effect
+    when the next token is read."""
+    global _tokens_limit
+    if limit < 1:
+        raise ValueError(f"a memo of tokens holds at least 1, not {limit}")
+    _tokens_limit = limit
 
 
 # Distinct declared melds a tile set's memo holds: a few hundred (each pung, kong and chow,
@@ -364,7 +381,7 @@ def _read_token(token: str, g: _Grammar) -> tuple[int, ...] | None:
         _scan(token, g, "", 0, len(token), tiles, [])
     except NotationError:
         return None
-    if len(g.tokens) >= TOKENS_LIMIT:
+    if len(g.tokens) >= _tokens_limit:
         g.tokens.clear()
     found = g.tokens[token] = tuple(tiles)
     return found

@@ -200,12 +200,15 @@ def _part_tag(tiles: tuple[int, ...], tileset: TileSet) -> tuple[int, ...]:
 # than an LRU, and unlike one dict emptied when full it keeps what is in use): `standing`
 # looks a part up in `_PARTS`; a miss (`_part`) takes it from `_OLD_PARTS` if it is there,
 # else makes it; when `_PARTS` is full it becomes `_OLD_PARTS` and a new one starts, so at
-# most 2 * PARTS_LIMIT parts are held. Wild hands bring parts of their substitutions, seldom
-# asked for again: the old generation lets them go. Miss rates and sizes: bench/README.md
-# ("The bounds of the engine's memos"); see also `app.scoring.memory`.
+# most 2 * `parts_limit()` parts are held. Wild hands bring parts of their substitutions,
+# seldom asked for again: the old generation lets them go. Miss rates and sizes:
+# bench/README.md ("The bounds of the engine's memos"); see also `app.scoring.memory`.
 _PARTS: dict[tuple[int, ...], Part] = {}
 _OLD_PARTS: dict[tuple[int, ...], Part] = {}
+# A generation's bound in a served worker; a process that scores many different hands one
+# after another may widen it (`set_parts_limit`, from `app.scoring.memory.widen`).
 PARTS_LIMIT: Final = 4096
+_parts_limit = PARTS_LIMIT
 
 
 def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
@@ -312,10 +315,11 @@ def _standing_by_tile(ordered: tuple[int, ...], tileset: TileSet) -> Standing:
 
 def _categories(tiles: tuple[int, ...], counts: tuple[int, ...] | list[int],
                 tileset: TileSet) -> int:
+    category = tileset.category  # a cached property: looked up once, not per tile
     bits = 0
     for t, n in zip(tiles, counts, strict=True):
         if n:
-            bits |= 1 << tileset.category[t]
+            bits |= 1 << category[t]
     return bits
 
 
@@ -326,7 +330,7 @@ def _part(key: tuple[int, ...], spec: _PartSpec, tileset: TileSet) -> Part:
     part = _OLD_PARTS.pop(key, None)
     if part is None:
         part = _make_part(key[len(spec.tag):], spec, tileset)
-    if len(_PARTS) >= PARTS_LIMIT:
+    if len(_PARTS) >= _parts_limit:
         _OLD_PARTS, _PARTS = _PARTS, {}
     _PARTS[key] = part
     return part
@@ -336,6 +340,20 @@ def forget_parts() -> None:
     """Empty both generations of parts."""
     _PARTS.clear()
     _OLD_PARTS.clear()
+
+
+def parts_limit() -> int:
+    """How many parts a generation holds at most (both together: twice as many)."""
+    return _parts_limit
+
+
+def set_parts_limit(limit: int) -> None:
+    """Let a generation hold `limit` parts (at least 1); what is held stays, and a smaller
+    bound takes effect when the next part is made."""
+    global _parts_limit
+    if limit < 1:
+        raise ValueError(f"a generation holds at least 1 part, not {limit}")
+    _parts_limit = limit
 
 
 def parts_held() -> int:

@@ -34,7 +34,7 @@ listed too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from app.domain import (
     decompose,
@@ -75,9 +75,9 @@ def memory_bounds() -> dict[str, MemoBound]:
 def _module_memos() -> dict[str, MemoBound]:
     """The memos held by the engine's modules, by name: bound and size."""
     return {
-        "standing.parts": MemoBound(2 * standing.PARTS_LIMIT, standing.parts_held()),
+        "standing.parts": MemoBound(2 * standing.parts_limit(), standing.parts_held()),
         # Tile strings read by token, per tile set (a request's notation, read at the API).
-        "notation.tokens": MemoBound(notation.TOKENS_LIMIT * len(notation._GRAMMARS),
+        "notation.tokens": MemoBound(notation.tokens_limit() * len(notation._GRAMMARS),
                                      sum(len(g.tokens) for _, g in notation._GRAMMARS.values())),
         # Declared melds read from notation strings, per tile set (read at the API).
         "notation.melds": MemoBound(notation.MELDS_LIMIT * len(notation._GRAMMARS),
@@ -189,3 +189,22 @@ def forget_everything() -> None:
                 memo.clear()
         if p.wild is not None:
             p.wild.forget(keys=True)
+
+
+# How many times its served bound each memo that new hands fill may hold in a process that
+# scores many different hands one after another (the bulk scorer, `mahjong_scoring.cli`):
+# such a process meets each suit pattern and tile string again after more hands than a
+# served worker keeps, and holds no other work's memory.
+BULK_WIDTH: Final = 4
+
+
+def widen(width: int) -> None:
+    """Let the memos that every new hand fills `width` times their served bound: its parts
+    (`app.domain.standing`) and the tokens of its tile strings (`app.domain.notation`).
+    `memory_bounds()` reports the bounds as widened; `widen(1)` restores the served ones.
+    The other memos are filled by what repeats across hands (tile sets, rule sets, melds,
+    groups) or by wild hands, whose searches are bounded by size as they are."""
+    if width < 1:
+        raise ValueError(f"a memo is widened by a whole factor of at least 1, not {width}")
+    standing.set_parts_limit(standing.PARTS_LIMIT * width)
+    notation.set_tokens_limit(notation.TOKENS_LIMIT * width)

@@ -6,10 +6,13 @@ import random
 import re
 from pathlib import Path
 
+import pytest
+
 import app.scoring
+from app.domain import notation, standing
 from app.domain.errors import HandError
 from app.scoring.evaluate import score
-from app.scoring.memory import forget_everything
+from app.scoring.memory import forget_everything, memory_bounds, widen
 from app.service.tiles.requests import build
 from tests.loaded import repo_rulesets
 from tests.mcr_reference.generator import generate
@@ -54,3 +57,31 @@ def test_memos_stay_within_their_bounds() -> None:
     assert bounds["standing.parts"].size > 0
     assert bounds["plan.shared_answers"].size > 0
     assert bounds["plan.wild_search_states"].size > 0
+
+
+def test_widened_memos_hold_more_and_keep_to_their_bound() -> None:
+    served = memory_bounds()
+    try:
+        widen(3)
+        bounds = memory_bounds()
+        assert bounds["standing.parts"].bound == 3 * served["standing.parts"].bound
+        assert bounds["notation.tokens"].bound == 3 * served["notation.tokens"].bound
+        # What is widened is still a bound: a narrow one holds as well.
+        forget_everything()
+        standing.set_parts_limit(5)
+        for case in generate(60, 11).cases:
+            score(case.hand, case.ctx, RULESETS["mcr"])
+            assert standing.parts_held() <= 10
+        assert standing.parts_held() > 5  # the old generation kept what the young let go
+    finally:
+        widen(1)
+        forget_everything()
+    assert memory_bounds()["standing.parts"].bound == served["standing.parts"].bound
+    assert memory_bounds()["notation.tokens"].bound == served["notation.tokens"].bound
+    for bad in (0, -2):
+        with pytest.raises(ValueError):
+            widen(bad)
+        with pytest.raises(ValueError):
+            standing.set_parts_limit(bad)
+        with pytest.raises(ValueError):
+            notation.set_tokens_limit(bad)
