@@ -216,17 +216,52 @@ def part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
     if len(seg) == 1:
         c = seg[0]
         return c in (0, 2, 3), RANK_SETS[1 if c + 1 in (2, 3) else 0]
-    complete = suit_complete(seg)
-    adds = 0
     grown = list(seg)
+    n = 0
+    weight = 0  # sum(rank * count), which places the pair (`suit_complete`)
+    for r in range(9):
+        n += grown[r]
+        weight += r * grown[r]
+    complete = _whole(grown, n, weight)
+    adds = 0
     for r in range(9):
         if (r > 0 and seg[r - 1]) or seg[r] or (r < 8 and seg[r + 1]) or (
                 r > 1 and seg[r - 2]) or (r < 7 and seg[r + 2]):
             grown[r] += 1
-            if suit_complete(grown):
+            if _whole(grown, n + 1, weight + r):
                 adds |= 1 << r
             grown[r] -= 1
     return complete, RANK_SETS[adds]
+
+
+def _whole(c: list[int], n: int, weight: int) -> bool:
+    """`suit_complete(c)` given its tile count `n` and its sum(rank * count) `weight`, on a
+    list (compiled, a list's items are read directly, where the union `suit_complete` takes
+    is read through the generic protocol): `part_ranks` asks it up to ten times a part."""
+    if n % 3 == 1:
+        return False
+    if n % 3 == 0:
+        return _sets_only_list(c)
+    for r in range(2 * weight % 3, 9, 3):
+        if c[r] >= 2:
+            c[r] -= 2
+            whole = _sets_only_list(c)
+            c[r] += 2
+            if whole:
+                return True
+    return False
+
+
+def _sets_only_list(c: list[int]) -> bool:
+    """`_sets_only` of a list of nine counts."""
+    one = two = 0
+    for r in range(9):
+        left = c[r] - one - two
+        if left < 0:
+            return False
+        two = one
+        one = left % 3
+    return one == 0 and two == 0
 
 
 def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:

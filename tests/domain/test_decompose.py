@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from app.domain.decompose import (
     counts_of,
     is_regular_complete,
+    part_ranks,
     regular_splits,
     regular_waits,
     suit_complete,
@@ -201,6 +202,27 @@ def test_suit_complete_agrees_with_the_splits_on_every_suit_of_up_to_eleven_tile
 @given(suit_vectors())
 def test_suit_complete_agrees_with_the_splits(c: tuple[int, ...]) -> None:
     assert suit_complete(c) == bool(_reference_suit_splits(c)), c
+
+
+def _ranks_by_definition(c: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
+    grown = [(*c[:r], c[r] + 1, *c[r + 1:]) for r in range(9)]
+    return suit_complete(c), frozenset(r for r in range(9) if suit_complete(grown[r]))
+
+
+def test_part_ranks_is_its_definition_on_every_suit_of_up_to_ten_tiles() -> None:
+    # Whether the suit splits, and the ranks whose one more tile would make it split: as
+    # `suit_complete` says, for every nine counts of 0..4 holding at most 10 tiles;
+    # suit_vectors below reaches further.
+    for c in product(range(5), repeat=9):
+        if sum(c) <= 10:
+            assert part_ranks(c) == _ranks_by_definition(c), c
+    assert part_ranks((2,)) == (True, frozenset({0}))  # an honour's pair takes a third
+
+
+@PROPS
+@given(suit_vectors())
+def test_part_ranks_is_its_definition(c: tuple[int, ...]) -> None:
+    assert part_ranks(c) == _ranks_by_definition(c), c
 
 
 # ---------------------------------------------------------------------------------------------
