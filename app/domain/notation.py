@@ -365,8 +365,9 @@ def _tokens(text: str) -> list[str]:
     character that is not a digit (a scan, compiled: a regular expression costs more)."""
     out: list[str] = []
     start = 0
-    for i, ch in enumerate(text):
-        if ch not in _DIGITS:
+    for i in range(len(text)):
+        code = ord(text[i])
+        if code < 48 or code > 57:  # not "0".."9": compiled, two integer comparisons
             out.append(text[start:i + 1])
             start = i + 1
     return out
