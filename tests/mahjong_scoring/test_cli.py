@@ -3,19 +3,18 @@ endpoint's items, never a line lost."""
 
 from __future__ import annotations
 
-import gc
 import json
 import logging
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 
 from app.api import create_app
-from app.scoring.memory import BULK_WIDTH, memory_bounds, widen
+from app.domain import notation, standing
+from app.scoring.memory import BULK_WIDTH, memory_bounds
 from app.service import batch, collector
 from mahjong_scoring import analyse, cli, score_lines
 from mahjong_scoring.lines import LineScorer, served_rulesets
@@ -40,17 +39,6 @@ def mixed_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
                              malformed=0.04)
     path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
     return path
-
-
-@pytest.fixture(autouse=True)
-def _collector_as_it_was() -> Iterator[None]:
-    """The scorer freezes what is loaded, tunes the garbage collector and widens the memos
-    of the process it runs in (`cli.main` runs in this one): all set back after each test."""
-    thresholds = gc.get_threshold()
-    yield
-    gc.set_threshold(*thresholds)
-    gc.unfreeze()
-    widen(1)
 
 
 def run(*args: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
@@ -106,15 +94,14 @@ def test_full_collections_run_between_chunks(tmp_path: Path, monkeypatch: pytest
 
 def test_the_scorer_widens_the_memos_new_hands_fill(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    served = memory_bounds()
     log = tmp_path / "log.jsonl"
     log.write_text(f"{HAND}\n", encoding="utf-8")
     assert run(str(log), "-o", str(tmp_path / "out.jsonl"), "-r", "mcr", "--jobs", "1",
                capsys=capsys)[0] == 0
-    widened = memory_bounds()
-    for name in ("standing.parts", "notation.tokens"):
-        assert widened[name].bound == BULK_WIDTH * served[name].bound, name
-    assert widened["plan.shared_answers"].bound == served["plan.shared_answers"].bound
+    assert standing.parts_limit() == BULK_WIDTH * standing.PARTS_LIMIT
+    assert notation.tokens_limit() == BULK_WIDTH * notation.TOKENS_LIMIT
+    bounds = memory_bounds()
+    assert bounds["standing.parts"].bound == 2 * BULK_WIDTH * standing.PARTS_LIMIT
 
 
 def test_items_are_the_batch_endpoints(app: Flask, mixed_log: Path, tmp_path: Path,

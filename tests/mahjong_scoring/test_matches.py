@@ -5,9 +5,7 @@ answers, never a line lost."""
 
 from __future__ import annotations
 
-import gc
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,15 +34,6 @@ NOT_A_WIN = {"hands": [{"win": {"hand": "123456m234p678s5s5s", "context": {
 @pytest.fixture(scope="module")
 def app() -> Flask:
     return create_app({"REQUEST_TIME_LIMIT": 600, "ACCESS_LOG": False})
-
-
-@pytest.fixture(autouse=True)
-def _collector_as_it_was() -> Iterator[None]:
-    """`cli.main` freezes what is loaded and tunes the garbage collector of this process."""
-    thresholds = gc.get_threshold()
-    yield
-    gc.set_threshold(*thresholds)
-    gc.unfreeze()
 
 
 def _endpoint(app: Flask, ruleset: str, body: Any) -> dict[str, Any]:

@@ -60,7 +60,9 @@ def test_memos_stay_within_their_bounds() -> None:
 
 
 def test_widened_memos_hold_more_and_keep_to_their_bound() -> None:
+    widen(1)  # the served bounds (a command-line scorer run in this process widens them)
     served = memory_bounds()
+    assert served["standing.parts"].bound == 2 * standing.PARTS_LIMIT
     try:
         widen(3)
         bounds = memory_bounds()
