@@ -8,7 +8,6 @@ everything below them trusts it.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Final, NamedTuple
 
@@ -41,26 +40,66 @@ HAND_SIZE = 14
 MAX_MELDS = 4
 
 
-@dataclass(frozen=True, slots=True)
+# Meld and Hand are immutable values, compared and hashed by their fields. Plain classes
+# rather than frozen dataclasses: this module is compiled with the engine, and a compiled
+# class of its own builds its objects and reads their fields directly, where a dataclass's
+# generated `__init__` and `__setattr__` are Python-level code (every request builds a hand,
+# every wild substitution another). Their fields are `Final`: the type checker refuses any
+# assignment after `__init__`.
+
+
 class Meld:
     """A declared meld. `tiles` is sorted; a concealed kong is the only concealed meld."""
 
-    kind: str
-    tiles: tuple[int, ...]
-    concealed: bool = False
+    def __init__(self, kind: str, tiles: tuple[int, ...], concealed: bool = False) -> None:
+        self.kind: Final = kind
+        self.tiles: Final = tiles
+        self.concealed: Final = concealed
 
     @property
     def first(self) -> int:
         return self.tiles[0]
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Meld):
+            return NotImplemented
+        return (self.kind == other.kind and self.tiles == other.tiles
+                and self.concealed == other.concealed)
 
-@dataclass(frozen=True, slots=True)
+    def __hash__(self) -> int:
+        return hash((self.kind, self.tiles, self.concealed))
+
+    def __repr__(self) -> str:
+        return f"Meld(kind={self.kind!r}, tiles={self.tiles!r}, concealed={self.concealed!r})"
+
+    def __reduce__(self) -> tuple[type[Meld], tuple[str, tuple[int, ...], bool]]:
+        return Meld, (self.kind, self.tiles, self.concealed)  # pickled and copied by fields
+
+
 class Hand:
     """Standing tiles (including the winning tile), declared melds and the winning tile."""
 
-    concealed: tuple[int, ...]
-    melds: tuple[Meld, ...]
-    win_tile: int
+    def __init__(self, concealed: tuple[int, ...], melds: tuple[Meld, ...],
+                 win_tile: int) -> None:
+        self.concealed: Final = concealed
+        self.melds: Final = melds
+        self.win_tile: Final = win_tile
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Hand):
+            return NotImplemented
+        return (self.concealed == other.concealed and self.melds == other.melds
+                and self.win_tile == other.win_tile)
+
+    def __hash__(self) -> int:
+        return hash((self.concealed, self.melds, self.win_tile))
+
+    def __repr__(self) -> str:
+        return (f"Hand(concealed={self.concealed!r}, melds={self.melds!r}, "
+                f"win_tile={self.win_tile!r})")
+
+    def __reduce__(self) -> tuple[type[Hand], tuple[tuple[int, ...], tuple[Meld, ...], int]]:
+        return Hand, (self.concealed, self.melds, self.win_tile)  # pickled by fields
 
 
 class WinContext(NamedTuple):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Final
 
-from app.domain.hand import Hand, Meld
+from app.domain.hand import Hand
 from app.domain.readings import Group, Reading
 from app.domain.shapes import REGULAR, declared_groups
 from app.domain.suit_search import GroupDescriber
@@ -34,18 +34,6 @@ from app.scoring.fans import HandFans
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs several times more.
 _new: Final = tuple.__new__
-_new_object: Final = object.__new__
-_set: Final = object.__setattr__
-
-
-def _hand(concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int) -> Hand:
-    """A `Hand` set field by field: its dataclass's own __init__ is Python-level code that
-    costs several times more (a wild hand builds one per substitution)."""
-    hand: Hand = _new_object(Hand)
-    _set(hand, "concealed", concealed)
-    _set(hand, "melds", melds)
-    _set(hand, "win_tile", win_tile)
-    return hand
 
 
 def forget_wild_memos(rs: RuleSet, keys: bool = False) -> None:
@@ -203,8 +191,8 @@ class _Substitutions:
         entry = self.by_subs.get((subs, reading.win_as))
         if entry is None:
             hand, facts = self.hand, self.facts
-            as_read = _hand(tuple(sorted((*self.natural_tiles, *subs))), hand.melds,
-                            reading.win_as)
+            as_read = Hand(tuple(sorted((*self.natural_tiles, *subs))), hand.melds,
+                           reading.win_as)
             sub_facts = SubstitutedFacts(as_read, facts.ctx, self.tileset, facts.shapes, hand,
                                          facts.wild_count, facts.win_wild)
             shared = self.shared

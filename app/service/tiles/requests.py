@@ -86,22 +86,13 @@ def build(hand_data: str | Mapping[str, Any], context_data: Mapping[str, Any],
     """
     standing, melds, win_tile = read_hand(hand_data, ruleset.tileset, waiting=False)
     assert win_tile is not None
-    hand = _new_hand(standing, melds, win_tile)
+    hand = Hand(standing, melds, win_tile)
     check_meld_kinds(melds, hand_data, ruleset)
     context = build_context(context_data, hand, ruleset)
     check_wild_tiles(standing, melds, context, ruleset, hand_data)
     return hand, context
 
 
-def _new_hand(concealed: tuple[int, ...], melds: tuple[Meld, ...], win_tile: int) -> Hand:
-    """`Hand(concealed, melds, win_tile)`, its fields set as the frozen dataclass's own
-    `__init__` sets them (`object.__setattr__`), without that Python-level call: one per
-    request read."""
-    hand: Hand = object.__new__(Hand)
-    object.__setattr__(hand, "concealed", concealed)
-    object.__setattr__(hand, "melds", melds)
-    object.__setattr__(hand, "win_tile", win_tile)
-    return hand
 
 
 def build_waiting(hand_data: str | Mapping[str, Any], context_data: Mapping[str, Any],
