@@ -23,6 +23,9 @@ test variant). The payments of rule sets with fixed payment parameters
 has fixed parameters). The wild searches keep many entries because a hand seen again then
 scores from the memo. bench/memory.py measures what a served worker grows by.
 
+A process that scores many different hands one after another and holds no other work (the
+command-line scorer) widens the memos every new hand fills (`widen`, `BULK_WIDTH`).
+
 The memos are plain dicts emptied when full (cheaper on the hot path than an LRU; the parts
 in two generations, see `app.domain.standing`) or `functools.lru_cache` where the hot path
 never reaches them. Memos kept per tile set
