@@ -43,7 +43,12 @@ Profile = tuple[int, int, int, bool]
 class GroupDescriber:
     """What the rule set's checks tell apart in a group, given the winning tile: its weight
     and bits (`GroupInfo`). The engine's describer is `app.scoring.wild_readings`'s; a class
-    rather than a function so that the compiled build calls it directly."""
+    rather than a function so that the compiled build calls it directly.
+
+    `free_infos` is kept for `app.domain.wildcards` (what this describer tells of the free
+    groups' classes, worked out once per describer)."""
+
+    free_infos: Any = None
 
     def info(self, g: Group) -> GroupInfo:
         raise NotImplementedError

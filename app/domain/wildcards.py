@@ -388,6 +388,11 @@ class Wanted:
         self.marks.add(mark)
         return True
 
+    def would_want(self, weight: int, held: int) -> bool:
+        """What `wants` would answer now, taking nothing (asked before a grouping that may
+        not be made is worked out: no grouping is handed on in between)."""
+        return (weight, held) not in self.marks
+
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
              tileset: TileSet, free: FreeClasses, reducer: Reducer | None,
@@ -429,7 +434,8 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                 if base is None:
                     base = [c - n for c, n in zip(caps, naturals, strict=True)]
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
-                                      base, free, told, info, weights[k], helds[k])
+                                      base, free, told, info, weights[k], helds[k],
+                                      None if info is None else _free_infos(free, info))
         else:
             buckets = parts[k][1]
             i = following[k]
@@ -478,16 +484,52 @@ def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
     return free_sets >= 0 and left == 3 * free_sets + (0 if pair else 2)
 
 
+# Per class of `FreeClasses.sets`, then of `.pairs`: the weight and bits every member of the
+# class has (`GroupInfo`), or None where its members differ.
+_ClassInfos = tuple[tuple[GroupInfo | None, ...], tuple[GroupInfo | None, ...]]
+
+
+def _free_infos(free: FreeClasses, info: GroupDescriber) -> _ClassInfos:
+    """What `info` tells of the free groups' classes (`_ClassInfos`), kept on the describer
+    for these classes. The classes gather identities every check tells alike, so with a
+    natural winning tile (which no group made of wilds holds) each class has one weight and
+    no bits; the members of a class are all described once to know it."""
+    kept = info.free_infos
+    if kept is not None and kept[0] is free:
+        found: _ClassInfos = kept[1]
+        return found
+    found = (tuple([_uniform(members, info) for members in free.sets]),
+             tuple([_uniform(members, info) for members in free.pairs]))
+    info.free_infos = (free, found)
+    return found
+
+
+def _uniform(members: tuple[Identity, ...], info: GroupDescriber) -> GroupInfo | None:
+    """The weight and bits of every member of a class of free groups, if they share them."""
+    out: GroupInfo | None = None
+    for kind, t in members:
+        got = info.info(wild_group(kind, t, group_tiles(kind, t)))
+        if out is None:
+            out = got
+        elif got != out:
+            return None
+    return out
+
+
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
                free_sets: int, base: list[int],
                free: FreeClasses, told: Wanted | None = None,
                info: GroupDescriber | None = None, weight: int = 0,
-               held: int = 0) -> Iterator[tuple[Group, ...]]:
+               held: int = 0, infos: _ClassInfos | None = None
+               ) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
     unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
     before any wild is placed (the caps less the naturals). With `told` (and `info`),
     only those whose weights and bits, with the parts' `weight` and `held`, it wants
-    (`wild_groupings`'s `distinct`)."""
+    (`wild_groupings`'s `distinct`). `infos` (`_free_infos`): where every class of a choice
+    has one weight and bits, `told` is asked before the free groups are placed (whichever
+    members are placed, their weights and bits are those), and a choice it would not take
+    is not placed."""
     reps = [bucket.first for bucket in chosen]
     left = wilds - used
     free_pair = 0 if pair else 1
@@ -496,13 +538,40 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             return
         yield tuple(g for option in reps for g in option[0])
         return
-    room = _room(reps, starts, base)
+    room: list[int] | None = None
     most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
+    pair_infos: tuple[GroupInfo | None, ...] = (
+        (infos[1] if free_pair else (None,)) if infos is not None else ())
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
-        classes = [free.sets[c] for c in combo]
-        for pair_class in pair_choices:
+        classes: list[tuple[Identity, ...]] | None = None
+        # The sets' weight and bits when each class has one (`ahead`).
+        ahead = False
+        set_weight = set_held = 0
+        if told is not None and infos is not None:
+            ahead = True
+            for c in combo:
+                known = infos[0][c]
+                if known is None:
+                    ahead = False
+                    break
+                set_weight += known[0]
+                set_held |= known[1]
+        for p, pair_class in enumerate(pair_choices):
+            if ahead and told is not None:
+                if pair_class is None:
+                    if not told.would_want(weight + set_weight, held | set_held):
+                        continue
+                else:
+                    known = pair_infos[p]
+                    if known is not None and not told.would_want(
+                            weight + set_weight + known[0], held | set_held | known[1]):
+                        continue
+            if classes is None:
+                classes = [free.sets[c] for c in combo]
             wanted = classes if pair_class is None else [*classes, pair_class]
+            if room is None:
+                room = _room(reps, starts, base)
             picked = assign(wanted, room)
             if picked is not None:
                 if told is not None and info is not None:

@@ -137,7 +137,7 @@ def _plan_memos() -> dict[str, MemoBound]:
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
-            merged += len(wp.merged) + len(wp.told_ids)
+            merged += len(wp.merged) + len(wp.told_ids) + len(wp.merged_held)
             describers += sum(len(d.mine) + len(d.infos) for d in wp.describers.values())
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
@@ -158,8 +158,8 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_describers"] = MemoBound(
         2 * wild_readings.DESCRIBED_LIMIT * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
     # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
-    # and the number of each (at most one per signature).
-    out["plan.wild_readings_told"] = MemoBound(2 * plans.KEYS_LIMIT * n_wild, merged)
+    # the number of each (at most one per signature), and those numbers by weights and bit.
+    out["plan.wild_readings_told"] = MemoBound(3 * plans.KEYS_LIMIT * n_wild, merged)
     return out
 
 
