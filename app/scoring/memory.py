@@ -49,7 +49,7 @@ from app.domain import (
 )
 from app.rules import model, view
 from app.rules import plan as plans
-from app.rules.checks import registry
+from app.rules.checks import registry, wild_use
 from app.rules.view import FEATURES
 from app.scoring import ceiling, describe, evaluate, wild_readings
 
@@ -115,6 +115,8 @@ def _module_memos() -> dict[str, MemoBound]:
         "checks.sources": _lru(registry._parsed),
         "checks.compiled_defaults": _lru(registry._compiled_defaults),
         "checks.keyword_calls": _lru(registry._keyword_call),
+        # The regular needs the wild checks' `most` works out (app.rules.checks.wild_use).
+        "checks.wild_needs": MemoBound(wild_use.NEEDS_LIMIT, wild_use.needs_held()),
     }
 
 
@@ -178,6 +180,7 @@ def forget_everything() -> None:
         clear: Callable[[], None] = fn.cache_clear
         clear()
     wildcards.clear_cache()
+    wild_use.forget_needs()
     describe._WRITTEN.clear()
     evaluate._PRICINGS.clear()
     for paid in list(model.PAID_MEMOS):
