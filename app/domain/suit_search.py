@@ -194,20 +194,22 @@ def unpacked_held() -> int:
 _Chain = tuple[Group, Any] | None
 
 
-class _Entry:
-    """A state's answer for one profile: the groups of one option, the wilds it places
-    (packed), its crowding (`_crowding`; -1 until two options of the profile meet) and the
-    fewest wilds any option of the profile places at each rank (packed). A native object
-    changed in place while its state is worked out (a tuple would be made anew at each
-    option met), never after: the states' memo shares it."""
+class Entry:
+    """A state's answer for one profile: the groups of one option (`size` of them), the
+    wilds it places (packed), its crowding (`_crowding`; -1 until two options of the profile
+    meet) and the fewest wilds any option of the profile places at each rank (packed). A
+    native object changed in place while its state is worked out (a tuple would be made
+    anew at each option met), never after: the states' memo shares it."""
 
-    __slots__ = ("added", "crowding", "groups", "least")
+    __slots__ = ("added", "crowding", "groups", "least", "size")
 
-    def __init__(self, groups: _Chain, added: i64, crowding: i64, least: i64) -> None:
+    def __init__(self, groups: _Chain, added: i64, crowding: i64, least: i64,
+                 size: i64) -> None:
         self.groups = groups
         self.added = added
         self.crowding = crowding
         self.least = least
+        self.size = size
 
 
 def _chained(chain: _Chain) -> list[Group]:
@@ -258,7 +260,7 @@ class _Search:
         self.memo = memo
         self.rank = rank
         self.later = later
-        self.done: dict[Profile, _Entry] = {(0, 0, 0, False): _Entry(None, 0, -1, 0)}
+        self.done: dict[Profile, Entry] = {(0, 0, 0, False): Entry(None, 0, -1, 0, 0)}
 
     def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
@@ -301,7 +303,7 @@ class _Search:
             room_near |= (near if near < cap else cap) << (_BITS * (r - low))
         return room_near
 
-    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[Profile, _Entry]:
+    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[Profile, Entry]:
         """The profiles the naturals `left` (packed) can still take, with the wilds `used`
         (packed) placed so far, `budget` wilds free and the pair taken or not."""
         if not left:
@@ -317,10 +319,10 @@ class _Search:
             _BITS * _SUIT) | left
         rank = self.rank
         states = self.memo if rank < 0 or (left >> (_BITS * rank)) & _MASK else self.later
-        found: dict[Profile, _Entry] | None = states.get(state)
+        found: dict[Profile, Entry] | None = states.get(state)
         if found is not None:
             return found
-        out: dict[Profile, _Entry] = {}
+        out: dict[Profile, Entry] = {}
         # The cuts depend only on the naturals from rank i and the room two ranks around it
         # (whether there is any; at rank i, up to two): remembered with two wilds to spend
         # and the pair free, the cuts this state cannot take are dropped here.
@@ -339,7 +341,8 @@ class _Search:
                 fewest = option.least + put
                 entry = out.get(profile)
                 if entry is None:
-                    out[profile] = _Entry((group, option.groups), total, -1, fewest)
+                    out[profile] = Entry((group, option.groups), total, -1, fewest,
+                                         option.size + 1)
                     continue
                 entry.least = _fewest(entry.least, fewest, low)
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
@@ -361,6 +364,30 @@ class _Search:
         return out
 
 
+def profiled_entries(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                     info: GroupDescriber, memo: dict[Any, Any],
+                     rank: int = -1, after: dict[Any, Any] | None = None
+                     ) -> dict[Profile, Entry]:
+    """`profiled_options` as the search answers it, each option an `Entry` (made into an
+    option by `entry_option`, its fewest wilds per rank by `entry_least`): a caller that
+    looks at few of them makes only those."""
+    if max(caps, default=0) > _MASK:
+        raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
+    free = [c - n for c, n in zip(caps, counts, strict=True)]
+    search = _Search(start, free, info, memo, rank, memo if after is None else after)
+    return search.rest(packed(counts), 0, budget, False)
+
+
+def entry_option(profile: Profile, entry: Entry) -> SuitOption:
+    """The option of a profile's `Entry` (`profiled_entries`)."""
+    return tuple(sorted(_chained(entry.groups))), profile[2], profile[3], unpacked(entry.added)
+
+
+def entry_least(entry: Entry) -> tuple[int, ...]:
+    """The fewest wilds any option of an `Entry`'s profile places at each rank."""
+    return unpacked(entry.least)
+
+
 def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
                      info: GroupDescriber, memo: dict[Any, Any],
                      rank: int = -1, after: dict[Any, Any] | None = None
@@ -374,10 +401,6 @@ def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
     rank are left, in `after` (the states of searches whose winning tile is outside the
     suit) once none is: no group of the rest can hold it.
     """
-    if max(caps, default=0) > _MASK:
-        raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
-    free = [c - n for c, n in zip(caps, counts, strict=True)]
-    search = _Search(start, free, info, memo, rank, memo if after is None else after)
-    return {p: ((tuple(sorted(_chained(e.groups))), p[2], p[3], unpacked(e.added)),
-                unpacked(e.least))
-            for p, e in search.rest(packed(counts), 0, budget, False).items()}
+    return {p: (entry_option(p, e), entry_least(e))
+            for p, e in profiled_entries(start, counts, caps, budget, info, memo, rank,
+                                         after).items()}
