@@ -46,12 +46,29 @@ class GroupDescriber:
     rather than a function so that the compiled build calls it directly.
 
     `free_infos` is kept for `app.domain.wildcards` (what this describer tells of the free
-    groups' classes, worked out once per describer)."""
+    groups' classes, worked out once per describer); `near`, what it told the searches of
+    the cuts of each neighbourhood (`infos_near`)."""
 
     free_infos: Any = None
+    near: dict[int, list[GroupInfo]] | None = None
 
     def info(self, g: Group) -> GroupInfo:
         raise NotImplementedError
+
+    def infos_near(self, key: int, cuts: tuple[_Cut, ...]) -> list[GroupInfo]:
+        """`info` of each of `cuts`, the cuts of the neighbourhood `key` (`_cuts_near`),
+        remembered by the key: the cuts of a key are always alike, and a search asks for
+        them at every state of that neighbourhood (one lookup by an int instead of one by
+        each group). At most `NEAR_LIMIT` keys."""
+        near = self.near
+        if near is None:
+            near = self.near = {}
+        found = near.get(key)
+        if found is None:
+            if len(near) >= NEAR_LIMIT:
+                near.clear()  # a plain bound: an entry is worked out again alike
+            found = near[key] = [self.info(cut[0]) for cut in cuts]
+        return found
 
 
 class FunctionDescriber(GroupDescriber):
@@ -64,6 +81,9 @@ class FunctionDescriber(GroupDescriber):
     def info(self, g: Group) -> GroupInfo:
         return self.fn(g)
 
+
+# How many neighbourhoods' cuts a describer remembers what it told of (`infos_near`).
+NEAR_LIMIT: Final = 256
 
 # Three bits per rank: a count of 0..4 (naturals left, wilds placed, room at a rank).
 _BITS: Final = 3
@@ -139,13 +159,18 @@ CUTS_LIMIT: Final = 4096
 _CUTS: Final[dict[int, tuple[_Cut, ...]]] = {}
 
 
-def _cuts_near(start: int, i: int, left: int, room: int) -> tuple[_Cut, ...]:
+def near_key(start: int, i: int, left: int, room: int) -> int:
+    """The key of `_cuts_near`'s neighbourhood: all its cuts depend on."""
+    return ((start * _SUIT + i) << 16 | room) << 9 | left
+
+
+def _cuts_near(start: int, i: int, left: int, room: int, key: int) -> tuple[_Cut, ...]:
     """`cuts` at rank i, from what it reads there: `left` the naturals (packed) of the three
     ranks from i, `room` (packed) the room of each rank from two below i to two above (capped
     at two at rank i, at one elsewhere: all a cut asks of it); the pair not yet taken and two
     wilds to spend (no cut places more: the caller drops what its state cannot take).
-    Remembered by all of these (the groups' tiles start at `start`)."""
-    key = ((start * _SUIT + i) << 16 | room) << 9 | left
+    Remembered by all of these (the groups' tiles start at `start`): `key`, their
+    `near_key`."""
     found = _CUTS.get(key)
     if found is None:
         low = i - 2 if i >= 2 else 0
@@ -189,34 +214,37 @@ def unpacked_held() -> int:
     return len(_UNPACKED)
 
 
-# The groups of an option as a chain, its first group and the chain of the others (None:
-# no group): a state's stand-in adds its group to its rest's without copying the others.
-_Chain = tuple[Group, Any] | None
-
-
 class Entry:
-    """A state's answer for one profile: the groups of one option (`size` of them), the
-    wilds it places (packed), its crowding (`_crowding`; -1 until two options of the profile
-    meet) and the fewest wilds any option of the profile places at each rank (packed). A
-    native object changed in place while its state is worked out (a tuple would be made
-    anew at each option met), never after: the states' memo shares it."""
+    """A state's answer for one profile: one option, as its first group and the entry of
+    the state after it (`group` and `rest`, None both at the end: a state's stand-in adds
+    its group to its rest's without copying the others; `size` groups in all), the wilds it
+    places (packed), its crowding (`_crowding`; -1 until two options of the profile meet)
+    and the fewest wilds any option of the profile places at each rank (packed). A native
+    object changed in place while its state is worked out (a tuple would be made anew at
+    each option met), never after: the states' memo shares it, and so do the entries of
+    the states before it."""
 
-    __slots__ = ("added", "crowding", "groups", "least", "size")
+    __slots__ = ("added", "crowding", "group", "least", "rest", "size")
 
-    def __init__(self, groups: _Chain, added: i64, crowding: i64, least: i64,
-                 size: i64) -> None:
-        self.groups = groups
+    def __init__(self, group: Group | None, rest: Entry | None, added: i64, crowding: i64,
+                 least: i64, size: i64) -> None:
+        self.group = group
+        self.rest = rest
         self.added = added
         self.crowding = crowding
         self.least = least
         self.size = size
 
 
-def _chained(chain: _Chain) -> list[Group]:
+def _chained(entry: Entry) -> list[Group]:
     out: list[Group] = []
-    while chain is not None:
-        out.append(chain[0])
-        chain = chain[1]
+    group = entry.group
+    while group is not None:
+        out.append(group)
+        nxt = entry.rest
+        assert nxt is not None
+        entry = nxt
+        group = entry.group
     return out
 
 
@@ -260,7 +288,7 @@ class _Search:
         self.memo = memo
         self.rank = rank
         self.later = later
-        self.done: dict[Profile, Entry] = {(0, 0, 0, False): Entry(None, 0, -1, 0, 0)}
+        self.done: dict[Profile, Entry] = {(0, 0, 0, False): Entry(None, None, 0, -1, 0, 0)}
 
     def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
@@ -329,11 +357,14 @@ class _Search:
         hi: i64 = i + 3 if i < _SUIT - 3 else _SUIT
         room_near = self._room_near(used, i, low, hi)
         left_near = (left >> (_BITS * i)) & ((1 << (_BITS * (hi - i))) - 1)
-        info = self.info
-        for group, take, put, spent, is_pair in _cuts_near(self.start, i, left_near, room_near):
+        key = near_key(self.start, i, left_near, room_near)
+        near = _cuts_near(self.start, i, left_near, room_near, key)
+        told = self.info.infos_near(key, near)
+        for k in range(len(near)):
+            group, take, put, spent, is_pair = near[k]
             if spent > budget or (is_pair and pair):
                 continue
-            weight, bits = info.info(group)
+            weight, bits = told[k]
             after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
             for (weights, held, wilds, took_pair), option in after.items():
                 profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
@@ -341,8 +372,7 @@ class _Search:
                 fewest = option.least + put
                 entry = out.get(profile)
                 if entry is None:
-                    out[profile] = Entry((group, option.groups), total, -1, fewest,
-                                         option.size + 1)
+                    out[profile] = Entry(group, option, total, -1, fewest, option.size + 1)
                     continue
                 entry.least = _fewest(entry.least, fewest, low)
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
@@ -355,7 +385,8 @@ class _Search:
                 standing = entry.crowding if entry.crowding >= 0 else _crowding(entry.added,
                                                                                  seen, low)
                 if crowding < standing:
-                    entry.groups = (group, option.groups)
+                    entry.group = group
+                    entry.rest = option
                     entry.added = total
                     entry.crowding = crowding
                 else:
@@ -380,7 +411,7 @@ def profiled_entries(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
 
 def entry_option(profile: Profile, entry: Entry) -> SuitOption:
     """The option of a profile's `Entry` (`profiled_entries`)."""
-    return tuple(sorted(_chained(entry.groups))), profile[2], profile[3], unpacked(entry.added)
+    return tuple(sorted(_chained(entry))), profile[2], profile[3], unpacked(entry.added)
 
 
 def entry_least(entry: Entry) -> tuple[int, ...]:

@@ -140,7 +140,8 @@ def _plan_memos() -> dict[str, MemoBound]:
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
             merged += len(wp.merged) + len(wp.told_ids) + len(wp.merged_held)
-            describers += sum(len(d.mine) + len(d.infos) for d in wp.describers.values())
+            describers += sum(len(d.mine) + len(d.infos) + len(d.near or ())
+                              for d in wp.describers.values())
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -156,9 +157,11 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
     out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
-    # What the wild readings' describers remember of groups, per winning tile.
+    # What the wild readings' describers remember of groups, and of the searches' cuts by
+    # neighbourhood, per winning tile.
     out["plan.wild_describers"] = MemoBound(
-        2 * wild_readings.DESCRIBED_LIMIT * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
+        (2 * wild_readings.DESCRIBED_LIMIT + suit_search.NEAR_LIMIT)
+        * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
     # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
     # the number of each (at most one per signature), and those numbers by weights and bit.
     out["plan.wild_readings_told"] = MemoBound(3 * plans.KEYS_LIMIT * n_wild, merged)

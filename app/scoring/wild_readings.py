@@ -159,6 +159,7 @@ class _Wanted(Wanted):
         rest = held & ~done
         if not rest:
             return False
+        before = done
         wp, seen, merged = self.wp, self.seen, self.merged
         things = wp.held_things
         wanted = False
@@ -178,7 +179,8 @@ class _Wanted(Wanted):
             else:
                 wanted = True
                 break
-        self.done[plain] = done
+        if done != before:
+            self.done[plain] = done
         return wanted
 
     def would_want(self, weight: int, held: int) -> bool:
