@@ -128,9 +128,9 @@ def _honour_buckets(t: int, n: int, cap: int) -> tuple[_Bucket, ...]:
     if found is None:
         if len(_HONOURS) >= HONOURS_LIMIT:
             _HONOURS.clear()
-        found = _HONOURS[(t, n, cap)] = tuple(
-            _listed(o, fixed) for fixed in (_Fixed((cap,), (n,)),)
-            for o in _honour_options(t, n, cap))
+        fixed = _Fixed((cap,), (n,))
+        found = _HONOURS[(t, n, cap)] = tuple(_listed(o, fixed)
+                                              for o in _honour_options(t, n, cap))
     return found
 
 
