@@ -46,20 +46,22 @@ class GroupDescriber:
     rather than a function so that the compiled build calls it directly.
 
     `free_infos` is kept for `app.domain.wildcards` (what this describer tells of the free
-    groups' classes, worked out once per describer); `near`, what it told the searches of
-    the cuts of each neighbourhood (`infos_near`)."""
+    groups' classes, worked out once per describer); `near` and `coded`, what it told the
+    searches of the cuts of each neighbourhood and of each cut's group (`infos_near`)."""
 
     free_infos: Any = None
-    near: dict[int, list[GroupInfo]] | None = None
+    near: dict[int, list[tuple[int, int]]] | None = None
+    coded: dict[Group, tuple[int, int]] | None = None
 
     def info(self, g: Group) -> GroupInfo:
         raise NotImplementedError
 
-    def infos_near(self, key: int, cuts: tuple[_Cut, ...]) -> list[GroupInfo]:
-        """`info` of each of `cuts`, the cuts of the neighbourhood `key` (`_cuts_near`),
-        remembered by the key: the cuts of a key are always alike, and a search asks for
-        them at every state of that neighbourhood (one lookup by an int instead of one by
-        each group). At most `NEAR_LIMIT` keys."""
+    def infos_near(self, key: int, cuts: tuple[_Cut, ...]) -> list[tuple[int, int]]:
+        """What each of `cuts` (the cuts of the neighbourhood `key`, `_cuts_near`) adds to
+        a profile's key and or-s into it (`_Search.rest`: its weight and wilds, its bits and
+        pair), remembered by the key: the cuts of a key are always alike, and a search asks
+        for them at every state of that neighbourhood (one lookup by an int instead of one
+        by each group). At most `NEAR_LIMIT` keys."""
         near = self.near
         if near is None:
             near = self.near = {}
@@ -67,7 +69,23 @@ class GroupDescriber:
         if found is None:
             if len(near) >= NEAR_LIMIT:
                 near.clear()  # a plain bound: an entry is worked out again alike
-            found = near[key] = [self.info(cut[0]) for cut in cuts]
+            found = near[key] = [self.coded_cut(cut) for cut in cuts]
+        return found
+
+    def coded_cut(self, cut: _Cut) -> tuple[int, int]:
+        """What a cut adds to a profile's key and or-s into it (`infos_near`), remembered by
+        its group (at most `NEAR_LIMIT` groups; the neighbourhoods share them)."""
+        coded = self.coded
+        if coded is None:
+            coded = self.coded = {}
+        group, _, _, spent, is_pair = cut
+        found = coded.get(group)
+        if found is None:
+            if len(coded) >= NEAR_LIMIT:
+                coded.clear()  # a plain bound: an entry is worked out again alike
+            weight, bits = self.info(group)
+            found = coded[group] = (_spread(weight, 0) << _PROFILE_LOW | spent << 1,
+                                    _spread(0, bits) << _PROFILE_LOW | (1 if is_pair else 0))
         return found
 
 
@@ -84,6 +102,63 @@ class FunctionDescriber(GroupDescriber):
 
 # How many neighbourhoods' cuts a describer remembers what it told of (`infos_near`).
 NEAR_LIMIT: Final = 256
+
+# A profile as the search keys its states' answers: one int, the pair in bit 0, the wilds in
+# the next five bits (a part never places more than 31), then per number n of what the
+# checks tell apart a digit of five bits: the count of groups of weight number n in its low
+# four (a part has at most five groups, so it never carries), bit n of the bits in its top
+# one. A cut's weight and wilds are added to it and its bits and pair or-ed in, as they are
+# to the profile; equal keys stand for equal profiles. An int hashes and compares faster
+# than the tuple, and adding to it makes one object, not three.
+_PROFILE_LOW: Final = 6
+_WILDS_MAX: Final = 31
+
+
+def _spread(weight: int, bits: int) -> int:
+    """A profile key's digits (`_PROFILE_LOW` bits below them left out) for these weights
+    (4-bit digits) and bits."""
+    out = 0
+    n = 0
+    while weight:
+        out |= (weight & 15) << (5 * n)
+        weight >>= 4
+        n += 1
+    n = 0
+    while bits:
+        if bits & 1:
+            out |= 1 << (5 * n + 4)
+        bits >>= 1
+        n += 1
+    return out
+
+
+def _profile_of(key: int) -> Profile:
+    """The `Profile` a search's key stands for; read twelve digits at a time as native ints
+    (shifting the whole key by each digit would make a new int at every step)."""
+    code = key >> _PROFILE_LOW
+    weight = held = 0
+    done = 0  # digits read
+    while code:
+        chunk: i64 = code & _CHUNK
+        code >>= 60
+        w: i64 = 0
+        h: i64 = 0
+        n: i64 = 0
+        while chunk:
+            w |= (chunk & 15) << (4 * n)
+            h |= ((chunk >> 4) & 1) << n
+            chunk >>= 5
+            n += 1
+        # As ints, not native: shifted past the chunk, they may pass 64 bits.
+        wide_w: int = w
+        wide_h: int = h
+        weight |= wide_w << (4 * done)
+        held |= wide_h << done
+        done += 12
+    return weight, held, (key >> 1) & _WILDS_MAX, bool(key & 1)
+
+
+_CHUNK: Final = (1 << 60) - 1  # twelve digits of a profile key
 
 # Three bits per rank: a count of 0..4 (naturals left, wilds placed, room at a rank).
 _BITS: Final = 3
@@ -288,7 +363,7 @@ class _Search:
         self.memo = memo
         self.rank = rank
         self.later = later
-        self.done: dict[Profile, Entry] = {(0, 0, 0, False): Entry(None, None, 0, -1, 0, 0)}
+        self.done: dict[int, Entry] = {0: Entry(None, None, 0, -1, 0, 0)}
 
     def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
@@ -331,7 +406,7 @@ class _Search:
             room_near |= (near if near < cap else cap) << (_BITS * (r - low))
         return room_near
 
-    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[Profile, Entry]:
+    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[int, Entry]:
         """The profiles the naturals `left` (packed) can still take, with the wilds `used`
         (packed) placed so far, `budget` wilds free and the pair taken or not."""
         if not left:
@@ -347,10 +422,10 @@ class _Search:
             _BITS * _SUIT) | left
         rank = self.rank
         states = self.memo if rank < 0 or (left >> (_BITS * rank)) & _MASK else self.later
-        found: dict[Profile, Entry] | None = states.get(state)
+        found: dict[int, Entry] | None = states.get(state)
         if found is not None:
             return found
-        out: dict[Profile, Entry] = {}
+        out: dict[int, Entry] = {}
         # The cuts depend only on the naturals from rank i and the room two ranks around it
         # (whether there is any; at rank i, up to two): remembered with two wilds to spend
         # and the pair free, the cuts this state cannot take are dropped here.
@@ -364,10 +439,10 @@ class _Search:
             group, take, put, spent, is_pair = near[k]
             if spent > budget or (is_pair and pair):
                 continue
-            weight, bits = told[k]
+            adds, ors = told[k]
             after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
-            for (weights, held, wilds, took_pair), option in after.items():
-                profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
+            for taken, option in after.items():
+                profile = (taken + adds) | ors
                 total = option.added + put
                 fewest = option.least + put
                 entry = out.get(profile)
@@ -404,9 +479,11 @@ def profiled_entries(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
     looks at few of them makes only those."""
     if max(caps, default=0) > _MASK:
         raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
+    if budget > _WILDS_MAX:
+        raise ValueError(f"more than {_WILDS_MAX} wilds cannot be packed: {budget}")
     free = [c - n for c, n in zip(caps, counts, strict=True)]
     search = _Search(start, free, info, memo, rank, memo if after is None else after)
-    return search.rest(packed(counts), 0, budget, False)
+    return {_profile_of(k): e for k, e in search.rest(packed(counts), 0, budget, False).items()}
 
 
 def entry_option(profile: Profile, entry: Entry) -> SuitOption:

@@ -141,7 +141,7 @@ def _plan_memos() -> dict[str, MemoBound]:
             described += len(wp.described)
             merged += len(wp.merged) + len(wp.told_ids) + len(wp.merged_held)
             describers += sum(len(d.mine) + len(d.infos) + len(d.near or ())
-                              for d in wp.describers.values())
+                              + len(d.coded or ()) for d in wp.describers.values())
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -160,7 +160,7 @@ def _plan_memos() -> dict[str, MemoBound]:
     # What the wild readings' describers remember of groups, and of the searches' cuts by
     # neighbourhood, per winning tile.
     out["plan.wild_describers"] = MemoBound(
-        (2 * wild_readings.DESCRIBED_LIMIT + suit_search.NEAR_LIMIT)
+        (2 * wild_readings.DESCRIBED_LIMIT + 2 * suit_search.NEAR_LIMIT)
         * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
     # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
     # the number of each (at most one per signature), and those numbers by weights and bit.
