@@ -43,10 +43,50 @@ Profile = tuple[int, int, int, bool]
 class GroupDescriber:
     """What the rule set's checks tell apart in a group, given the winning tile: its weight
     and bits (`GroupInfo`). The engine's describer is `app.scoring.wild_readings`'s; a class
-    rather than a function so that the compiled build calls it directly."""
+    rather than a function so that the compiled build calls it directly.
+
+    `free_infos` is kept for `app.domain.wildcards` (what this describer tells of the free
+    groups' classes, worked out once per describer); `near` and `coded`, what it told the
+    searches of the cuts of each neighbourhood and of each cut's group (`infos_near`)."""
+
+    free_infos: Any = None
+    near: dict[int, list[tuple[int, int]]] | None = None
+    coded: dict[Group, tuple[int, int]] | None = None
 
     def info(self, g: Group) -> GroupInfo:
         raise NotImplementedError
+
+    def infos_near(self, key: int, cuts: tuple[_Cut, ...]) -> list[tuple[int, int]]:
+        """What each of `cuts` (the cuts of the neighbourhood `key`, `_cuts_near`) adds to
+        a profile's key and or-s into it (`_Search.rest`: its weight and wilds, its bits and
+        pair), remembered by the key: the cuts of a key are always alike, and a search asks
+        for them at every state of that neighbourhood (one lookup by an int instead of one
+        by each group). At most `NEAR_LIMIT` keys."""
+        near = self.near
+        if near is None:
+            near = self.near = {}
+        found = near.get(key)
+        if found is None:
+            if len(near) >= NEAR_LIMIT:
+                near.clear()  # a plain bound: an entry is worked out again alike
+            found = near[key] = [self.coded_cut(cut) for cut in cuts]
+        return found
+
+    def coded_cut(self, cut: _Cut) -> tuple[int, int]:
+        """What a cut adds to a profile's key and or-s into it (`infos_near`), remembered by
+        its group (at most `NEAR_LIMIT` groups; the neighbourhoods share them)."""
+        coded = self.coded
+        if coded is None:
+            coded = self.coded = {}
+        group, _, _, spent, is_pair = cut
+        found = coded.get(group)
+        if found is None:
+            if len(coded) >= NEAR_LIMIT:
+                coded.clear()  # a plain bound: an entry is worked out again alike
+            weight, bits = self.info(group)
+            found = coded[group] = (_spread(weight, 0) << _PROFILE_LOW | spent << 1,
+                                    _spread(0, bits) << _PROFILE_LOW | (1 if is_pair else 0))
+        return found
 
 
 class FunctionDescriber(GroupDescriber):
@@ -59,6 +99,66 @@ class FunctionDescriber(GroupDescriber):
     def info(self, g: Group) -> GroupInfo:
         return self.fn(g)
 
+
+# How many neighbourhoods' cuts a describer remembers what it told of (`infos_near`).
+NEAR_LIMIT: Final = 256
+
+# A profile as the search keys its states' answers: one int, the pair in bit 0, the wilds in
+# the next five bits (a part never places more than 31), then per number n of what the
+# checks tell apart a digit of five bits: the count of groups of weight number n in its low
+# four (a part has at most five groups, so it never carries), bit n of the bits in its top
+# one. A cut's weight and wilds are added to it and its bits and pair or-ed in, as they are
+# to the profile; equal keys stand for equal profiles. An int hashes and compares faster
+# than the tuple, and adding to it makes one object, not three.
+_PROFILE_LOW: Final = 6
+_WILDS_MAX: Final = 31
+
+
+def _spread(weight: int, bits: int) -> int:
+    """A profile key's digits (`_PROFILE_LOW` bits below them left out) for these weights
+    (4-bit digits) and bits."""
+    out = 0
+    n = 0
+    while weight:
+        out |= (weight & 15) << (5 * n)
+        weight >>= 4
+        n += 1
+    n = 0
+    while bits:
+        if bits & 1:
+            out |= 1 << (5 * n + 4)
+        bits >>= 1
+        n += 1
+    return out
+
+
+def _profile_of(key: int) -> Profile:
+    """The `Profile` a search's key stands for; read twelve digits at a time as native ints
+    (shifting the whole key by each digit would make a new int at every step)."""
+    code = key >> _PROFILE_LOW
+    weight = held = 0
+    done = 0  # digits read
+    while code:
+        chunk: i64 = code & _CHUNK
+        code >>= 60
+        w: i64 = 0
+        h: i64 = 0
+        n: i64 = 0
+        while chunk:
+            w |= (chunk & 15) << (4 * n)
+            h |= ((chunk >> 4) & 1) << n
+            chunk >>= 5
+            n += 1
+        # As ints, not native: shifted past the chunk, they may pass 64 bits.
+        wide_w: int = w
+        wide_h: int = h
+        weight |= wide_w << (4 * done)
+        held |= wide_h << done
+        done += 12
+    return weight, held, (key >> 1) & _WILDS_MAX, bool(key & 1)
+
+
+_CHUNK: Final = (1 << 60) - 1  # twelve digits of a profile key
 
 # Three bits per rank: a count of 0..4 (naturals left, wilds placed, room at a rank).
 _BITS: Final = 3
@@ -134,13 +234,18 @@ CUTS_LIMIT: Final = 4096
 _CUTS: Final[dict[int, tuple[_Cut, ...]]] = {}
 
 
-def _cuts_near(start: int, i: int, left: int, room: int) -> tuple[_Cut, ...]:
+def near_key(start: int, i: int, left: int, room: int) -> int:
+    """The key of `_cuts_near`'s neighbourhood: all its cuts depend on."""
+    return ((start * _SUIT + i) << 16 | room) << 9 | left
+
+
+def _cuts_near(start: int, i: int, left: int, room: int, key: int) -> tuple[_Cut, ...]:
     """`cuts` at rank i, from what it reads there: `left` the naturals (packed) of the three
     ranks from i, `room` (packed) the room of each rank from two below i to two above (capped
     at two at rank i, at one elsewhere: all a cut asks of it); the pair not yet taken and two
     wilds to spend (no cut places more: the caller drops what its state cannot take).
-    Remembered by all of these (the groups' tiles start at `start`)."""
-    key = ((start * _SUIT + i) << 16 | room) << 9 | left
+    Remembered by all of these (the groups' tiles start at `start`): `key`, their
+    `near_key`."""
     found = _CUTS.get(key)
     if found is None:
         low = i - 2 if i >= 2 else 0
@@ -184,32 +289,37 @@ def unpacked_held() -> int:
     return len(_UNPACKED)
 
 
-# The groups of an option as a chain, its first group and the chain of the others (None:
-# no group): a state's stand-in adds its group to its rest's without copying the others.
-_Chain = tuple[Group, Any] | None
+class Entry:
+    """A state's answer for one profile: one option, as its first group and the entry of
+    the state after it (`group` and `rest`, None both at the end: a state's stand-in adds
+    its group to its rest's without copying the others; `size` groups in all), the wilds it
+    places (packed), its crowding (`_crowding`; -1 until two options of the profile meet)
+    and the fewest wilds any option of the profile places at each rank (packed). A native
+    object changed in place while its state is worked out (a tuple would be made anew at
+    each option met), never after: the states' memo shares it, and so do the entries of
+    the states before it."""
 
+    __slots__ = ("added", "crowding", "group", "least", "rest", "size")
 
-class _Entry:
-    """A state's answer for one profile: the groups of one option, the wilds it places
-    (packed), its crowding (`_crowding`; -1 until two options of the profile meet) and the
-    fewest wilds any option of the profile places at each rank (packed). A native object
-    changed in place while its state is worked out (a tuple would be made anew at each
-    option met), never after: the states' memo shares it."""
-
-    __slots__ = ("added", "crowding", "groups", "least")
-
-    def __init__(self, groups: _Chain, added: i64, crowding: i64, least: i64) -> None:
-        self.groups = groups
+    def __init__(self, group: Group | None, rest: Entry | None, added: i64, crowding: i64,
+                 least: i64, size: i64) -> None:
+        self.group = group
+        self.rest = rest
         self.added = added
         self.crowding = crowding
         self.least = least
+        self.size = size
 
 
-def _chained(chain: _Chain) -> list[Group]:
+def _chained(entry: Entry) -> list[Group]:
     out: list[Group] = []
-    while chain is not None:
-        out.append(chain[0])
-        chain = chain[1]
+    group = entry.group
+    while group is not None:
+        out.append(group)
+        nxt = entry.rest
+        assert nxt is not None
+        entry = nxt
+        group = entry.group
     return out
 
 
@@ -253,7 +363,7 @@ class _Search:
         self.memo = memo
         self.rank = rank
         self.later = later
-        self.done: dict[Profile, _Entry] = {(0, 0, 0, False): _Entry(None, 0, -1, 0)}
+        self.done: dict[int, Entry] = {0: Entry(None, None, 0, -1, 0, 0)}
 
     def _seen(self, left: i64, used: i64, budget: i64, i: i64, low: i64) -> i64:
         """The room each rank from `low` has before the next group of a state whose lowest
@@ -296,7 +406,7 @@ class _Search:
             room_near |= (near if near < cap else cap) << (_BITS * (r - low))
         return room_near
 
-    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[Profile, _Entry]:
+    def rest(self, left: i64, used: i64, budget: i64, pair: bool) -> dict[int, Entry]:
         """The profiles the naturals `left` (packed) can still take, with the wilds `used`
         (packed) placed so far, `budget` wilds free and the pair taken or not."""
         if not left:
@@ -312,29 +422,32 @@ class _Search:
             _BITS * _SUIT) | left
         rank = self.rank
         states = self.memo if rank < 0 or (left >> (_BITS * rank)) & _MASK else self.later
-        found: dict[Profile, _Entry] | None = states.get(state)
+        found: dict[int, Entry] | None = states.get(state)
         if found is not None:
             return found
-        out: dict[Profile, _Entry] = {}
+        out: dict[int, Entry] = {}
         # The cuts depend only on the naturals from rank i and the room two ranks around it
         # (whether there is any; at rank i, up to two): remembered with two wilds to spend
         # and the pair free, the cuts this state cannot take are dropped here.
         hi: i64 = i + 3 if i < _SUIT - 3 else _SUIT
         room_near = self._room_near(used, i, low, hi)
         left_near = (left >> (_BITS * i)) & ((1 << (_BITS * (hi - i))) - 1)
-        info = self.info
-        for group, take, put, spent, is_pair in _cuts_near(self.start, i, left_near, room_near):
+        key = near_key(self.start, i, left_near, room_near)
+        near = _cuts_near(self.start, i, left_near, room_near, key)
+        told = self.info.infos_near(key, near)
+        for k in range(len(near)):
+            group, take, put, spent, is_pair = near[k]
             if spent > budget or (is_pair and pair):
                 continue
-            weight, bits = info.info(group)
+            adds, ors = told[k]
             after = self.rest(left - take, used + put, budget - spent, pair or is_pair)
-            for (weights, held, wilds, took_pair), option in after.items():
-                profile = (weights + weight, held | bits, wilds + spent, is_pair or took_pair)
+            for taken, option in after.items():
+                profile = (taken + adds) | ors
                 total = option.added + put
                 fewest = option.least + put
                 entry = out.get(profile)
                 if entry is None:
-                    out[profile] = _Entry((group, option.groups), total, -1, fewest)
+                    out[profile] = Entry(group, option, total, -1, fewest, option.size + 1)
                     continue
                 entry.least = _fewest(entry.least, fewest, low)
                 # Keep as the stand-in the option that fills the fewest ranks to their cap
@@ -347,13 +460,40 @@ class _Search:
                 standing = entry.crowding if entry.crowding >= 0 else _crowding(entry.added,
                                                                                  seen, low)
                 if crowding < standing:
-                    entry.groups = (group, option.groups)
+                    entry.group = group
+                    entry.rest = option
                     entry.added = total
                     entry.crowding = crowding
                 else:
                     entry.crowding = standing
         states[state] = out
         return out
+
+
+def profiled_entries(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                     info: GroupDescriber, memo: dict[Any, Any],
+                     rank: int = -1, after: dict[Any, Any] | None = None
+                     ) -> dict[Profile, Entry]:
+    """`profiled_options` as the search answers it, each option an `Entry` (made into an
+    option by `entry_option`, its fewest wilds per rank by `entry_least`): a caller that
+    looks at few of them makes only those."""
+    if max(caps, default=0) > _MASK:
+        raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
+    if budget > _WILDS_MAX:
+        raise ValueError(f"more than {_WILDS_MAX} wilds cannot be packed: {budget}")
+    free = [c - n for c, n in zip(caps, counts, strict=True)]
+    search = _Search(start, free, info, memo, rank, memo if after is None else after)
+    return {_profile_of(k): e for k, e in search.rest(packed(counts), 0, budget, False).items()}
+
+
+def entry_option(profile: Profile, entry: Entry) -> SuitOption:
+    """The option of a profile's `Entry` (`profiled_entries`)."""
+    return tuple(sorted(_chained(entry))), profile[2], profile[3], unpacked(entry.added)
+
+
+def entry_least(entry: Entry) -> tuple[int, ...]:
+    """The fewest wilds any option of an `Entry`'s profile places at each rank."""
+    return unpacked(entry.least)
 
 
 def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...], budget: int,
@@ -369,10 +509,6 @@ def profiled_options(start: int, counts: tuple[int, ...], caps: tuple[int, ...],
     rank are left, in `after` (the states of searches whose winning tile is outside the
     suit) once none is: no group of the rest can hold it.
     """
-    if max(caps, default=0) > _MASK:
-        raise ValueError(f"caps of more than {_MASK} tiles of a kind cannot be packed: {caps}")
-    free = [c - n for c, n in zip(caps, counts, strict=True)]
-    search = _Search(start, free, info, memo, rank, memo if after is None else after)
-    return {p: ((tuple(sorted(_chained(e.groups))), p[2], p[3], unpacked(e.added)),
-                unpacked(e.least))
-            for p, e in search.rest(packed(counts), 0, budget, False).items()}
+    return {p: (entry_option(p, e), entry_least(e))
+            for p, e in profiled_entries(start, counts, caps, budget, info, memo, rank,
+                                         after).items()}

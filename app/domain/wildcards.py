@@ -31,7 +31,7 @@ The other special shapes are not read with wilds; the loader refuses a rule set 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from functools import lru_cache, partial
+from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import Any, Final, NamedTuple
 
@@ -48,13 +48,16 @@ from app.domain.hand import PUNG
 from app.domain.readings import PAIR, Group, Reading, wild_group
 from app.domain.shapes import REGULAR, SEVEN_PAIRS
 from app.domain.suit_search import (
+    Entry,
     GroupDescriber,
     GroupInfo,
     Profile,
     SuitOption,
     clear_cuts,
     cuts,
-    profiled_options,
+    entry_least,
+    entry_option,
+    profiled_entries,
 )
 from app.domain.tiles import TileSet
 
@@ -125,9 +128,9 @@ def _honour_buckets(t: int, n: int, cap: int) -> tuple[_Bucket, ...]:
     if found is None:
         if len(_HONOURS) >= HONOURS_LIMIT:
             _HONOURS.clear()
-        found = _HONOURS[(t, n, cap)] = tuple(
-            _new(_Bucket, (o, partial(_fixed, o, (cap,), (n,)), o[3], 0, 0))
-            for o in _honour_options(t, n, cap))
+        fixed = _Fixed((cap,), (n,))
+        found = _HONOURS[(t, n, cap)] = tuple(_listed(o, fixed)
+                                              for o in _honour_options(t, n, cap))
     return found
 
 
@@ -199,24 +202,103 @@ def wild_groupings(naturals: Sequence[int], wilds: int, declared: tuple[Group, .
             yield REGULAR, declared + groups
 
 
-# The options of one part the rule set's checks cannot tell apart: the first stands for all;
-# when it leaves no room for the free groups, another may: `least_used` (the fewest wilds any
-# of them places at each rank) says whether one could, and `fits(need)` finds one leaving at
-# least `need` tiles of room at each rank of the part (None if none does). With a `Reducer`,
-# `weight` and `held` are their profile's weights and bits (`Profile`), 0 without one.
-class _Bucket(NamedTuple):
-    first: SuitOption
-    fits: Callable[[tuple[int, ...]], SuitOption | None]
-    least_used: tuple[int, ...]
-    weight: int
-    held: int
+class _Bucket:
+    """The options of one part the rule set's checks cannot tell apart: the first stands for
+    all (`first`); when it leaves no room for the free groups, another may: `least_used` (the
+    fewest wilds any of them places at each rank) says whether one could, and `fits(need)`
+    finds one leaving at least `need` tiles of room at each rank of the part (None if none
+    does). `wilds`, `pair` and `size` are the first's wilds used, whether it holds the pair
+    and its groups. With a `Reducer`, `weight` and `held` are their profile's weights and
+    bits (`Profile`), 0 without one. A bucket of the reduced search makes its first option
+    and `least_used` only when asked (from the search's `Entry`): most buckets are only
+    weighed by the groupings they could make."""
+
+    def __init__(self, option: SuitOption | None, entry: Entry | None, profile: Profile,
+                 least: tuple[int, ...] | None, size: int, weight: int, held: int,
+                 finder: _Finder) -> None:
+        self.option = option
+        self.entry = entry
+        self.profile = profile
+        self.wilds = profile[2]
+        self.pair = profile[3]
+        self.size = size
+        self.least = least
+        self.weight = weight
+        self.held = held
+        self.finder = finder
+
+    def first(self) -> SuitOption:
+        option = self.option
+        if option is None:
+            assert self.entry is not None
+            option = self.option = entry_option(self.profile, self.entry)
+        return option
+
+    def least_used(self) -> tuple[int, ...]:
+        least = self.least
+        if least is None:
+            assert self.entry is not None
+            least = self.least = entry_least(self.entry)
+        return least
+
+    def fits(self, need: tuple[int, ...]) -> SuitOption | None:
+        return self.finder.find(self, need)
+
+    def weighed(self, weight: int, held: int) -> _Bucket:
+        """This bucket with other weights and bits."""
+        return _Bucket(self.first(), None, self.profile, self.least_used(), self.size, weight,
+                       held, self.finder)
 
 
-def _fixed(option: SuitOption, caps: tuple[int, ...], counts: tuple[int, ...],
-           need: tuple[int, ...]) -> SuitOption | None:
-    """A part with a single option: it fits if it leaves the room."""
-    ok = all(n + u + d <= c for c, n, u, d in zip(caps, counts, option[3], need, strict=True))
-    return option if ok else None
+class _Finder:
+    """How a part finds an option of a bucket leaving some room (`_Bucket.fits`)."""
+
+    def find(self, bucket: _Bucket, need: tuple[int, ...]) -> SuitOption | None:
+        raise NotImplementedError
+
+
+class _Fixed(_Finder):
+    """A part whose buckets each hold a single option: it fits if it leaves the room."""
+
+    def __init__(self, caps: tuple[int, ...], counts: tuple[int, ...]) -> None:
+        self.caps = caps
+        self.counts = counts
+
+    def find(self, bucket: _Bucket, need: tuple[int, ...]) -> SuitOption | None:
+        option = bucket.first()
+        ok = all(n + u + d <= c for c, n, u, d in zip(self.caps, self.counts, option[3], need,
+                                                       strict=True))
+        return option if ok else None
+
+
+class _Searched(_Finder):
+    """A part read by the reduced search: an option of the bucket's profile that leaves
+    `need` at each rank, if there is one: the caps lowered by `need`, a search for that
+    profile alone (`_find_option`), remembered."""
+
+    def __init__(self, start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
+                 info: GroupDescriber) -> None:
+        self.start = start
+        self.seg = seg
+        self.caps = caps
+        self.budget = budget
+        self.info = info
+        self.found: dict[tuple[Profile, tuple[int, ...]], SuitOption | None] = {}
+
+    def find(self, bucket: _Bucket, need: tuple[int, ...]) -> SuitOption | None:
+        profile = bucket.profile
+        if (profile, need) not in self.found:
+            less = tuple(c - d for c, d in zip(self.caps, need, strict=True))
+            self.found[(profile, need)] = (
+                _find_option(self.start, self.seg, less, self.budget, self.info.info, profile)
+                if all(n <= c for n, c in zip(self.seg, less, strict=True)) else None)
+        return self.found[(profile, need)]
+
+
+def _listed(option: SuitOption, finder: _Finder) -> _Bucket:
+    """A bucket of one listed option (the full reading, an honour)."""
+    return _Bucket(option, None, (0, 0, option[1], option[2]), option[3], len(option[0]), 0, 0,
+                   finder)
 
 
 def _profile(option: SuitOption, info: Callable[[Group], GroupInfo]) -> Profile:
@@ -232,8 +314,8 @@ def _profile(option: SuitOption, info: Callable[[Group], GroupInfo]) -> Profile:
 def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: int,
              reducer: Reducer | None, win: tuple[int, bool]) -> tuple[_Bucket, ...]:
     if reducer is None:
-        return tuple(_Bucket(o, partial(_fixed, o, caps, seg), o[3], 0, 0)
-                     for o in _suit_options(start, seg, caps, budget))
+        fixed = _Fixed(caps, seg)
+        return tuple(_listed(o, fixed) for o in _suit_options(start, seg, caps, budget))
     # The winning tile tells a suit's options apart only through where it can sit in their
     # groups (`places`): a wild one on a group's wilds, whatever wild it is; a natural one
     # outside the suit in none of them. Searches differing only so share memo and states.
@@ -255,22 +337,11 @@ def _reduced(start: int, seg: tuple[int, ...], caps: tuple[int, ...], budget: in
         # tile outside the suit, and shares those states.
         rank = win[0] - start if win[0] >= 0 else -1
         after = reducer.states.setdefault((start, (-1, False)), {}) if rank >= 0 else states
-        found: dict[tuple[Profile, tuple[int, ...]], SuitOption | None] = {}
-
-        def fits(profile: Profile, need: tuple[int, ...]) -> SuitOption | None:
-            # An option of this profile that leaves `need` at each rank, if there is one:
-            # the caps lowered by `need`, a search for that profile alone.
-            if (profile, need) not in found:
-                less = tuple(c - d for c, d in zip(caps, need, strict=True))
-                found[(profile, need)] = (
-                    _find_option(start, seg, less, budget, info.info, profile)
-                    if all(n <= c for n, c in zip(seg, less, strict=True)) else None)
-            return found[(profile, need)]
-
-        kept = reducer.memo[key] = tuple(
-            _new(_Bucket, (option, partial(fits, p), least, p[0], p[1]))
-            for p, (option, least) in profiled_options(start, seg, caps, budget, info,
-                                                        states, rank, after).items())
+        finder = _Searched(start, seg, caps, budget, info)
+        kept = reducer.memo[key] = tuple([
+            _Bucket(None, e, p, None, e.size, p[0], p[1], finder)
+            for p, e in profiled_entries(start, seg, caps, budget, info, states, rank,
+                                         after).items()])
     return kept
 
 
@@ -353,8 +424,7 @@ def _parts(naturals: Sequence[int], wilds: int, caps: Sequence[int], tileset: Ti
                 return None
             if reducer is not None:
                 # Their weights and bits depend on the winning tile: told here, per hand.
-                honour = tuple([_new(_Bucket, (b.first, b.fits, b.least_used,
-                                               *_weighed(b.first[0], reducer.info)))
+                honour = tuple([b.weighed(*_weighed(b.first()[0], reducer.info))
                                 for b in honour])
             parts.append((t, honour))
     return parts
@@ -387,6 +457,11 @@ class Wanted:
             return False
         self.marks.add(mark)
         return True
+
+    def would_want(self, weight: int, held: int) -> bool:
+        """What `wants` would answer now, taking nothing (asked before a grouping that may
+        not be made is worked out: no grouping is handed on in between)."""
+        return (weight, held) not in self.marks
 
 
 def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequence[int],
@@ -424,32 +499,33 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             if used[k] == wilds and free_sets == 0 and paired[k]:
                 # No wild left over (most groupings): the parts' stand-ins alone.
                 if told is None or told.wants(weights[k], helds[k]):
-                    yield tuple([g for bucket in chosen for g in bucket.first[0]])
+                    yield tuple([g for bucket in chosen for g in bucket.first()[0]])
             elif _left_fits(wilds - used[k], free_sets, paired[k]):
                 if base is None:
                     base = [c - n for c, n in zip(caps, naturals, strict=True)]
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
-                                      base, free, told, info, weights[k], helds[k])
+                                      base, free, told, info, weights[k], helds[k],
+                                      None if info is None else _free_infos(free, info))
         else:
             buckets = parts[k][1]
             i = following[k]
             while i < len(buckets):
-                option = buckets[i].first
+                bucket = buckets[i]
                 i += 1
-                if option[2] and paired[k]:
+                if bucket.pair and paired[k]:
                     continue
-                if used[k] + option[1] > wilds:
+                if used[k] + bucket.wilds > wilds:
                     continue
-                more = made[k] + len(option[0]) - option[2]  # its groups, the pair aside
+                more = made[k] + bucket.size - bucket.pair  # its groups, the pair aside
                 if more > sets_needed:
                     continue
                 following[k] = i
-                chosen.append(buckets[i - 1])
-                used[k + 1] = used[k] + option[1]
-                paired[k + 1] = paired[k] or option[2]
+                chosen.append(bucket)
+                used[k + 1] = used[k] + bucket.wilds
+                paired[k + 1] = paired[k] or bucket.pair
                 made[k + 1] = more
-                weights[k + 1] = weights[k] + buckets[i - 1].weight
-                helds[k + 1] = helds[k] | buckets[i - 1].held
+                weights[k + 1] = weights[k] + bucket.weight
+                helds[k + 1] = helds[k] | bucket.held
                 following[k + 1] = 0
                 k += 1
                 break
@@ -478,31 +554,95 @@ def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
     return free_sets >= 0 and left == 3 * free_sets + (0 if pair else 2)
 
 
+# Per class of `FreeClasses.sets`, then of `.pairs`: the weight and bits every member of the
+# class has (`GroupInfo`), or None where its members differ.
+_ClassInfos = tuple[tuple[GroupInfo | None, ...], tuple[GroupInfo | None, ...]]
+
+
+def _free_infos(free: FreeClasses, info: GroupDescriber) -> _ClassInfos:
+    """What `info` tells of the free groups' classes (`_ClassInfos`), kept on the describer
+    for these classes. The classes gather identities every check tells alike, so with a
+    natural winning tile (which no group made of wilds holds) each class has one weight and
+    no bits; the members of a class are all described once to know it."""
+    kept = info.free_infos
+    if kept is not None and kept[0] is free:
+        found: _ClassInfos = kept[1]
+        return found
+    found = (tuple([_uniform(members, info) for members in free.sets]),
+             tuple([_uniform(members, info) for members in free.pairs]))
+    info.free_infos = (free, found)
+    return found
+
+
+def _uniform(members: tuple[Identity, ...], info: GroupDescriber) -> GroupInfo | None:
+    """The weight and bits of every member of a class of free groups, if they share them."""
+    out: GroupInfo | None = None
+    for kind, t in members:
+        got = info.info(wild_group(kind, t, group_tiles(kind, t)))
+        if out is None:
+            out = got
+        elif got != out:
+            return None
+    return out
+
+
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
                free_sets: int, base: list[int],
                free: FreeClasses, told: Wanted | None = None,
                info: GroupDescriber | None = None, weight: int = 0,
-               held: int = 0) -> Iterator[tuple[Group, ...]]:
+               held: int = 0, infos: _ClassInfos | None = None
+               ) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
     unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
     before any wild is placed (the caps less the naturals). With `told` (and `info`),
     only those whose weights and bits, with the parts' `weight` and `held`, it wants
-    (`wild_groupings`'s `distinct`)."""
-    reps = [bucket.first for bucket in chosen]
+    (`wild_groupings`'s `distinct`). `infos` (`_free_infos`): where every class of a choice
+    has one weight and bits, `told` is asked before the free groups are placed (whichever
+    members are placed, their weights and bits are those), and a choice it would not take
+    is not placed."""
     left = wilds - used
     free_pair = 0 if pair else 1
     if not left:
         if told is not None and not told.wants(weight, held):
             return
-        yield tuple(g for option in reps for g in option[0])
+        yield tuple(g for bucket in chosen for g in bucket.first()[0])
         return
-    room = _room(reps, starts, base)
+    reps: list[SuitOption] = []  # the stand-ins, once a choice is placed
+    room: list[int] | None = None
     most_room: list[int] | None = None
     pair_choices: tuple[tuple[Identity, ...] | None, ...] = free.pairs if free_pair else (None,)
+    pair_infos: tuple[GroupInfo | None, ...] = (
+        (infos[1] if free_pair else (None,)) if infos is not None else ())
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
-        classes = [free.sets[c] for c in combo]
-        for pair_class in pair_choices:
+        classes: list[tuple[Identity, ...]] | None = None
+        # The sets' weight and bits when each class has one (`ahead`).
+        ahead = False
+        set_weight = set_held = 0
+        if told is not None and infos is not None:
+            ahead = True
+            for c in combo:
+                known = infos[0][c]
+                if known is None:
+                    ahead = False
+                    break
+                set_weight += known[0]
+                set_held |= known[1]
+        for p, pair_class in enumerate(pair_choices):
+            if ahead and told is not None:
+                if pair_class is None:
+                    if not told.would_want(weight + set_weight, held | set_held):
+                        continue
+                else:
+                    known = pair_infos[p]
+                    if known is not None and not told.would_want(
+                            weight + set_weight + known[0], held | set_held | known[1]):
+                        continue
+            if classes is None:
+                classes = [free.sets[c] for c in combo]
             wanted = classes if pair_class is None else [*classes, pair_class]
+            if room is None:
+                reps = [bucket.first() for bucket in chosen]
+                room = _room(reps, starts, base)
             picked = assign(wanted, room)
             if picked is not None:
                 if told is not None and info is not None:
@@ -514,7 +654,7 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             # The stand-ins leave no room: equivalent options of the parts may, if even the
             # most room any of them leaves is enough.
             if most_room is None:
-                most_room = _room([(o[0], o[1], o[2], b.least_used)
+                most_room = _room([(o[0], o[1], o[2], b.least_used())
                                    for o, b in zip(reps, chosen, strict=True)],
                                   starts, base)
             for trial in assignments(wanted, most_room):
@@ -538,10 +678,10 @@ def _fitting(groups: list[Group], chosen: list[_Bucket],
             need[x] = need.get(x, 0) + 1
     members = []
     for bucket, start in zip(chosen, starts, strict=True):
-        width = len(bucket.least_used)
+        width = len(bucket.least_used())
         part_need = tuple(need.get(start + r, 0) for r in range(width))
         if not any(part_need):
-            members.append(bucket.first)
+            members.append(bucket.first())
             continue
         option = bucket.fits(part_need)
         if option is None:

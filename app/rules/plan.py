@@ -330,6 +330,10 @@ class WildPlan:
     # given twice (`told_next` only grows).
     told_ids: dict[object, int] = field(default_factory=dict)
     told_next: int = 0
+    # `merged`'s numbers of regular readings' signatures by their weights added and the
+    # number of the bit standing for their winning tile's keys, as one int; emptied with
+    # `merged`, and on its own when full.
+    merged_held: dict[int, int] = field(default_factory=dict)
     # The wild readings' describers of groups, by winning tile and whether it is wild (what
     # they tell of a group depends on nothing else; `app.scoring.wild_readings`).
     describers: dict[tuple[int, bool], Any] = field(default_factory=dict)
@@ -360,7 +364,7 @@ class WildPlan:
         if keys:
             memos += [self.key_cache, self.key_ids, self.numbers, self.number_counts,
                       self.described, self.weight_things, self.held_things, self.merged,
-                      self.told_ids, self.key_others, self.describers]
+                      self.told_ids, self.merged_held, self.key_others, self.describers]
             self.key_list.clear()
         for memo in memos:
             memo.clear()
@@ -555,8 +559,9 @@ def _wild_plan(fans: Sequence[FanDef], requirements: Sequence[Requirement], wild
         return WildPlan(None, every)
     keys = tuple((spec.tells_apart, params) for spec, params in used
                  if callable(spec.tells_apart))
+    # Bound as the checks are (`positional`: faster to call).
     apart = tuple(None if spec.tells_readings_apart is None
-                  else functools.partial(spec.tells_readings_apart, **params)
+                  else positional(functools.partial(spec.tells_readings_apart, **params))
                   for spec, params in used if callable(spec.tells_apart))
     physical = all(CHECKS[f.check].tells_apart == "nothing" for f in fans
                    if CHECKS[f.check].scope == "hand")

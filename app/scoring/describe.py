@@ -109,7 +109,19 @@ def _wild_uses(reading: Reading, hand: Hand, tileset: TileSet,
         else:
             rest.append(t)
     rank = tileset.display_rank
-    rest.sort(key=rank.__getitem__)
-    read.sort(key=rank.__getitem__)
-    pairs.extend(zip(rest, read, strict=True))
+    pairs.extend(zip(_by_rank(rest, rank), _by_rank(read, rank), strict=True))
     return tuple([(kinds[a].code, kinds[b].code) for a, b in pairs])
+
+
+def _by_rank(tiles: list[int], rank: tuple[int, ...]) -> list[int]:
+    """`tiles` in display order (`rank`: each tile's place in it). By insertion: a hand holds
+    a few wilds, and compiled, the loop costs less than `sort` calling a key function back
+    for each."""
+    ordered: list[int] = []
+    for t in tiles:
+        at = rank[t]
+        i = len(ordered)
+        while i and rank[ordered[i - 1]] > at:
+            i -= 1
+        ordered.insert(i, t)
+    return ordered

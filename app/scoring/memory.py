@@ -52,7 +52,7 @@ from app.domain import (
 )
 from app.rules import model, view
 from app.rules import plan as plans
-from app.rules.checks import registry
+from app.rules.checks import registry, wild_use
 from app.rules.view import FEATURES
 from app.scoring import ceiling, describe, evaluate, wild_readings
 
@@ -118,6 +118,8 @@ def _module_memos() -> dict[str, MemoBound]:
         "checks.sources": _lru(registry._parsed),
         "checks.compiled_defaults": _lru(registry._compiled_defaults),
         "checks.keyword_calls": _lru(registry._keyword_call),
+        # The regular needs the wild checks' `most` works out (app.rules.checks.wild_use).
+        "checks.wild_needs": MemoBound(wild_use.NEEDS_LIMIT, wild_use.needs_held()),
     }
 
 
@@ -140,8 +142,9 @@ def _plan_memos() -> dict[str, MemoBound]:
             states += sum(len(s) for s in wp.search_states.values())
             keys += max(len(wp.key_cache), len(wp.numbers))
             described += len(wp.described)
-            merged += len(wp.merged) + len(wp.told_ids)
-            describers += sum(len(d.mine) + len(d.infos) for d in wp.describers.values())
+            merged += len(wp.merged) + len(wp.told_ids) + len(wp.merged_held)
+            describers += sum(len(d.mine) + len(d.infos) + len(d.near or ())
+                              + len(d.coded or ()) for d in wp.describers.values())
     n_shapes = sum(len(p.shapes) for p in live)
     n_wild = sum(1 for p in live if p.wild is not None)
     paid = list(model.PAID_MEMOS)
@@ -157,12 +160,14 @@ def _plan_memos() -> dict[str, MemoBound]:
     out["plan.wild_search_states"] = MemoBound((wildcards.STATES_LIMIT + 1) * n_wild, states)
     out["plan.wild_group_keys"] = MemoBound((plans.KEYS_LIMIT + 1) * n_wild, keys)
     out["plan.wild_groups_described"] = MemoBound(plans.KEYS_LIMIT * n_wild, described)
-    # What the wild readings' describers remember of groups, per winning tile.
+    # What the wild readings' describers remember of groups, and of the searches' cuts by
+    # neighbourhood, per winning tile.
     out["plan.wild_describers"] = MemoBound(
-        2 * wild_readings.DESCRIBED_LIMIT * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
+        (2 * wild_readings.DESCRIBED_LIMIT + 2 * suit_search.NEAR_LIMIT)
+        * wild_readings.DESCRIBERS_LIMIT * n_wild, describers)
     # What the checks tell apart of each signature of a reading (app.scoring.wild_readings),
-    # and the number of each (at most one per signature).
-    out["plan.wild_readings_told"] = MemoBound(2 * plans.KEYS_LIMIT * n_wild, merged)
+    # the number of each (at most one per signature), and those numbers by weights and bit.
+    out["plan.wild_readings_told"] = MemoBound(3 * plans.KEYS_LIMIT * n_wild, merged)
     return out
 
 
@@ -181,6 +186,7 @@ def forget_everything() -> None:
         clear: Callable[[], None] = fn.cache_clear
         clear()
     wildcards.clear_cache()
+    wild_use.forget_needs()
     describe._WRITTEN.clear()
     evaluate._PRICINGS.clear()
     for paid in list(model.PAID_MEMOS):

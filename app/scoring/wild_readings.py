@@ -147,26 +147,33 @@ class _Wanted(Wanted):
         rest = held & ~done
         if not rest:
             return False
+        before = done
         wp, seen, merged = self.wp, self.seen, self.merged
         things = wp.held_things
         wanted = False
         while rest:
             low = rest & -rest
             rest ^= low
-            thing = things.get(low.bit_length() - 1)
+            bit = low.bit_length() - 1
+            thing = things.get(bit)
             if thing is None:
                 wanted = True  # not told what the bit stands for: made, and looked at
                 break
-            signature = (REGULAR, plain, thing[0], thing[1])
             # With merging, a signature seen has its merged form among those seen too.
-            if (signature in seen if merged is None
-                    else _merged(wp, self.tileset, signature) in merged):
+            if (merged is not None and _merged_held(wp, self.tileset, plain, bit, thing)
+                    in merged) or (merged is None
+                                   and (REGULAR, plain, thing[0], thing[1]) in seen):
                 done |= low
             else:
                 wanted = True
                 break
-        self.done[plain] = done
+        if done != before:
+            self.done[plain] = done
         return wanted
+
+    def would_want(self, weight: int, held: int) -> bool:
+        # `wants` takes nothing (what it remembers, the bits found seen, stays so).
+        return self.wants(weight, held)
 
 
 class _Substitutions:
@@ -237,12 +244,35 @@ def _merged(wp: WildPlan, tileset: TileSet, signature: tuple[str, int, int, int]
             # numbered before and after is merged no more, its reading scored again).
             wp.merged.clear()
             wp.told_ids.clear()
+            wp.merged_held.clear()
         told = _merge(wp, tileset, signature)
         found = wp.told_ids.get(told)
         if found is None:
             found = wp.told_ids[told] = wp.told_next
             wp.told_next += 1
         wp.merged[signature] = found
+    return found
+
+
+# `_merged_held`'s key: the weights added above the number of the bit (below this many bits).
+_BIT_ROOM: Final = 16
+
+
+def _merged_held(wp: WildPlan, tileset: TileSet, plain: int, bit: int,
+                 thing: tuple[int, int]) -> int:
+    """`_merged` of a regular reading's signature given by its weights added (`plain`) and
+    the number of the bit standing for its winning tile's keys (`thing`, that bit's
+    `WildPlan.held_things`), remembered by one int made of the two (hashed faster than the
+    signature; the numbers stand for the same things as long as the memo lives)."""
+    if bit >> _BIT_ROOM:
+        return _merged(wp, tileset, (REGULAR, plain, thing[0], thing[1]))
+    key = plain << _BIT_ROOM | bit
+    found = wp.merged_held.get(key)
+    if found is None:
+        found = _merged(wp, tileset, (REGULAR, plain, thing[0], thing[1]))
+        if len(wp.merged_held) >= KEYS_LIMIT:
+            wp.merged_held.clear()  # a plain bound: an entry is worked out again alike
+        wp.merged_held[key] = found
     return found
 
 

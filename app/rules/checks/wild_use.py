@@ -7,7 +7,7 @@ stand for. In a hand without wilds `win_group` is None and the winning tile is i
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from app.domain.hand import CHOW, KONG, WinContext
 from app.domain.readings import PAIR
@@ -17,6 +17,33 @@ from app.rules.checks.registry import TileGroup, check
 from app.rules.view import Held, View
 
 _SIZE = {PAIR: 2, KONG: 4}
+
+# The regular need of what a `most` below leaves of a hand, by those counts: the hands one
+# request scores (a discard analysis, a hand's waits) differ by a tile or two, and leave the
+# same counts again and again. Bounded, emptied when full.
+NEEDS_LIMIT: Final = 1024
+_NEEDS: Final[dict[tuple[tuple[int, ...], int, TileSet], int]] = {}
+
+
+def _need(rest: list[int], n_melds: int, ts: TileSet) -> int:
+    """`regular_need` of `rest`, remembered (`_NEEDS`)."""
+    key = (tuple(rest), n_melds, ts)
+    found = _NEEDS.get(key)
+    if found is None:
+        if len(_NEEDS) >= NEEDS_LIMIT:
+            _NEEDS.clear()  # a plain bound: an entry is worked out again alike
+        found = _NEEDS[key] = regular_need(rest, n_melds, ts)
+    return found
+
+
+def needs_held() -> int:
+    """How many needs are remembered (`app.scoring.memory`)."""
+    return len(_NEEDS)
+
+
+def forget_needs() -> None:
+    """Forget the remembered needs (`_NEEDS`)."""
+    _NEEDS.clear()
 
 
 def _wild_wait_key(kind: str, tile: int, tileset: TileSet, win: tuple[int, int] | None,
@@ -36,13 +63,13 @@ def _wild_wait_most(hand: Held, ctx: WinContext) -> int:
     rest = hand.naturals[:]
     if not hand.win_wild:
         rest[hand.win_tile] -= 1
-    if others >= 2 and regular_need(rest, hand.melds + 1, ts) <= others - 2:
+    if others >= 2 and _need(rest, hand.melds + 1, ts) <= others - 2:
         return 1
     stand_in = next((t for t in ts.playing if not rest[t]), None)
     if stand_in is None:  # every kind held: no bound on the counts alone
         return 1
     rest[stand_in] += 2
-    return 1 if regular_need(rest, hand.melds, ts) <= others - 1 else 0
+    return 1 if _need(rest, hand.melds, ts) <= others - 1 else 0
 
 
 @check(tells_apart=_wild_wait_key, most=_wild_wait_most)
@@ -94,7 +121,7 @@ def _middle_most(hand: Held, ctx: WinContext, *, tiles: frozenset[int]) -> int:
             else:
                 break
         else:
-            if regular_need(rest, hand.melds + 1, ts) <= wilds:
+            if _need(rest, hand.melds + 1, ts) <= wilds:
                 return 1
     return 0
 
@@ -155,7 +182,7 @@ def _straight_most(hand: Held, ctx: WinContext, *,
                 rest[t] -= 1
             else:
                 missing += 1
-        if missing <= hand.wilds and regular_need(rest, hand.melds + 3, ts) <= (
+        if missing <= hand.wilds and _need(rest, hand.melds + 3, ts) <= (
                 hand.wilds - missing):
             return 1
     return 0
