@@ -76,7 +76,7 @@ def _split(c: list[int], need_pair: bool) -> list[SuitSplit]:
     return out
 
 
-def _sets_only(c: tuple[int, ...] | list[int]) -> bool:
+def _sets_only(c: list[int]) -> bool:
     """Whether nine counts split into pungs and chows alone, read rank by rank from the lowest.
 
     Three chows from one rank hold the same tiles as three pungs, so if the counts split at
@@ -99,16 +99,26 @@ def suit_complete(counts: tuple[int, ...] | list[int]) -> bool:
     """Whether one suit's counts split into sets and at most one pair: a pair exactly when
     they hold 3n+2 tiles, none at 3n, never at 3n+1 (the same answer as
     `bool(suit_splits(counts))`, without enumerating the splits)."""
-    n = sum(counts)
-    if n % 3 == 0:
-        return _sets_only(counts)
+    c = list(counts)
+    n = weight = 0
+    for r in range(9):
+        n += c[r]
+        weight += r * c[r]
+    return _whole(c, n, weight)
+
+
+def _whole(c: list[int], n: int, weight: int) -> bool:
+    """`suit_complete` of nine counts `c` (a list, restored before returning) holding `n`
+    tiles, `weight` their sum(rank * count). Compiled, a list's items are read directly,
+    where a union of tuple and list is read through the generic protocol; `part_ranks` asks
+    it up to ten times a part, carrying `n` and `weight` along."""
     if n % 3 == 1:
         return False
+    if n % 3 == 0:
+        return _sets_only(c)
     # A pung at rank r and a chow from r each weigh 0 modulo 3 in sum(rank * count), so
     # the pair's rank p has 2p = that sum modulo 3: only ranks of that residue can hold it.
-    p = 2 * sum(r * k for r, k in enumerate(counts)) % 3
-    c = list(counts)
-    for r in range(p, 9, 3):
+    for r in range(2 * weight % 3, 9, 3):
         if c[r] >= 2:
             c[r] -= 2
             whole = _sets_only(c)
@@ -232,36 +242,6 @@ def part_ranks(seg: tuple[int, ...]) -> tuple[bool, frozenset[int]]:
                 adds |= 1 << r
             grown[r] -= 1
     return complete, RANK_SETS[adds]
-
-
-def _whole(c: list[int], n: int, weight: int) -> bool:
-    """`suit_complete(c)` given its tile count `n` and its sum(rank * count) `weight`, on a
-    list (compiled, a list's items are read directly, where the union `suit_complete` takes
-    is read through the generic protocol): `part_ranks` asks it up to ten times a part."""
-    if n % 3 == 1:
-        return False
-    if n % 3 == 0:
-        return _sets_only_list(c)
-    for r in range(2 * weight % 3, 9, 3):
-        if c[r] >= 2:
-            c[r] -= 2
-            whole = _sets_only_list(c)
-            c[r] += 2
-            if whole:
-                return True
-    return False
-
-
-def _sets_only_list(c: list[int]) -> bool:
-    """`_sets_only` of a list of nine counts."""
-    one = two = 0
-    for r in range(9):
-        left = c[r] - one - two
-        if left < 0:
-            return False
-        two = one
-        one = left % 3
-    return one == 0 and two == 0
 
 
 def regular_waits(counts: list[int], tileset: TileSet) -> set[int]:
