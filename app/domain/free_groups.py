@@ -1,17 +1,20 @@
 """The free groups of a reading with wild tiles: groups made of wilds only, which may take any
 identity. The rule set says which identities its fans tell apart (`FreeClasses`: one class
 per set of identities no fan can tell apart); a reading tries one member of each class, never
-a fifth copy of a kind (`room`). `app.domain.wildcards` reads the rest of the hand.
+a fifth copy of a kind (`room`). What a describer tells of each class, when all its members
+share it (`class_infos`), lets a choice of classes be weighed before it is placed.
+`app.domain.wildcards` reads the rest of the hand.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
 from app.domain.hand import CHOW, PUNG
 from app.domain.readings import PAIR, Group, wild_group
+from app.domain.suit_search import GroupDescriber, GroupInfo, SuitOption
 from app.domain.tiles import TileSet
 
 __all__ = ["FreeClasses", "Identity", "assign", "assign_pairs", "assignments", "every_identity",
@@ -109,3 +112,68 @@ def assign_pairs(classes: list[tuple[Identity, ...]], room: list[int]) -> list[G
             if rest is not None:
                 return [wild_group(PAIR, t, (t, t)), *rest]
     return None
+
+
+# Per class of `FreeClasses.sets`, then of `.pairs`: the weight and bits every member of the
+# class has (`GroupInfo`), or None where its members differ.
+ClassInfos = tuple[tuple[GroupInfo | None, ...], tuple[GroupInfo | None, ...]]
+
+
+def class_infos(free: FreeClasses, info: GroupDescriber) -> ClassInfos:
+    """What `info` tells of the free groups' classes (`ClassInfos`), kept on the describer
+    for these classes. The classes gather identities every check tells alike, so with a
+    natural winning tile (which no group made of wilds holds) each class has one weight and
+    no bits; the members of a class are all described once to know it."""
+    kept = info.free_infos
+    if kept is not None and kept[0] is free:
+        found: ClassInfos = kept[1]
+        return found
+    found = (tuple([_uniform(members, info) for members in free.sets]),
+             tuple([_uniform(members, info) for members in free.pairs]))
+    info.free_infos = (free, found)
+    return found
+
+
+def _uniform(members: tuple[Identity, ...], info: GroupDescriber) -> GroupInfo | None:
+    """The weight and bits of every member of a class of free groups, if they share them."""
+    out: GroupInfo | None = None
+    for kind, t in members:
+        got = info.info(wild_group(kind, t, group_tiles(kind, t)))
+        if out is None:
+            out = got
+        elif got != out:
+            return None
+    return out
+
+
+def sets_info(combo: tuple[int, ...], infos: ClassInfos | None) -> GroupInfo | None:
+    """The weights added and the bits or-ed of free sets of the classes `combo` (indices
+    into `FreeClasses.sets`), when each of these classes has one (`class_infos`); else
+    None."""
+    if infos is None:
+        return None
+    weight = held = 0
+    for c in combo:
+        known = infos[0][c]
+        if known is None:
+            return None
+        weight += known[0]
+        held |= known[1]
+    return weight, held
+
+
+def room_left(members: Sequence[SuitOption], starts: list[int], base: list[int]) -> list[int]:
+    """The room `base` (the caps less the naturals) less the wilds the parts' options
+    `members` (each of the part starting at the same place of `starts`) place: what the
+    free groups may take."""
+    room = base[:]
+    for start, option in zip(starts, members, strict=True):
+        for r, n in enumerate(option[3]):
+            room[start + r] -= n
+    return room
+
+
+def left_fits(left: int, free_sets: int, pair: bool) -> bool:
+    """Whether `left` wilds make exactly `free_sets` free sets, and the pair unless one is
+    held."""
+    return free_sets >= 0 and left == 3 * free_sets + (0 if pair else 2)

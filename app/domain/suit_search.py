@@ -45,7 +45,7 @@ class GroupDescriber:
     and bits (`GroupInfo`). The engine's describer is `app.scoring.wild_readings`'s; a class
     rather than a function so that the compiled build calls it directly.
 
-    `free_infos` is kept for `app.domain.wildcards` (what this describer tells of the free
+    `free_infos` is kept for `app.domain.free_groups` (what this describer tells of the free
     groups' classes, worked out once per describer); `near` and `coded`, what it told the
     searches of the cuts of each neighbourhood and of each cut's group (`infos_near`)."""
 

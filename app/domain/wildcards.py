@@ -36,13 +36,18 @@ from itertools import combinations_with_replacement
 from typing import Any, Final, NamedTuple
 
 from app.domain.free_groups import (
+    ClassInfos,
     FreeClasses,
     Identity,
     assign,
     assign_pairs,
     assignments,
+    class_infos,
     every_identity,
     group_tiles,
+    left_fits,
+    room_left,
+    sets_info,
 )
 from app.domain.hand import PUNG
 from app.domain.readings import PAIR, Group, Reading, wild_group
@@ -500,12 +505,12 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
                 # No wild left over (most groupings): the parts' stand-ins alone.
                 if told is None or told.wants(weights[k], helds[k]):
                     yield tuple([g for bucket in chosen for g in bucket.first()[0]])
-            elif _left_fits(wilds - used[k], free_sets, paired[k]):
+            elif left_fits(wilds - used[k], free_sets, paired[k]):
                 if base is None:
                     base = [c - n for c, n in zip(caps, naturals, strict=True)]
                 yield from _with_free(chosen, starts, used[k], paired[k], wilds, free_sets,
                                       base, free, told, info, weights[k], helds[k],
-                                      None if info is None else _free_infos(free, info))
+                                      None if info is None else class_infos(free, info))
         else:
             buckets = parts[k][1]
             i = following[k]
@@ -540,66 +545,20 @@ def _regular(naturals: Sequence[int], wilds: int, n_declared: int, caps: Sequenc
             chosen.pop()
 
 
-def _room(members: Sequence[SuitOption], starts: list[int], base: list[int]) -> list[int]:
-    """The room `base` (the caps less the naturals) less the wilds the `members` place."""
-    room = base[:]
-    for start, option in zip(starts, members, strict=True):
-        for r, n in enumerate(option[3]):
-            room[start + r] -= n
-    return room
-
-
-def _left_fits(left: int, free_sets: int, pair: bool) -> bool:
-    """Whether `left` wilds make exactly `free_sets` sets, and the pair unless one is held."""
-    return free_sets >= 0 and left == 3 * free_sets + (0 if pair else 2)
-
-
-# Per class of `FreeClasses.sets`, then of `.pairs`: the weight and bits every member of the
-# class has (`GroupInfo`), or None where its members differ.
-_ClassInfos = tuple[tuple[GroupInfo | None, ...], tuple[GroupInfo | None, ...]]
-
-
-def _free_infos(free: FreeClasses, info: GroupDescriber) -> _ClassInfos:
-    """What `info` tells of the free groups' classes (`_ClassInfos`), kept on the describer
-    for these classes. The classes gather identities every check tells alike, so with a
-    natural winning tile (which no group made of wilds holds) each class has one weight and
-    no bits; the members of a class are all described once to know it."""
-    kept = info.free_infos
-    if kept is not None and kept[0] is free:
-        found: _ClassInfos = kept[1]
-        return found
-    found = (tuple([_uniform(members, info) for members in free.sets]),
-             tuple([_uniform(members, info) for members in free.pairs]))
-    info.free_infos = (free, found)
-    return found
-
-
-def _uniform(members: tuple[Identity, ...], info: GroupDescriber) -> GroupInfo | None:
-    """The weight and bits of every member of a class of free groups, if they share them."""
-    out: GroupInfo | None = None
-    for kind, t in members:
-        got = info.info(wild_group(kind, t, group_tiles(kind, t)))
-        if out is None:
-            out = got
-        elif got != out:
-            return None
-    return out
-
-
 def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, wilds: int,
                free_sets: int, base: list[int],
                free: FreeClasses, told: Wanted | None = None,
                info: GroupDescriber | None = None, weight: int = 0,
-               held: int = 0, infos: _ClassInfos | None = None
+               held: int = 0, infos: ClassInfos | None = None
                ) -> Iterator[tuple[Group, ...]]:
     """The groupings of the parts' stand-ins `chosen` with `free_sets` sets (and the pair
-    unless `pair`) made of the wilds left (`_left_fits` holds); `base` the room of each kind
+    unless `pair`) made of the wilds left (`left_fits` holds); `base` the room of each kind
     before any wild is placed (the caps less the naturals). With `told` (and `info`),
     only those whose weights and bits, with the parts' `weight` and `held`, it wants
-    (`wild_groupings`'s `distinct`). `infos` (`_free_infos`): where every class of a choice
-    has one weight and bits, `told` is asked before the free groups are placed (whichever
-    members are placed, their weights and bits are those), and a choice it would not take
-    is not placed."""
+    (`wild_groupings`'s `distinct`). `infos` (`free_groups.class_infos`): where every
+    class of a choice has one weight and bits, `told` is asked before the free groups are
+    placed (whichever members are placed, their weights and bits are those), and a choice
+    it would not take is not placed."""
     left = wilds - used
     free_pair = 0 if pair else 1
     if not left:
@@ -615,34 +574,20 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
         (infos[1] if free_pair else (None,)) if infos is not None else ())
     for combo in combinations_with_replacement(range(len(free.sets)), free_sets):
         classes: list[tuple[Identity, ...]] | None = None
-        # The sets' weight and bits when each class has one (`ahead`).
-        ahead = False
-        set_weight = set_held = 0
-        if told is not None and infos is not None:
-            ahead = True
-            for c in combo:
-                known = infos[0][c]
-                if known is None:
-                    ahead = False
-                    break
-                set_weight += known[0]
-                set_held |= known[1]
+        # The sets' weight and bits, asked ahead when each class has one.
+        sets = sets_info(combo, infos) if told is not None else None
         for p, pair_class in enumerate(pair_choices):
-            if ahead and told is not None:
-                if pair_class is None:
-                    if not told.would_want(weight + set_weight, held | set_held):
-                        continue
-                else:
-                    known = pair_infos[p]
-                    if known is not None and not told.would_want(
-                            weight + set_weight + known[0], held | set_held | known[1]):
-                        continue
+            if sets is not None and told is not None:
+                known = (0, 0) if pair_class is None else pair_infos[p]
+                if known is not None and not told.would_want(
+                        weight + sets[0] + known[0], held | sets[1] | known[1]):
+                    continue
             if classes is None:
                 classes = [free.sets[c] for c in combo]
             wanted = classes if pair_class is None else [*classes, pair_class]
             if room is None:
                 reps = [bucket.first() for bucket in chosen]
-                room = _room(reps, starts, base)
+                room = room_left(reps, starts, base)
             picked = assign(wanted, room)
             if picked is not None:
                 if told is not None and info is not None:
@@ -654,9 +599,9 @@ def _with_free(chosen: list[_Bucket], starts: list[int], used: int, pair: bool, 
             # The stand-ins leave no room: equivalent options of the parts may, if even the
             # most room any of them leaves is enough.
             if most_room is None:
-                most_room = _room([(o[0], o[1], o[2], b.least_used())
-                                   for o, b in zip(reps, chosen, strict=True)],
-                                  starts, base)
+                most_room = room_left([(o[0], o[1], o[2], b.least_used())
+                                       for o, b in zip(reps, chosen, strict=True)],
+                                      starts, base)
             for trial in assignments(wanted, most_room):
                 members = _fitting(trial, chosen, starts)
                 if members is not None:
