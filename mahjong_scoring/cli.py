@@ -288,7 +288,7 @@ def _start_worker(settings: tuple[Any, ...]) -> None:
     # process: out of the garbage collector's sight, its full collections walk only what the
     # scoring made since; and those run only between chunks (`_score_chunk`).
     gc.freeze()
-    collector.tune()
+    collector.tune(paused_in_units=True)
 
 
 def _worker_chunk(first: int, lines: list[bytes]) -> Scored:

@@ -19,7 +19,9 @@ cycle is freed by the collection of the generation it is in, so:
 
 The command-line scorer (`mahjong_scoring.cli`) also pauses the collector while it scores a
 chunk of lines: what the chunk holds is not walked, and the cycles it makes (a chunk's worth
-at most) wait for the young collection that starts once the collector is on again.
+at most) wait for the young collection that starts once the collector is on again. What
+survives that collection lives on, so it tunes the collector `paused_in_units`: no middle
+collections, the full ones at the same pace.
 
 The memory guard (`app.api.memory_guard`) still collects in full whenever a worker grows past
 its allowance. Figures: bench/README.md ("full collections only between units of work").
@@ -43,16 +45,29 @@ FULL_AFTER: Final = 100
 _NEVER: Final = 1 << 30
 
 
-def tune() -> None:
+def tune(*, paused_in_units: bool = False) -> None:
     """Collect the young generations every `YOUNG` objects and never start a full
-    collection on the way: a long-lived process calls `between` between units of work."""
-    gc.set_threshold(YOUNG, MIDDLE, _NEVER)
+    collection on the way: a long-lived process calls `between` between units of work.
+
+    `paused_in_units`: the process pauses the collector while it works on a unit (the
+    command-line scorer, a chunk of lines). Then the young collection that runs once the
+    collector is on again holds the whole unit: its cycles are freed there, and what survives
+    it is what lives on (the memos' new entries), which a middle collection would only walk
+    again to free nothing. So the middle generation is not collected on its own either: what
+    survives waits there for the full collection, which `between` runs at the same pace, once
+    `FULL_AFTER * MIDDLE` young collections have passed."""
+    gc.set_threshold(YOUNG, _NEVER if paused_in_units else MIDDLE, _NEVER)
 
 
 def between() -> bool:
     """A full collection, if `FULL_AFTER` collections of the middle generation have passed
-    since the last one (and the collector is on); whether it ran."""
-    if gc.isenabled() and gc.get_count()[2] >= FULL_AFTER:
+    since the last one (`FULL_AFTER * MIDDLE` of the youngest, tuned `paused_in_units`), and
+    the collector is on; whether it ran."""
+    if not gc.isenabled():
+        return False
+    count = gc.get_count()
+    due = (count[1] >= FULL_AFTER * MIDDLE if gc.get_threshold()[1] == _NEVER
+           else count[2] >= FULL_AFTER)
+    if due:
         gc.collect()
-        return True
-    return False
+    return due

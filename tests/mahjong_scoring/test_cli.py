@@ -80,16 +80,18 @@ def test_every_job_count_writes_the_same_bytes(mixed_log: Path, tmp_path: Path,
 
 def test_full_collections_run_between_chunks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
-    # The scorer tunes its collector (no full collection starts on its own) and offers one
-    # between chunks of lines (app/service/collector.py).
+    # The scorer tunes its collector (no full collection starts on its own; paused inside a
+    # chunk, so no middle collection either) and offers one between chunks of lines
+    # (app/service/collector.py).
     calls: list[str] = []
-    monkeypatch.setattr(collector, "tune", lambda: calls.append("tune"))
+    monkeypatch.setattr(collector, "tune", lambda *, paused_in_units=False: calls.append(
+        "tune, paused in units" if paused_in_units else "tune"))
     monkeypatch.setattr(collector, "between", lambda: calls.append("between") is None)
     log = tmp_path / "log.jsonl"
     log.write_text(f"{HAND}\n" * (2 * cli.CHUNK_LINES + 1), encoding="utf-8")
     assert run(str(log), "-o", str(tmp_path / "out.jsonl"), "-r", "mcr", "--jobs", "1",
                capsys=capsys)[0] == 0
-    assert calls == ["tune", "between", "between", "between"]
+    assert calls == ["tune, paused in units", "between", "between", "between"]
 
 
 def test_the_scorer_widens_the_memos_new_hands_fill(tmp_path: Path,

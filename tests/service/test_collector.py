@@ -5,6 +5,7 @@ that reached the oldest generation, which the young collections never free."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import weakref
 from collections.abc import Iterator
@@ -19,19 +20,31 @@ class _Node:
         self.me = self  # a reference cycle: only the collector frees it
 
 
-@pytest.fixture
-def tuned() -> Iterator[None]:
+@contextlib.contextmanager
+def _tuned(paused_in_units: bool) -> Iterator[None]:
     thresholds = gc.get_threshold()
     enabled = gc.isenabled()
     gc.enable()
     gc.collect()
-    collector.tune()
+    collector.tune(paused_in_units=paused_in_units)
     try:
         yield
     finally:
         gc.set_threshold(*thresholds)
         if not enabled:
             gc.disable()
+
+
+@pytest.fixture
+def tuned() -> Iterator[None]:
+    with _tuned(False):
+        yield
+
+
+@pytest.fixture
+def tuned_paused() -> Iterator[None]:
+    with _tuned(True):
+        yield
 
 
 def _middle_collections(n: int) -> None:
@@ -84,3 +97,40 @@ def test_between_does_nothing_while_the_collector_is_off(tuned: None) -> None:
         assert collector.between() is False
     finally:
         gc.enable()
+
+
+def _young_collections(n: int) -> None:
+    for _ in range(n):
+        gc.collect(0)  # each counts once toward the middle generation's collection
+
+
+def test_paused_in_units_the_middle_generation_waits_for_the_full_collection(
+        tuned_paused: None) -> None:
+    young, middle, oldest = gc.get_threshold()
+    assert young == collector.YOUNG
+    assert middle > 10**6 and oldest > 10**6
+    # Young collections run as objects are made; no middle collection follows them.
+    stats = gc.get_stats()
+    kept = [[i] for i in range(collector.YOUNG * collector.MIDDLE * 3)]
+    after = gc.get_stats()
+    assert after[0]["collections"] >= stats[0]["collections"] + collector.MIDDLE * 2
+    assert after[1]["collections"] == stats[1]["collections"]
+    assert after[2]["collections"] == stats[2]["collections"]
+    del kept
+
+
+def test_paused_in_units_between_collects_in_full_at_the_same_pace(tuned_paused: None) -> None:
+    node = _Node()
+    alive = weakref.ref(node)
+    _young_collections(1)  # it survives a young collection: in the middle generation now
+    del node
+    assert collector.between() is False
+    _young_collections(collector.FULL_AFTER * collector.MIDDLE - 2)
+    assert collector.between() is False
+    assert alive() is not None  # no middle collection reaches it
+    _young_collections(1)
+    full_before = gc.get_stats()[2]["collections"]
+    assert collector.between() is True
+    assert gc.get_stats()[2]["collections"] == full_before + 1
+    assert alive() is None
+    assert collector.between() is False
