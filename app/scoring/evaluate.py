@@ -191,9 +191,10 @@ def _score(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, terms: RuleTerm
     table = _SHOWN.get(plan)
     shown = table if table is not None else _shown(plan)
     fans_shown: list[FanResult] = []
-    for hit in counted:
-        found = shown.get(hit)
-        fans_shown.append(found if found is not None else _show(plan, shown, hit))
+    size = len(plan.fans)
+    for position, n in counted:
+        found = shown.get(position + n * size)
+        fans_shown.append(found if found is not None else _show(plan, shown, position, n))
     fans = tuple(fans_shown)
     decomposition = describe(view.reading, hand, terms.tileset, wild_set)
     refused = _refused(terms, plan, view, ctx, counted, min_total)
@@ -514,23 +515,24 @@ def _not_counted(plan: Plan, counted: list[Hit]) -> str:
     return f" ({', '.join(names)} not counted)" if names else ""
 
 
-def _show(plan: Plan, shown: dict[Hit, FanResult], key: Hit) -> FanResult:
-    """A plan's fan as a result lists it, by (position, times), made when first asked for
-    and kept in the plan's table (`_SHOWN`): at most a few per fan of the rule set (times
-    above 4 are rare: flowers, 幺九刻)."""
-    position, n = key
+def _show(plan: Plan, shown: dict[int, FanResult], position: int, n: int) -> FanResult:
+    """A plan's fan as a result lists it, counted `n` times, made when first asked for and
+    kept in the plan's table (`_SHOWN`): at most a few per fan of the rule set (times above
+    4 are rare: flowers, 幺九刻)."""
     f = plan.fans[position]
-    found = shown[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+    found = shown[position + n * len(plan.fans)] = FanResult(f.id, f.name, f.name_en, f.value,
+                                                             n)
     return found
 
 
-# One table per plan (per rule set loaded; tests load variants).
+# One table per plan (per rule set loaded; tests load variants), by position + times * the
+# number of fans: an int, one per (position, times), which hashes faster than the pair.
 # A plain dict (no `__missing__`): compiled code looks it up without a Python-level call.
-_SHOWN: Final[dict[Plan, dict[Hit, FanResult]]] = {}
+_SHOWN: Final[dict[Plan, dict[int, FanResult]]] = {}
 _SHOWN_LIMIT: Final = 64
 
 
-def _shown(plan: Plan) -> dict[Hit, FanResult]:
+def _shown(plan: Plan) -> dict[int, FanResult]:
     found = _SHOWN.get(plan)
     if found is None:
         if len(_SHOWN) >= _SHOWN_LIMIT:
