@@ -30,7 +30,7 @@ from app.rules.definitions import (
 from app.rules.matches import MatchRules
 from app.rules.options import DeclaresOptions, OptionDef
 from app.rules.payments import SCHEMES, Scheme
-from app.rules.plan import Plan, compile_plan
+from app.rules.plan import Plan, RuleTerms, compile_plan
 from app.rules.settlement import SettlementDef
 
 # The largest number of payments a `FixedPayment` remembers, emptied when full: one per
@@ -150,11 +150,16 @@ class RuleSet(DeclaresOptions):
     def plan(self) -> Plan:
         """The rule set arranged for scoring. The loader compiles it while loading, so a
         served rule set never compiles it during a request."""
-        return compile_plan(
+        plan = compile_plan(
             self.fans, self.shapes, self.tileset, flower_fan=self.flower_fan,
             combination_policy=self.combination_policy, tie_break_fans=self.tie_break_fans,
             requirements=self.requirements, wild=self.wild, shape_order=tuple(SHAPES),
             option_defaults=self.option_defaults)
+        plan.terms = RuleTerms(
+            self.id, self.name, self.players, self.tileset, self.min_fan, self.max_fan,
+            self.requirements, self.fan_requirements, self.wild, self.stand_in,
+            self.payment_scheme, self.fixed_payment, self.fixed_payment_params)
+        return plan
 
     @cached_property
     def requirements_per_hand(self) -> bool:

@@ -42,11 +42,14 @@ from app.rules.choices import Chosen, resolve
 from app.rules.definitions import (
     BoundCheck,
     FanDef,
+    FanRequirement,
     OptionCondition,
     Requirement,
     ShapeDef,
+    StandInDef,
     WildDef,
 )
+from app.rules.payments import Scheme
 from app.rules.policies import POLICIES, Policy
 from app.rules.view import FEATURES
 
@@ -370,6 +373,36 @@ class WildPlan:
             memo.clear()
 
 
+class RuleTerms:
+    """What the engine reads of its rule set for every hand, copied from the rule set when
+    its plan is made (`RuleSet.plan`): compiled code reads them from this object without a
+    lookup by name, where the rule set (a plain Python object) needs one per read."""
+
+    def __init__(self, ruleset_id: str, name: str, players: int, tileset: TileSet,
+                 min_fan: int, max_fan: int | None, requirements: tuple[Requirement, ...],
+                 fan_requirements: tuple[FanRequirement, ...], wild: WildDef | None,
+                 stand_in: StandInDef | None, scheme: Scheme, fixed_payment: Any,
+                 fixed_params: Mapping[str, Any] | None) -> None:
+        self.id = ruleset_id
+        self.name = name
+        self.players = players
+        self.tileset = tileset
+        self.min_fan = min_fan
+        self.max_fan = max_fan  # 封顶; None: no cap
+        self.requirements = requirements
+        # Every requirement is decided by the hand alone (the same for every reading).
+        self.requirements_per_hand = all(r.per_hand for r in requirements)
+        self.fan_requirements = fan_requirements
+        self.wild = wild
+        self.stand_in = stand_in
+        self.scheme = scheme
+        self.by_fans = scheme.by_fans  # the scheme prices the fans themselves
+        # The rule set's `FixedPayment` (None: some parameter names a request option) and
+        # its fixed parameters.
+        self.fixed_payment = fixed_payment
+        self.fixed_params = fixed_params
+
+
 @dataclass(eq=False)
 class Plan:
     shapes: Mapping[str, ShapePlan]  # in the order of the shape registry
@@ -403,6 +436,9 @@ class Plan:
     # chosen value); and this plan under other values of them, by the values (`valued`).
     value_options: tuple[tuple[int, Chosen], ...] = ()
     _valued: dict[tuple[int, ...], Plan] = field(default_factory=dict)
+    # The rule set's terms the engine reads per hand (set by `RuleSet.plan`; a plan under
+    # other fan values shares them).
+    terms: RuleTerms | None = None
     # What `LIVE_PLANS` holds of this plan (set when it is added there).
     _token: _Token | None = field(default=None, init=False, repr=False)
 

@@ -47,9 +47,10 @@ from typing import Any, Final
 from app.domain import deadline
 from app.domain.hand import Hand, WinContext
 from app.domain.shapes import completing_tiles, decompose
-from app.rules.model import RuleSet
+from app.rules.definitions import Requirement
+from app.rules.model import FixedPayment, RuleSet
 from app.rules.payments import Scheme, resolve_params
-from app.rules.plan import Plan, ShapePlan
+from app.rules.plan import Plan, RuleTerms, ShapePlan
 from app.rules.view import HandFacts, SubstitutedFacts, View, held
 from app.scoring.ceiling import Pricing, ceiling
 from app.scoring.describe import describe
@@ -101,10 +102,19 @@ def score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
     recorded in it (the hand the stand-in winning tile was read as, for 摸宝). Without
     `transfers`, who pays whom is not worked out (`payments` None; the value and multiplier
     are): the waits of a hand list no payments."""
-    stand_in = rs.stand_in
+    plan = rs.plan
+    terms = _terms(plan)
+    stand_in = terms.stand_in
     if stand_in is not None and stand_in.holds(ctx.options):
         return _stood_in(hand, ctx, rs, trace, transfers)
-    return _score(hand, ctx, rs, trace, transfers)
+    return _score(hand, ctx, rs, plan, terms, trace, transfers)
+
+
+def _terms(plan: Plan) -> RuleTerms:
+    """The rule set's terms the plan carries (`RuleSet.plan` sets them)."""
+    terms = plan.terms
+    assert terms is not None
+    return terms
 
 
 def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None,
@@ -133,7 +143,8 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None,
     for t in tileset.display_order:
         if t not in candidates or held[t] >= kinds[t].copies:
             continue
-        result = _score(Hand((*standing, t), hand.melds, t), ctx, rs, None, transfers)
+        result = _score(Hand((*standing, t), hand.melds, t), ctx, rs, rs.plan, _terms(rs.plan),
+                        None, transfers)
         if result.decomposition is None:
             continue
         key = (result.winning, result.value if result.value is not None else -1,
@@ -141,58 +152,60 @@ def _stood_in(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None,
         if best is None or key > best_key:
             best, best_key, read_as = result, key, t
     if best is None or best.decomposition is None:
-        return _score(hand, ctx, rs, trace, transfers)
+        return _score(hand, ctx, rs, rs.plan, _terms(rs.plan), trace, transfers)
     stood_for = ((tileset.code(win), tileset.code(read_as)),)
     if trace is not None:  # the hand read as it scored best, scored again to be traced
-        _score(Hand((*standing, read_as), hand.melds, read_as), ctx, rs, trace)
+        _score(Hand((*standing, read_as), hand.melds, read_as), ctx, rs, rs.plan,
+               _terms(rs.plan), trace)
         trace.stood_for = stood_for
     shown = best.decomposition._replace(wilds=stood_for)
     return best._replace(decomposition=shown)
 
 
-def _score(hand: Hand, ctx: WinContext, rs: RuleSet, trace: Trace | None = None,
-           transfers: bool = True) -> ScoreResult:
-    """The hand scored under the rule set, step by step (the module's overview)."""
+def _score(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan, terms: RuleTerms,
+           trace: Trace | None = None, transfers: bool = True) -> ScoreResult:
+    """The hand scored under the rule set (`plan` its plan, `terms` what the plan carries of
+    it), step by step (the module's overview)."""
     # Each hand is a unit of work: a caller's time limit (waits and rounds score many) is
     # checked here.
     deadline.check()
-    plan = rs.plan
     if plan.value_options:
         plan = plan.valued(ctx.options)  # fan values a request option gives
-    facts, wild_set = _facts(hand, ctx, rs, plan)
+    facts, wild_set = _facts(hand, ctx, terms, plan)
     candidates, same_hand_fans, ceiling_after = _readings(hand, facts, wild_set, rs, plan,
                                                           trace is None)
     disabled = _disabled(plan, ctx)
-    fixed = rs.fixed_payment_params
+    fixed = terms.fixed_params
     params: Mapping[str, Any] = (resolve_params(rs.payment.params, ctx) if fixed is None
                                  else fixed)
-    best = _best(candidates, hand, ctx, rs, plan, facts.shapes, wild_set, disabled,
+    best = _best(candidates, hand, ctx, terms, plan, facts.shapes, wild_set, disabled,
                  same_hand_fans, ceiling_after, params, trace)
     if best is None:
-        return _unread(rs)
+        return _unread(terms)
     view, t = best[3], best[4]
     if trace is not None:
         trace.best, trace.disabled, trace.hand, trace.wild_set, trace.plan = (
             (view, t), disabled, hand, wild_set, plan)
     counted, fan_total, min_total = _flowers(plan, view, ctx, disabled, t)
-    fan_total = _capped(rs, fan_total)
+    fan_total = _capped(terms, fan_total)
     table = _SHOWN.get(plan)
     shown = table if table is not None else _shown(plan)
     fans_shown: list[FanResult] = []
-    for hit in counted:
-        found = shown.get(hit)
-        fans_shown.append(found if found is not None else _show(plan, shown, hit))
+    size = len(plan.fans)
+    for position, n in counted:
+        found = shown.get(position + n * size)
+        fans_shown.append(found if found is not None else _show(plan, shown, position, n))
     fans = tuple(fans_shown)
-    decomposition = describe(view.reading, hand, rs.tileset, wild_set)
-    refused = _refused(rs, plan, view, ctx, counted, min_total)
+    decomposition = describe(view.reading, hand, terms.tileset, wild_set)
+    refused = _refused(terms, plan, view, ctx, counted, min_total)
     if refused is not None:
-        return _new(ScoreResult, (rs.id, False, refused, fans, fan_total, decomposition, None,
-                                  None, None))
-    return _paid(rs, plan, ctx, rs.payment_scheme, params, counted, fan_total, fans,
+        return _new(ScoreResult, (terms.id, False, refused, fans, fan_total, decomposition,
+                                  None, None, None))
+    return _paid(terms, plan, ctx, terms.scheme, params, counted, fan_total, fans,
                  decomposition, transfers)
 
 
-def _facts(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan
+def _facts(hand: Hand, ctx: WinContext, terms: RuleTerms, plan: Plan
            ) -> tuple[HandFacts, frozenset[int]]:
     """Step 1: the facts of the hand, and the wild tiles of the request (none where the rule
     set has no wild tiles). A hand holding wild tiles standing is read through their
@@ -203,15 +216,15 @@ def _facts(hand: Hand, ctx: WinContext, rs: RuleSet, plan: Plan
     wild_set = _NO_WILDS
     wild_count = 0
     win_wild = False
-    if ctx.wilds and rs.wild is not None:
+    if ctx.wilds and terms.wild is not None:
         wild_set = frozenset(ctx.wilds)
         wild_count = sum(1 for t in hand.concealed if t in wild_set) + sum(
             1 for m in hand.melds for t in m.tiles if t in wild_set)
         win_wild = hand.win_tile in wild_set
         if not wild_set.isdisjoint(hand.concealed):
-            return SubstitutedFacts(hand, ctx, rs.tileset, shape_names, hand, wild_count,
+            return SubstitutedFacts(hand, ctx, terms.tileset, shape_names, hand, wild_count,
                                     win_wild), wild_set
-    facts = HandFacts(hand, ctx, rs.tileset, shape_names)
+    facts = HandFacts(hand, ctx, terms.tileset, shape_names)
     facts.wild_count = wild_count
     facts.win_wild = win_wild
     return facts, wild_set
@@ -269,7 +282,7 @@ _Best = tuple[int, int, int, View, Tally]
 
 
 def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: WinContext,
-          rs: RuleSet, plan: Plan, shape_names: frozenset[str], wild_set: frozenset[int],
+          terms: RuleTerms, plan: Plan, shape_names: frozenset[str], wild_set: frozenset[int],
           disabled: int, same_hand_fans: bool, ceiling_after: int, params: Mapping[str, Any],
           trace: Trace | None) -> _Best | None:
     """Steps 3 and 4: (worth, total, priority, view, tally) of the best reading, or None
@@ -277,24 +290,24 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     comparison ended are read, not compared: an explanation still lists them)."""
     # A scheme that prices the fans themselves (天津 tjmj: 捉五 3 and 龙 4 add, 混儿吊 doubles)
     # may pay two readings of one fan total differently: the reading paying more is the best.
-    pricing = (_pricing(plan, rs.payment_scheme, params, ctx.options)
-               if rs.payment_scheme.by_fans else None)
-    requirements = rs.requirements
+    pricing = (_pricing(plan, terms.scheme, params, ctx.options)
+               if terms.by_fans else None)
+    requirements = terms.requirements
     best: _Best | None = None
     best_meets = decided = False
     # The requirements decided by the hand alone (`Requirement.per_hand`) are asked of the
     # first reading only: their answer holds for every reading.
     hand_meets: bool | None = None
     may_stop = bool(plan.ceilings and same_hand_fans and not plan.ties & ~disabled
-                    and rs.requirements_per_hand)
+                    and terms.requirements_per_hand)
     top: tuple[int, int] | None = None
     first_priority = compared = 0
     for view, of_hand in candidates:
         meets = True
         if requirements:
             if hand_meets is None:
-                hand_meets = _meets(rs, view, ctx, True)
-            meets = hand_meets and _meets(rs, view, ctx, False)
+                hand_meets = _meets(requirements, view, ctx, True)
+            meets = hand_meets and _meets(requirements, view, ctx, False)
             # A reading meeting every requirement (长春 有刻) beats any that does not.
             if not decided and best is not None and meets != best_meets:
                 if not meets:
@@ -330,10 +343,11 @@ def _best(candidates: Iterable[tuple[View, HandFans | None]], hand: Hand, ctx: W
     return best
 
 
-def _meets(rs: RuleSet, view: View, ctx: WinContext, per_hand: bool) -> bool:
+def _meets(requirements: tuple[Requirement, ...], view: View, ctx: WinContext,
+           per_hand: bool) -> bool:
     """Whether the reading meets the rule set's requirements decided by the hand alone
     (`per_hand`), or those decided by the reading."""
-    for req in rs.requirements:
+    for req in requirements:
         if req.per_hand == per_hand and not req.bound(view, ctx):  # type: ignore[misc]
             return False
     return True
@@ -367,10 +381,10 @@ def _ceiling_reached(best: _Best | None, top: tuple[int, int] | None,
     return top is not None and best[2] == first_priority and (best[0], best[1]) >= top
 
 
-def _unread(rs: RuleSet) -> ScoreResult:
+def _unread(terms: RuleTerms) -> ScoreResult:
     """The result of a hand that reads in no way."""
     return ScoreResult(
-        ruleset=rs.id, winning=False,
+        ruleset=terms.id, winning=False,
         reason=Reason(NO_WINNING_SHAPE,
                       "the tiles do not form a winning hand in any shape this rule set "
                       "accepts"),
@@ -400,42 +414,42 @@ def _flowers(plan: Plan, view: View, ctx: WinContext, disabled: int, t: Tally
     return counted, fan_total, min_total
 
 
-def _capped(rs: RuleSet, fan_total: int) -> int:
+def _capped(terms: RuleTerms, fan_total: int) -> int:
     """Step 5, 封顶: the total never exceeds the rule set's cap (二人麻将 13); the fans stay
     listed."""
-    max_fan = rs.max_fan
+    max_fan = terms.max_fan
     return max_fan if max_fan is not None and fan_total > max_fan else fan_total
 
 
-def _refused(rs: RuleSet, plan: Plan, view: View, ctx: WinContext,
+def _refused(terms: RuleTerms, plan: Plan, view: View, ctx: WinContext,
              counted: list[tuple[int, int]], min_total: int) -> Reason | None:
     """Step 6: why the hand does not win (None: it wins)."""
     refused: Reason | None = None
-    for req in rs.requirements:
+    for req in terms.requirements:
         if not req.bound(view, ctx):  # type: ignore[misc]
             refused = Reason(req.reason, req.message)
             break
-    if refused is None and min_total < rs.min_fan:
+    if refused is None and min_total < terms.min_fan:
         refused = _new(Reason, (BELOW_MINIMUM,
                                 f"the hand scores {min_total} fan toward the minimum"
-                                f"{_not_counted(plan, counted)}; {rs.name} needs at least "
-                                f"{rs.min_fan} to win"))
-    if refused is None and rs.fan_requirements:
+                                f"{_not_counted(plan, counted)}; {terms.name} needs at least "
+                                f"{terms.min_fan} to win"))
+    if refused is None and terms.fan_requirements:
         counted_ids = fan_ids(plan, counted)
-        for freq in rs.fan_requirements:
+        for freq in terms.fan_requirements:
             if freq.refuses((fid for fid, _ in counted_ids), ctx.options, ctx.win_type):
                 refused = Reason(freq.reason, freq.message)
                 break
     return refused
 
 
-def _paid(rs: RuleSet, plan: Plan, ctx: WinContext, scheme: Scheme,
+def _paid(terms: RuleTerms, plan: Plan, ctx: WinContext, scheme: Scheme,
           params: Mapping[str, Any], counted: list[tuple[int, int]], fan_total: int,
           fans: tuple[FanResult, ...], decomposition: Any, transfers: bool) -> ScoreResult:
     """Step 7: the winning result, with who pays whom (unless not `transfers`) and the
     hand's value."""
     priced = scheme.by_fans
-    bound = rs.fixed_payment
+    bound: FixedPayment | None = terms.fixed_payment
     if priced:
         params = {**params, "fans": fan_ids(plan, counted)}
     elif bound is not None:
@@ -444,12 +458,12 @@ def _paid(rs: RuleSet, plan: Plan, ctx: WinContext, scheme: Scheme,
         paid = (memo.get((fan_total, bound.paid_by(ctx))) if memo is not None
                 and bound.paid_by is not None else None)
         if paid is None:
-            paid = bound.paid(fan_total, ctx, rs.players)
-        return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition,
+            paid = bound.paid(fan_total, ctx, terms.players)
+        return _new(ScoreResult, (terms.id, True, None, fans, fan_total, decomposition,
                                   paid[0] if transfers else None, paid[1], paid[2]))
-    payments = scheme.pay(fan_total, ctx, rs.players, None, **params) if transfers else None
+    payments = scheme.pay(fan_total, ctx, terms.players, None, **params) if transfers else None
     worth, multiplier = scheme.value(fan_total, **params)
-    return _new(ScoreResult, (rs.id, True, None, fans, fan_total, decomposition, payments,
+    return _new(ScoreResult, (terms.id, True, None, fans, fan_total, decomposition, payments,
                               worth, multiplier))
 
 
@@ -501,23 +515,24 @@ def _not_counted(plan: Plan, counted: list[Hit]) -> str:
     return f" ({', '.join(names)} not counted)" if names else ""
 
 
-def _show(plan: Plan, shown: dict[Hit, FanResult], key: Hit) -> FanResult:
-    """A plan's fan as a result lists it, by (position, times), made when first asked for
-    and kept in the plan's table (`_SHOWN`): at most a few per fan of the rule set (times
-    above 4 are rare: flowers, 幺九刻)."""
-    position, n = key
+def _show(plan: Plan, shown: dict[int, FanResult], position: int, n: int) -> FanResult:
+    """A plan's fan as a result lists it, counted `n` times, made when first asked for and
+    kept in the plan's table (`_SHOWN`): at most a few per fan of the rule set (times above
+    4 are rare: flowers, 幺九刻)."""
     f = plan.fans[position]
-    found = shown[key] = FanResult(f.id, f.name, f.name_en, f.value, n)
+    found = shown[position + n * len(plan.fans)] = FanResult(f.id, f.name, f.name_en, f.value,
+                                                             n)
     return found
 
 
-# One table per plan (per rule set loaded; tests load variants).
+# One table per plan (per rule set loaded; tests load variants), by position + times * the
+# number of fans: an int, one per (position, times), which hashes faster than the pair.
 # A plain dict (no `__missing__`): compiled code looks it up without a Python-level call.
-_SHOWN: Final[dict[Plan, dict[Hit, FanResult]]] = {}
+_SHOWN: Final[dict[Plan, dict[int, FanResult]]] = {}
 _SHOWN_LIMIT: Final = 64
 
 
-def _shown(plan: Plan) -> dict[Hit, FanResult]:
+def _shown(plan: Plan) -> dict[int, FanResult]:
     found = _SHOWN.get(plan)
     if found is None:
         if len(_SHOWN) >= _SHOWN_LIMIT:

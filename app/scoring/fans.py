@@ -74,11 +74,15 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
     if probes.gated:
         pungs = view.pungs
         for gate, gated in probes.gated:
-            if not gate.isdisjoint(pungs):
-                for check, position in gated:
-                    n = check(view, ctx)
-                    if n:
-                        hits.append((position, n))
+            # A loop over the few pungs rather than `isdisjoint`: compiled, a method call on
+            # a set is a generic call.
+            for t in pungs:
+                if t in gate:
+                    for check, position in gated:
+                        n = check(view, ctx)
+                        if n:
+                            hits.append((position, n))
+                    break
     if probes.paired:
         pair = view.pair
         for gate, gated in probes.paired:
