@@ -157,8 +157,8 @@ class RuleSet(DeclaresOptions):
             option_defaults=self.option_defaults)
         plan.terms = RuleTerms(
             self.id, self.name, self.players, self.tileset, self.min_fan, self.max_fan,
-            self.requirements, self.fan_requirements, self.wild, self.stand_in,
-            self.payment_scheme, self.fixed_payment, self.fixed_payment_params)
+            self.requirements, self.requirements_per_hand, self.fan_requirements, self.wild,
+            self.stand_in, self.payment_scheme, self.fixed_payment, self.fixed_payment_params)
         return plan
 
     @cached_property

@@ -380,6 +380,7 @@ class RuleTerms:
 
     def __init__(self, ruleset_id: str, name: str, players: int, tileset: TileSet,
                  min_fan: int, max_fan: int | None, requirements: tuple[Requirement, ...],
+                 requirements_per_hand: bool,
                  fan_requirements: tuple[FanRequirement, ...], wild: WildDef | None,
                  stand_in: StandInDef | None, scheme: Scheme, fixed_payment: Any,
                  fixed_params: Mapping[str, Any] | None) -> None:
@@ -390,8 +391,8 @@ class RuleTerms:
         self.min_fan = min_fan
         self.max_fan = max_fan  # 封顶; None: no cap
         self.requirements = requirements
-        # Every requirement is decided by the hand alone (the same for every reading).
-        self.requirements_per_hand = all(r.per_hand for r in requirements)
+        # Every requirement is decided by the hand alone (`RuleSet.requirements_per_hand`).
+        self.requirements_per_hand = requirements_per_hand
         self.fan_requirements = fan_requirements
         self.wild = wild
         self.stand_in = stand_in
