@@ -33,6 +33,7 @@ from app.service.batch import (
     EXPLAINED_ITEM_FUNCTIONS,
     ITEM_FUNCTIONS,
     Item,
+    encoded_item,
     internal_error_item,
     run_batch,
 )
@@ -161,8 +162,9 @@ class LineScorer:
     def _batch(self, bodies: list[dict[str, Any]], ruleset: ServedRuleSet | None, first: int,
                out: list[tuple[bytes, bool, bool]]) -> None:
         assert ruleset is not None
-        # Items, typed so: each one's result is a dict lookup rather than a method call.
-        items: list[Item] = run_batch(bodies, ruleset, self._item, None,
+        # Items, typed so: each one's result is a dict lookup rather than a method call. They
+        # are encoded here and dropped: made as such (`encoded_item`).
+        items: list[Item] = run_batch(bodies, ruleset, encoded_item(self._item), None,
                                       where=lambda index: f"line {first + index}")
         won = self._won
         for n, item in enumerate(items, first):
@@ -173,7 +175,9 @@ class LineScorer:
                     out.append((orjson.dumps(item), bool(won(result)), False))
                     continue
                 except (TypeError, orjson.JSONEncodeError):
-                    pass
+                    # Made again as a line alone makes it, as plain JSON values (an item
+                    # made for encoding at once holds orjson's own), for the fallback encoder.
+                    item = self._answer((bodies[n - first], ruleset), n)
             out.append(self._encoded(self._numbered(item, n)))
 
     @staticmethod

@@ -48,6 +48,7 @@ __all__ = [
     "ItemFunction",
     "StepwiseItem",
     "analysis_item",
+    "encoded_item",
     "read_batch",
     "run_batch",
     "score_body",
@@ -128,8 +129,18 @@ def _waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
     return family.read_waits, lambda request, rs: waits(request, rs, False), family.write_waits
 
 
+def _encoded_score_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
+    write = family.write_score_encoded
+    if write is None:
+        return _score_steps(family)
+    return family.read_score, family.score, write
+
+
 # One score request's item: its response, or the problem the single call would get.
 score_item = StepwiseItem(_score_steps)
+# As `score_item`, for an item encoded with orjson at once and read no further than its
+# result's `winning`: the same JSON once encoded (see `ServiceFamily.write_score_encoded`).
+encoded_score_item = StepwiseItem(_encoded_score_steps)
 # One waits request's item: its response, or the problem the single call would get.
 waits_item = StepwiseItem(_waits_steps)
 
@@ -155,6 +166,12 @@ ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {"score": score_item, "waits": wait
 EXPLAINED_ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {
     "score": explained_score_item, "waits": explained_waits_item,
     "analysis": analysis_item}  # an analysis has nothing to explain
+
+
+def encoded_item(item: ItemFunction) -> ItemFunction:
+    """The item function making the same JSON as `item` once encoded with orjson, for items
+    encoded at once and read no further than their result's `winning` (or `ready`)."""
+    return encoded_score_item if item is score_item else item
 
 
 def read_batch(body: Mapping[str, Any]) -> list[Any]:

@@ -168,6 +168,11 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     ready_before_win: Callable[[ScoreIn, RS], bool] | None = None
     # Its rule sets play matches (`POST .../match`: each has a `match:` section).
     plays_matches: bool = False
+    # The unexplained score answer as `write_score` writes it, for an answer encoded with
+    # orjson at once and read no further than its `winning` (the bulk scorer's lines): the
+    # same JSON once encoded, made for less (parts of it held as encoded fragments); None:
+    # `write_score` writes those too.
+    write_score_encoded: Callable[[Scored, RS], Json] | None = None
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

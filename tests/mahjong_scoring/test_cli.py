@@ -186,6 +186,19 @@ def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> N
     assert logged.messages == ["unhandled error on line 43 for mcr"]
 
 
+def test_an_item_made_to_be_encoded_that_orjson_refuses_is_made_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A batch of lines writes each answer for orjson alone (`batch.encoded_item`); one it
+    # cannot encode is made again as a line alone makes it, for the fallback encoder.
+    def steps(family: batch.AnyFamily) -> tuple[batch.Step, batch.Step, batch.Step]:
+        return family.read_score, family.score, lambda result, rs: {"winning": 1 << 70}
+
+    monkeypatch.setattr(batch, "encoded_score_item", batch.StepwiseItem(steps))
+    scorer = LineScorer(served_rulesets(), "mcr")
+    raws = [HAND.encode(), b"", HAND.encode()]
+    assert scorer.lines(raws, 7) == [scorer.line(raw, n) for n, raw in enumerate(raws, 7)]
+
+
 class _Messages(logging.Handler):
     """The messages of the records at ERROR or above."""
 

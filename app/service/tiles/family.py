@@ -46,6 +46,7 @@ from app.service.tiles.requests import (
 from app.service.tiles.responses import (
     analysis_response,
     score_answer,
+    score_line_answer,
     settle_response,
     waits_response,
 )
@@ -137,4 +138,5 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     contract=TILE_CONTRACT,
     plays_matches=True,
     ready_before_win=_tile_ready_before_win,
+    write_score_encoded=score_line_answer,
 )
