@@ -105,6 +105,8 @@ class LineScorer:
             raise ValueError(f"no rule set {default!r}; known: {', '.join(rulesets)}")
         self.rulesets = rulesets
         self.default = default
+        # The rule set of lines that name none, looked up once.
+        self._default_ruleset = rulesets[default] if default is not None else None
         self.endpoint = endpoint
         self.seconds = seconds
         self._item = (EXPLAINED_ITEM_FUNCTIONS if explain else ITEM_FUNCTIONS)[endpoint]
@@ -223,12 +225,13 @@ class LineScorer:
             return {"error": api_problem(not_an_object(body, f"Line {number}"))}
         rid = body.pop("ruleset", None)
         if rid is None:
-            rid = self.default
-            if rid is None:
+            default = self._default_ruleset
+            if default is None:
                 return _invalid("/ruleset", "required", (
                     'Required: the rule set of this line, in its "ruleset" field (such as '
                     '"mcr") or given for every line (mahjong-score --ruleset).'))
-        elif type(rid) is not str:
+            return body, default
+        if type(rid) is not str:
             return _invalid("/ruleset", "invalid_type",
                             'Not a rule set id: expected a string such as "mcr".')
         ruleset = self.rulesets.get(rid)
