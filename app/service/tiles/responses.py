@@ -130,9 +130,18 @@ def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
         "fan_total": r.fan_total,
         "value": r.value,
         "multiplier": r.multiplier,
-        "decomposition": _decomposition(r.decomposition),
+        "decomposition": _decomposition_encoded(r.decomposition),
         "payments": _payments_fragment(r.payments),
     }
+
+
+def _decomposition_encoded(d: Decomposition | None) -> dict[str, Any] | None:
+    # `_decomposition` once encoded: orjson writes a tuple as the list it holds.
+    if d is None:
+        return None
+    wilds = d.wilds
+    return {"shape": d.shape, "melds": d.melds,
+            "wilds": [{"tile": held, "as": read} for held, read in wilds] if wilds else ()}
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:
