@@ -223,7 +223,8 @@ class LineScorer:
             raise
         if type(body) is not dict:
             return {"error": api_problem(not_an_object(body, f"Line {number}"))}
-        rid = body.pop("ruleset", None)
+        # Most lines name no rule set: told by a lookup, without a call of `pop`.
+        rid = body.pop("ruleset") if "ruleset" in body else None
         if rid is None:
             default = self._default_ruleset
             if default is None:
