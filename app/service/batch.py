@@ -136,6 +136,14 @@ def _encoded_score_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
     return family.read_score, family.score, write
 
 
+def _encoded_waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
+    write = family.write_waits_encoded
+    if write is None:
+        return _waits_steps(family)
+    waits = family.waits
+    return family.read_waits, lambda request, rs: waits(request, rs, False), write
+
+
 # One score request's item: its response, or the problem the single call would get.
 score_item = StepwiseItem(_score_steps)
 # As `score_item`, for an item encoded with orjson at once and read no further than its
@@ -143,6 +151,8 @@ score_item = StepwiseItem(_score_steps)
 encoded_score_item = StepwiseItem(_encoded_score_steps)
 # One waits request's item: its response, or the problem the single call would get.
 waits_item = StepwiseItem(_waits_steps)
+# As `waits_item`, for an item encoded at once and read no further than its `ready`.
+encoded_waits_item = StepwiseItem(_encoded_waits_steps)
 
 
 def analysis_item(body: object, ruleset: ServedRuleSet) -> Item:
@@ -171,7 +181,9 @@ EXPLAINED_ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {
 def encoded_item(item: ItemFunction) -> ItemFunction:
     """The item function making the same JSON as `item` once encoded with orjson, for items
     encoded at once and read no further than their result's `winning` (or `ready`)."""
-    return encoded_score_item if item is score_item else item
+    if item is score_item:
+        return encoded_score_item
+    return encoded_waits_item if item is waits_item else item
 
 
 def read_batch(body: Mapping[str, Any]) -> list[Any]:

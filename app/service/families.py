@@ -173,6 +173,9 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     # same JSON once encoded, made for less (parts of it held as encoded fragments); None:
     # `write_score` writes those too.
     write_score_encoded: Callable[[Scored, RS], Json] | None = None
+    # The same for the waits answer (`write_waits`), for an answer read no further than its
+    # `ready`; None: `write_waits` writes those too.
+    write_waits_encoded: Callable[[Waits, RS], Json] | None = None
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

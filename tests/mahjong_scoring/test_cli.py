@@ -166,6 +166,17 @@ def test_lines_scored_together_are_the_lines_scored_one_by_one(mixed_log: Path) 
     assert any(error for _, _, error in one_by_one)  # error items among them
 
 
+def test_waits_lines_scored_together_are_the_lines_scored_one_by_one() -> None:
+    rulesets = served_rulesets()
+    raws = [line.encode() for line in loggen.log_lines(
+        rulesets, sorted(loggen.tile_rulesets(rulesets)), 300, seed=5, waits=True,
+        malformed=0.04)]
+    scorer = LineScorer(rulesets, "mcr", "waits")
+    one_by_one = [scorer.line(raw, n) for n, raw in enumerate(raws, 1)]
+    assert scorer.lines(raws, 1) == one_by_one
+    assert any(ready for _, ready, _ in one_by_one)
+
+
 def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> None:
     scorer = LineScorer(served_rulesets(), "mcr")
     drawn = HAND.encode()

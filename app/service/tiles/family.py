@@ -48,6 +48,7 @@ from app.service.tiles.responses import (
     score_answer,
     score_line_answer,
     settle_response,
+    waits_line_answer,
     waits_response,
 )
 from app.service.tiles.settle_requests import read_settle_request, round_hands
@@ -139,4 +140,5 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     plays_matches=True,
     ready_before_win=_tile_ready_before_win,
     write_score_encoded=score_line_answer,
+    write_waits_encoded=waits_line_answer,
 )

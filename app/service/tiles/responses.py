@@ -122,10 +122,11 @@ def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
     encoded, its fans and payments held as encoded fragments (`orjson.Fragment`), which cost
     less to make and to encode than their dicts. Never an answer handed to a caller; one
     that orjson refuses is made again as `score_answer` makes it."""
+    reason = r.reason
     return {
         "ruleset": r.ruleset,
         "winning": r.winning,
-        "reason": reason_json(r.reason),
+        "reason": None if reason is None else reason_json(reason),
         "fans": [_fan_fragment(f) for f in r.fans],
         "fan_total": r.fan_total,
         "value": r.value,
@@ -133,6 +134,33 @@ def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
         "decomposition": _decomposition_encoded(r.decomposition),
         "payments": _payments_fragment(r.payments),
     }
+
+
+def waits_line_answer(r: WaitsResult, rs: RuleSet) -> dict[str, Any]:
+    """`waits_response` for an answer encoded with orjson at once and never read again but
+    for `ready`, as `score_line_answer` is: each wait's fans as encoded fragments."""
+    best = r.best
+    return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
+            "waits": [_wait_encoded(w) for w in r.waits],
+            "best": _wait_encoded(best) if best is not None else None}
+
+
+def _wait_encoded(w: WaitEntry) -> dict[str, Any]:
+    # `_wait` once encoded (`waits_line_answer`).
+    reason = w.reason
+    out: dict[str, Any] = {
+        "tile": w.tile,
+        "winning": w.winning,
+        "reason": None if reason is None else reason_json(reason),
+        "fans": [_fan_fragment(f) for f in w.fans],
+        "fan_total": w.fan_total,
+        "value": w.value,
+        "multiplier": w.multiplier,
+        "decomposition": _decomposition_encoded(w.decomposition),
+    }
+    if w.explanation is not None:
+        out["explanation"] = _explanation(w.explanation)
+    return out
 
 
 def _decomposition_encoded(d: Decomposition | None) -> dict[str, Any] | None:
