@@ -16,7 +16,8 @@ What a family gives (`ServiceFamily`):
 - `score`, `explain`, `waits`: the engine's calls (`explain`: the result and what the scoring
   compared, for `?explain=true`; `waits` takes the `explain` flag itself);
 - `write_score`, `write_waits`: the answers' JSON, the envelope of `app.service.envelope`
-  included;
+  included; `write_score_encoded`, `write_waits_encoded` (optional): the same JSON once
+  encoded with orjson, for answers encoded at once (the bulk scorer's lines);
 - `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
 - `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
   settles no rounds, and its rule sets answer 422 `settle_not_supported`;
