@@ -33,6 +33,7 @@ from app.service.batch import (
     EXPLAINED_ITEM_FUNCTIONS,
     ITEM_FUNCTIONS,
     Item,
+    encoded_item,
     internal_error_item,
     run_batch,
 )
@@ -104,6 +105,8 @@ class LineScorer:
             raise ValueError(f"no rule set {default!r}; known: {', '.join(rulesets)}")
         self.rulesets = rulesets
         self.default = default
+        # The rule set of lines that name none, looked up once.
+        self._default_ruleset = rulesets[default] if default is not None else None
         self.endpoint = endpoint
         self.seconds = seconds
         self._item = (EXPLAINED_ITEM_FUNCTIONS if explain else ITEM_FUNCTIONS)[endpoint]
@@ -161,8 +164,9 @@ class LineScorer:
     def _batch(self, bodies: list[dict[str, Any]], ruleset: ServedRuleSet | None, first: int,
                out: list[tuple[bytes, bool, bool]]) -> None:
         assert ruleset is not None
-        # Items, typed so: each one's result is a dict lookup rather than a method call.
-        items: list[Item] = run_batch(bodies, ruleset, self._item, None,
+        # Items, typed so: each one's result is a dict lookup rather than a method call. They
+        # are encoded here and dropped: made as such (`encoded_item`).
+        items: list[Item] = run_batch(bodies, ruleset, encoded_item(self._item), None,
                                       where=lambda index: f"line {first + index}")
         won = self._won
         for n, item in enumerate(items, first):
@@ -173,7 +177,9 @@ class LineScorer:
                     out.append((orjson.dumps(item), bool(won(result)), False))
                     continue
                 except (TypeError, orjson.JSONEncodeError):
-                    pass
+                    # Made again as a line alone makes it, as plain JSON values (an item
+                    # made for encoding at once holds orjson's own), for the fallback encoder.
+                    item = self._answer((bodies[n - first], ruleset), n)
             out.append(self._encoded(self._numbered(item, n)))
 
     @staticmethod
@@ -217,14 +223,16 @@ class LineScorer:
             raise
         if type(body) is not dict:
             return {"error": api_problem(not_an_object(body, f"Line {number}"))}
-        rid = body.pop("ruleset", None)
+        # Most lines name no rule set: told by a lookup, without a call of `pop`.
+        rid = body.pop("ruleset") if "ruleset" in body else None
         if rid is None:
-            rid = self.default
-            if rid is None:
+            default = self._default_ruleset
+            if default is None:
                 return _invalid("/ruleset", "required", (
                     'Required: the rule set of this line, in its "ruleset" field (such as '
                     '"mcr") or given for every line (mahjong-score --ruleset).'))
-        elif type(rid) is not str:
+            return body, default
+        if type(rid) is not str:
             return _invalid("/ruleset", "invalid_type",
                             'Not a rule set id: expected a string such as "mcr".')
         ruleset = self.rulesets.get(rid)

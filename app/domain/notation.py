@@ -42,6 +42,7 @@ from app.domain.hand import CHOW, KONG, PUNG, Meld
 from app.domain.tiles import TileSet
 
 _DIGITS: Final = "0123456789"
+_ASCII: Final = 128
 # The suit letters of the notation (万 筒 条, riichi-style honours, flowers): a tile set may
 # lack some of them, and a tile written with one is then not a tile of that set.
 NOTATION_SUITS: Final = "mpszf"
@@ -82,6 +83,11 @@ class _Grammar:
     # .hand_reading`): (kind, tiles, concealed) -> the meld. A memo, emptied when it reaches
     # MELDS_LIMIT.
     melds: dict[tuple[str, str, bool], Meld]
+    # By a character's code point below 128 (`read_tiles`' compact reading): for a suit
+    # letter, its tile per digit (-1: none), else None; and the tile of a one-character code
+    # that starts no longer name, else -1.
+    ascii_suits: tuple[tuple[int, ...] | None, ...]
+    ascii_singles: tuple[int, ...]
 
 
 _GRAMMARS: Final[dict[int, tuple[TileSet, _Grammar]]] = {}
@@ -122,6 +128,14 @@ def _build_grammar(tileset: TileSet) -> _Grammar:
     if words:
         example = min((w for ws in words.values() for w, _ in ws), key=len)
         hint += f" or a Chinese name such as {example}"
+    ascii_suits: list[tuple[int, ...] | None] = [None] * _ASCII
+    ascii_singles = [-1] * _ASCII
+    for letter, table in digit_codes.items():
+        if ord(letter) < _ASCII:
+            ascii_suits[ord(letter)] = tuple(table.get(str(d), -1) for d in range(10))
+    for code, tile in singles.items():
+        if ord(code) < _ASCII and code not in words:
+            ascii_singles[ord(code)] = tile
     return _Grammar(
         digit_codes=digit_codes,
         singles=singles,
@@ -134,6 +148,8 @@ def _build_grammar(tileset: TileSet) -> _Grammar:
         flowers=frozenset(tileset.flowers),
         tokens={},
         melds={},
+        ascii_suits=tuple(ascii_suits),
+        ascii_singles=tuple(ascii_singles),
     )
 
 
@@ -155,11 +171,27 @@ def _digit_ranges(table: dict[str, int]) -> str:
 def _grammar(tileset: TileSet) -> _Grammar:
     # Keyed by identity: TileSet holds a dict and is not hashable. The entry keeps the tile
     # set alive, so its id cannot be reused by another object.
+    last = _LAST
+    if last.tileset is tileset and last.grammar is not None:
+        return last.grammar
     entry = _GRAMMARS.get(id(tileset))
     if entry is None or entry[0] is not tileset:
         entry = (tileset, _build_grammar(tileset))
         _GRAMMARS[id(tileset)] = entry
+    last.tileset, last.grammar = entry
     return entry[1]
+
+
+class _LastGrammar:
+    """The tile set whose grammar was asked for last, and that grammar: a log's lines, a
+    request's fields, are mostly of one tile set, told so by an identity test alone."""
+
+    def __init__(self) -> None:
+        self.tileset: TileSet | None = None
+        self.grammar: _Grammar | None = None
+
+
+_LAST: Final = _LastGrammar()
 
 
 def _scan(
@@ -338,13 +370,17 @@ def melds_memo(tileset: TileSet) -> dict[tuple[str, str, bool], Meld]:
 def read_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
     """The tiles written in ``text``, as `parse_tiles` reads them, faster.
 
-    The text is cut into tokens (a compact group such as ``123m``, or one character), each
-    looked up in a memo of tokens already read; a token read for the first time is read by
-    the scanner alone. A token the scanner refuses, a text ending in digits, or a character
-    that may start a Chinese name of several characters (东风) sends the whole text to the
-    scanner, which reads it in context and names the fault's position.
+    A text of ASCII compact groups and one-character codes is read from the grammar's tables
+    (`_read_compact`). Any other text is cut into tokens (a compact group such as ``123m``,
+    or one character), each looked up in a memo of tokens already read; a token read for the
+    first time is read by the scanner alone. A token the scanner refuses, a text ending in
+    digits, or a character that may start a Chinese name of several characters (东风) sends
+    the whole text to the scanner, which reads it in context and names the fault's position.
     """
     g = _grammar(tileset)
+    compact = _read_compact(text, g)
+    if compact is not None:
+        return compact
     memo = g.tokens
     out: list[int] = []
     if text and text[-1] not in _DIGITS:
@@ -358,6 +394,40 @@ def read_tiles(text: str, tileset: TileSet, *, pointer: str = "") -> list[int]:
         else:
             return out
     return parse_tiles(text, tileset, pointer=pointer)
+
+
+def _read_compact(text: str, g: _Grammar) -> list[int] | None:
+    """The tiles of a text of ASCII compact groups and one-character codes alone ("123m45pE"),
+    read as `_scan` reads them, from the grammar's tables by code point; None for any other
+    text (a space, a name, a character past ASCII, a fault), which the scanner reads."""
+    out: list[int] = []
+    suits = g.ascii_suits
+    singles = g.ascii_singles
+    digits_at = -1  # where the pending run of digits began, -1 when none is pending
+    for i in range(len(text)):
+        code = ord(text[i])
+        if 48 <= code <= 57:  # "0".."9"
+            if digits_at < 0:
+                digits_at = i
+            continue
+        if code >= _ASCII:
+            return None
+        if digits_at >= 0:
+            table = suits[code]
+            if table is None:
+                return None
+            for k in range(digits_at, i):
+                tile = table[ord(text[k]) - 48]
+                if tile < 0:
+                    return None
+                out.append(tile)
+            digits_at = -1
+            continue
+        tile = singles[code]
+        if tile < 0:
+            return None
+        out.append(tile)
+    return out if digits_at < 0 else None
 
 
 def _tokens(text: str) -> list[str]:

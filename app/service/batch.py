@@ -48,6 +48,7 @@ __all__ = [
     "ItemFunction",
     "StepwiseItem",
     "analysis_item",
+    "encoded_item",
     "read_batch",
     "run_batch",
     "score_body",
@@ -128,10 +129,30 @@ def _waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
     return family.read_waits, lambda request, rs: waits(request, rs, False), family.write_waits
 
 
+def _encoded_score_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
+    write = family.write_score_encoded
+    if write is None:
+        return _score_steps(family)
+    return family.read_score, family.score, write
+
+
+def _encoded_waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
+    write = family.write_waits_encoded
+    if write is None:
+        return _waits_steps(family)
+    waits = family.waits
+    return family.read_waits, lambda request, rs: waits(request, rs, False), write
+
+
 # One score request's item: its response, or the problem the single call would get.
 score_item = StepwiseItem(_score_steps)
+# As `score_item`, for an item encoded with orjson at once and read no further than its
+# result's `winning`: the same JSON once encoded (see `ServiceFamily.write_score_encoded`).
+encoded_score_item = StepwiseItem(_encoded_score_steps)
 # One waits request's item: its response, or the problem the single call would get.
 waits_item = StepwiseItem(_waits_steps)
+# As `waits_item`, for an item encoded at once and read no further than its `ready`.
+encoded_waits_item = StepwiseItem(_encoded_waits_steps)
 
 
 def analysis_item(body: object, ruleset: ServedRuleSet) -> Item:
@@ -155,6 +176,14 @@ ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {"score": score_item, "waits": wait
 EXPLAINED_ITEM_FUNCTIONS: Mapping[str, ItemFunction] = {
     "score": explained_score_item, "waits": explained_waits_item,
     "analysis": analysis_item}  # an analysis has nothing to explain
+
+
+def encoded_item(item: ItemFunction) -> ItemFunction:
+    """The item function making the same JSON as `item` once encoded with orjson, for items
+    encoded at once and read no further than their result's `winning` (or `ready`)."""
+    if item is score_item:
+        return encoded_score_item
+    return encoded_waits_item if item is waits_item else item
 
 
 def read_batch(body: Mapping[str, Any]) -> list[Any]:

@@ -16,7 +16,8 @@ What a family gives (`ServiceFamily`):
 - `score`, `explain`, `waits`: the engine's calls (`explain`: the result and what the scoring
   compared, for `?explain=true`; `waits` takes the `explain` flag itself);
 - `write_score`, `write_waits`: the answers' JSON, the envelope of `app.service.envelope`
-  included;
+  included; `write_score_encoded`, `write_waits_encoded` (optional): the same JSON once
+  encoded with orjson, for answers encoded at once (the bulk scorer's lines);
 - `document`: the rule set's document (`GET /v1/rulesets/{ruleset}`);
 - `rounds`: how a round is read, settled and written (`POST .../settle`), or None: the family
   settles no rounds, and its rule sets answer 422 `settle_not_supported`;
@@ -168,6 +169,14 @@ class ServiceFamily(Generic[RS, ScoreIn, Scored, Why, WaitsIn, Waits]):
     ready_before_win: Callable[[ScoreIn, RS], bool] | None = None
     # Its rule sets play matches (`POST .../match`: each has a `match:` section).
     plays_matches: bool = False
+    # The unexplained score answer as `write_score` writes it, for an answer encoded with
+    # orjson at once and read no further than its `winning` (the bulk scorer's lines): the
+    # same JSON once encoded, made for less (parts of it held as encoded fragments); None:
+    # `write_score` writes those too.
+    write_score_encoded: Callable[[Scored, RS], Json] | None = None
+    # The same for the waits answer (`write_waits`), for an answer read no further than its
+    # `ready`; None: `write_waits` writes those too.
+    write_waits_encoded: Callable[[Waits, RS], Json] | None = None
 
 
 AnyFamily = ServiceFamily[Any, Any, Any, Any, Any, Any]

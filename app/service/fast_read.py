@@ -45,6 +45,7 @@ class FieldReader:
         "nested",
         "notation_length",
         "other",
+        "required",
     )
 
     def __init__(self, name: str, kind: int, *, allow_none: bool = False,
@@ -65,19 +66,29 @@ class FieldReader:
         self.code_length = code_length  # a listed tile code's longest (TILES)
         self.nested = nested
         self.other = other
+        self.required = False  # the object must hold its key (set by its `ObjectReader`)
 
 
 class ObjectReader:
     """How an object is read: its fields by key, the keys it must hold, and what the fields
     it does not hold are read as."""
 
-    __slots__ = ("as_is", "by_key", "defaults", "required")
+    __slots__ = ("as_is", "by_key", "defaults", "required", "required_count")
 
     def __init__(self, by_key: dict[str, FieldReader], required: frozenset[str],
                  defaults: dict[str, Any]) -> None:
         self.by_key = by_key
         self.required = required
         self.defaults = defaults
+        # An object holds every required key when it holds as many keys of required fields
+        # as there are (each key once): counted while its keys are read, rather than each
+        # looked up. A required key no field reads is never counted, so that no object passes
+        # (as one holding it fails on the unknown key).
+        self.required_count = len(required)
+        for key in required:
+            f = by_key.get(key)
+            if f is not None:
+                f.required = True
         # No field it does not hold takes a default, and each is read into its own key: the
         # object read holds the keys of the object given, in its order (see `_object`).
         self.as_is = not defaults and all(f.name == key for key, f in by_key.items())
@@ -96,9 +107,6 @@ def read_object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any] | 
 
 
 def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
-    for key in reader.required:  # compiled, a loop beats the generic set comparison
-        if key not in data:
-            raise _Fault
     by_key = reader.by_key
     # An object whose fields take no default and keep their keys (`as_is`) is read as a copy
     # of the object given, made at its size at once (a dict filled key by key grows several
@@ -106,10 +114,13 @@ def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
     # objects, a number written as 2.0): the same keys, in the same order.
     as_is = reader.as_is
     out = data.copy() if as_is else dict(reader.defaults)
+    required = 0  # the required fields' keys it holds
     for key, value in data.items():
         f = by_key.get(key)
         if f is None:
             raise _Fault
+        if f.required:
+            required += 1
         if value is None:
             if not f.allow_none:
                 raise _Fault
@@ -119,6 +130,8 @@ def _object(reader: ObjectReader, data: dict[str, Any]) -> dict[str, Any]:
             read = _value(f, value, key, data)
             if not as_is or read is not value:
                 out[f.name] = read
+    if required != reader.required_count:
+        raise _Fault
     return out
 
 

@@ -423,10 +423,11 @@ def test_hand_string_round_trip(standing: list[int], pungs: list[tuple[int, bool
     ]
 
 
-# --- read_tiles: the token memo reads what the scanner reads ------------------------------
+# --- read_tiles: its compact reading and its token memo read what the scanner reads ------
 
 _PIECES = ["1", "2", "5", "9", "0", "123", "55", "m", "p", "s", "z", "f", "E", "C", "P", "F",
-           " ", "东", "风", "东风", "一万", "一", "万", "红中", "中", "發", "x", "[", "\t"]
+           "S", "W", "N", "8f", "1234567", "~", " ", "东", "风", "东风", "一万", "一", "万",
+           "红中", "中", "發", "x", "[", "\t"]
 
 
 def _either(read: object, *args: object) -> tuple[str, object]:

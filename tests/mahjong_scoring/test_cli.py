@@ -166,6 +166,17 @@ def test_lines_scored_together_are_the_lines_scored_one_by_one(mixed_log: Path) 
     assert any(error for _, _, error in one_by_one)  # error items among them
 
 
+def test_waits_lines_scored_together_are_the_lines_scored_one_by_one() -> None:
+    rulesets = served_rulesets()
+    raws = [line.encode() for line in loggen.log_lines(
+        rulesets, sorted(loggen.tile_rulesets(rulesets)), 300, seed=5, waits=True,
+        malformed=0.04)]
+    scorer = LineScorer(rulesets, "mcr", "waits")
+    one_by_one = [scorer.line(raw, n) for n, raw in enumerate(raws, 1)]
+    assert scorer.lines(raws, 1) == one_by_one
+    assert any(ready for _, ready, _ in one_by_one)
+
+
 def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> None:
     scorer = LineScorer(served_rulesets(), "mcr")
     drawn = HAND.encode()
@@ -184,6 +195,19 @@ def test_a_line_the_engine_fails_on_is_its_own_error_and_the_log_names_it() -> N
     assert items[0] == items[2] == items[4] == json.loads(scorer.line(drawn, 1)[0])
     assert items[3]["error"]["code"] == "internal_error" and items[3]["error"]["line"] == 43
     assert logged.messages == ["unhandled error on line 43 for mcr"]
+
+
+def test_an_item_made_to_be_encoded_that_orjson_refuses_is_made_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A batch of lines writes each answer for orjson alone (`batch.encoded_item`); one it
+    # cannot encode is made again as a line alone makes it, for the fallback encoder.
+    def steps(family: batch.AnyFamily) -> tuple[batch.Step, batch.Step, batch.Step]:
+        return family.read_score, family.score, lambda result, rs: {"winning": 1 << 70}
+
+    monkeypatch.setattr(batch, "encoded_score_item", batch.StepwiseItem(steps))
+    scorer = LineScorer(served_rulesets(), "mcr")
+    raws = [HAND.encode(), b"", HAND.encode()]
+    assert scorer.lines(raws, 7) == [scorer.line(raw, n) for n, raw in enumerate(raws, 7)]
 
 
 class _Messages(logging.Handler):

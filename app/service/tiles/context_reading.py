@@ -36,7 +36,6 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
                   ruleset: RuleSet) -> WinContext:
     """The win context; ``hand`` is the hand, or for a waiting hand (no winning tile yet) its
     declared melds."""
-    tileset = ruleset.tileset
     # The schema's reading is a dict: read as one, each field is a direct lookup.
     fields: dict[str, Any] = data if isinstance(data, dict) else dict(data)
     win_type = fields["win_type"]
@@ -53,10 +52,11 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
     discarder = _seat(fields.get("discarder"), "discarder", players)
     options = build_options(fields.get("options"), ruleset, dealer=dealer)
     first_turn = bool(fields.get("first_turn"))
+    last_of_kind = bool(fields.get("last_of_kind"))
 
-    _check_consistency(win_type, kong, winner, discarder, hand, tileset)
-    if fields.get("last_of_kind") and isinstance(hand, Hand):
-        _check_last_of_kind(hand, tileset)
+    _check_consistency(win_type, kong, winner, discarder, hand, ruleset)
+    if last_of_kind and isinstance(hand, Hand):
+        _check_last_of_kind(hand, ruleset.tileset)
     for rule in ruleset.context_rules:
         _check_context_rule(rule, win_type, winner, options)
     melds = hand.melds if isinstance(hand, Hand) else hand
@@ -77,7 +77,7 @@ def build_context(data: Mapping[str, Any], hand: Hand | Sequence[Meld],
         win_type,
         kong,
         bool(fields.get("last_tile")),
-        bool(fields.get("last_of_kind")),
+        last_of_kind,
         first_turn,
         WIND_NAMES[seat_wind] if seat_wind is not None else 0,
         WIND_NAMES[round_wind] if round_wind is not None else 0,
@@ -287,7 +287,7 @@ def _check_context_rule(rule: ContextRule, win_type: str, winner: int,
 
 
 def _check_consistency(win_type: str, kong: str | None, winner: int, discarder: int | None,
-                       hand: Hand | Sequence[Meld], tileset: TileSet) -> None:
+                       hand: Hand | Sequence[Meld], ruleset: RuleSet) -> None:
     """The context must describe a win that can happen (as far as it can be judged without
     the winning tile, for a waiting hand)."""
     melds = hand.melds if isinstance(hand, Hand) else hand
@@ -332,6 +332,7 @@ def _check_consistency(win_type: str, kong: str | None, winner: int, discarder: 
         w = hand.win_tile
         others = hand.concealed.count(w) - 1 + sum(m.tiles.count(w) for m in hand.melds)
         if others > 0:
+            tileset = ruleset.tileset
             raise _inconsistent(
                 f"context.kong is robbed (抢杠和) but the hand holds another "
                 f"{tileset.code(w)} besides hand.win_tile: the robbed tile is the fourth "

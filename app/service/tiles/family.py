@@ -46,7 +46,9 @@ from app.service.tiles.requests import (
 from app.service.tiles.responses import (
     analysis_response,
     score_answer,
+    score_line_answer,
     settle_response,
+    waits_line_answer,
     waits_response,
 )
 from app.service.tiles.settle_requests import read_settle_request, round_hands
@@ -137,4 +139,6 @@ FAMILY: ServiceFamily[Any, Any, Any, Any, Any, Any] = ServiceFamily(
     contract=TILE_CONTRACT,
     plays_matches=True,
     ready_before_win=_tile_ready_before_win,
+    write_score_encoded=score_line_answer,
+    write_waits_encoded=waits_line_answer,
 )

@@ -8,7 +8,7 @@ each was written at.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Final
 
 from app.domain.errors import Code, HandError, NotationError
 from app.domain.hand import CHOW, HAND_SIZE, KONG, MAX_MELDS, Meld
@@ -35,6 +35,94 @@ def read_hand(data: str | Mapping[str, Any], tileset: TileSet, *, waiting: bool
               ) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None]:
     """(standing tiles, melds, winning tile); a waiting hand is one tile short and has no
     winning tile (None)."""
+    if type(data) is dict:
+        read = _read_fields(data, tileset, waiting)
+        if read is not None:
+            return read
+    return _read_in_order(data, tileset, waiting)
+
+
+def _read_fields(fields: dict[str, Any], tileset: TileSet, waiting: bool
+                 ) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None] | None:
+    """`read_hand` of a hand of fields that holds no fault, or None: then `_read_in_order`
+    reads it again and finds its first fault. Its flowers and copies are told by one count
+    of its tiles (`_limits`: none of a flower may stand, where `_read_in_order` looks each
+    tile up among the flowers, the winning tile too, before counting the copies)."""
+    try:
+        raw = fields["concealed"]
+        if isinstance(raw, str):
+            standing = read_tiles(raw, tileset, pointer="/hand/concealed")
+        else:
+            return None
+        raw_melds = fields.get("melds") or ()
+        if len(raw_melds) > MAX_MELDS:
+            return None
+        melds = [_read_known_meld(m if type(m) is dict else dict(m), tileset, k)
+                 for k, m in enumerate(raw_melds)]
+        written = fields.get("win_tile")
+        win_tile = None if written is None else parse_tile(written, tileset, "/hand/win_tile")
+    except HandError:
+        return None
+    most = _limits(tileset)
+    if len(standing) != _needed(len(melds), waiting) or not _within_limits(
+            standing, melds, most):
+        return None
+    if win_tile is not None and most[win_tile] == 0:  # a flower (even for a waiting hand)
+        return None
+    if waiting:
+        return tuple(standing), tuple(melds), None
+    if win_tile is None:
+        win_tile = standing[-1]
+    elif win_tile not in standing:
+        return None
+    return tuple(standing), tuple(melds), win_tile
+
+
+def _within_limits(standing: list[int], melds: list[Meld], most: list[int]) -> bool:
+    counts = [0] * len(most)
+    for t in standing:
+        n = counts[t] = counts[t] + 1
+        if n > most[t]:
+            return False
+    for m in melds:
+        for t in m.tiles:
+            n = counts[t] = counts[t] + 1
+            if n > most[t]:
+                return False
+    return True
+
+
+class _Limits:
+    """The most copies of each kind a hand may hold, of a tile set: its copies, a flower's
+    none."""
+
+    def __init__(self, tileset: TileSet) -> None:
+        self.tileset = tileset
+        flowers = tileset.flower_set
+        self.most = [0 if t in flowers else n for t, n in enumerate(tileset.copies)]
+
+
+class _LastLimits:
+    """The limits of the tile set read last (a log's hands are mostly of one rule set)."""
+
+    def __init__(self) -> None:
+        self.limits: _Limits | None = None
+
+
+_LAST: Final = _LastLimits()
+
+
+def _limits(tileset: TileSet) -> list[int]:
+    found = _LAST.limits
+    if found is None or found.tileset is not tileset:
+        found = _LAST.limits = _Limits(tileset)
+    return found.most
+
+
+def _read_in_order(data: str | Mapping[str, Any], tileset: TileSet, waiting: bool
+                   ) -> tuple[tuple[int, ...], tuple[Meld, ...], int | None]:
+    """`read_hand`, each field checked where it was written, in order (so the first fault
+    found is the same whatever else the hand holds)."""
     win_tile: int | None
     if isinstance(data, str):
         standing, melds, win_tile = _parse_hand_string(data, tileset, waiting)

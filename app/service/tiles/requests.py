@@ -62,7 +62,8 @@ from app.service.tiles.request_schemas import ANALYSIS_REQUEST, SCORE_REQUEST, W
 def read_score_request(body: Mapping[str, Any], ruleset: RuleSet) -> tuple[Hand, WinContext]:
     """A decoded score request body as the hand and the context of its win."""
     data = validated(SCORE_REQUEST, body)
-    check_named_ruleset(data, ruleset.id)
+    if "ruleset" in data:  # (the rule set's id read only then)
+        check_named_ruleset(data, ruleset.id)
     return build(data["hand"], data["context"], ruleset)
 
 
@@ -70,7 +71,8 @@ def read_waits_request(body: Mapping[str, Any], ruleset: RuleSet
                        ) -> tuple[tuple[int, ...], tuple[Meld, ...], WinContext]:
     """A decoded waits request body as (standing tiles, declared melds, context)."""
     data = validated(WAITS_REQUEST, body)
-    check_named_ruleset(data, ruleset.id)
+    if "ruleset" in data:  # (the rule set's id read only then)
+        check_named_ruleset(data, ruleset.id)
     return build_waiting(data["hand"], data["context"], ruleset)
 
 
@@ -113,8 +115,11 @@ def build_waiting(hand_data: str | Mapping[str, Any], context_data: Mapping[str,
 
 def check_meld_kinds(melds: tuple[Meld, ...], hand_data: object, ruleset: RuleSet) -> None:
     """A rule set may not let players declare some kinds of meld (四川: no 吃, so no chow)."""
+    if not melds:
+        return
+    kinds = ruleset.meld_kinds
     for i, meld in enumerate(melds):
-        if meld.kind not in ruleset.meld_kinds:
+        if meld.kind not in kinds:
             pointer = "/hand" if isinstance(hand_data, str) else f"/hand/melds/{i}"
             allowed = ", ".join(ruleset.meld_kinds)
             raise HandError(

@@ -9,14 +9,18 @@ routes encode them. Nothing here computes: it writes out what the engine decided
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
+import orjson
+
+from app.domain.money import Payments
 from app.rules.model import RuleSet
 from app.scoring.analysis import AnalysisResult, Standing13
 from app.scoring.result import (
     Decomposition,
     DrawPlayer,
     Explanation,
+    FanResult,
     ScoreResult,
     SettleResult,
     WaitEntry,
@@ -70,6 +74,102 @@ def score_answer(r: ScoreResult, rs: RuleSet, explanation: Explanation | None) -
     """`score_response` as the family's `write_score` takes it (the rule set is not needed):
     defined here, compiled, so that writing an answer makes no interpreted call."""
     return score_response(r, explanation)
+
+
+# An answer encoded at once (`score_line_answer`): a fan's JSON, and a payments', encoded once
+# and remembered, the same bytes in every answer that holds an equal one. Equal fans are one
+# object from the engine's table, and a rule set's payments take few values (a winner, a
+# discarder, an amount), so both are remembered in a few entries; past the limit a table
+# starts again.
+_FANS: Final[dict[FanResult, orjson.Fragment]] = {}
+_PAYMENTS: Final[dict[Payments, orjson.Fragment]] = {}
+FRAGMENTS_LIMIT: Final = 4096
+
+
+def _fan_fragment(f: FanResult) -> Any:
+    found = _FANS.get(f)
+    if found is None:
+        try:
+            found = orjson.Fragment(orjson.dumps(fan_json(f)))
+        except orjson.JSONEncodeError:
+            # What orjson does not encode (an integer past 64 bits) stays a dict: the
+            # answer's encoder then refuses it as it would the plain answer.
+            return fan_json(f)
+        if len(_FANS) >= FRAGMENTS_LIMIT:
+            _FANS.clear()
+        _FANS[f] = found
+    return found
+
+
+def _payments_fragment(p: Payments | None) -> Any:
+    if p is None:
+        return None
+    found = _PAYMENTS.get(p)
+    if found is None:
+        try:
+            found = orjson.Fragment(orjson.dumps(payments_json(p)))
+        except orjson.JSONEncodeError:
+            return payments_json(p)  # as `_fan_fragment`
+        if len(_PAYMENTS) >= FRAGMENTS_LIMIT:
+            _PAYMENTS.clear()
+        _PAYMENTS[p] = found
+    return found
+
+
+def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
+    """`score_answer` (unexplained) for an answer that is encoded with orjson at once and
+    never read again but for `winning` (the bulk scorer's lines): the same JSON once
+    encoded, its fans and payments held as encoded fragments (`orjson.Fragment`), which cost
+    less to make and to encode than their dicts. Never an answer handed to a caller; one
+    that orjson refuses is made again as `score_answer` makes it."""
+    reason = r.reason
+    return {
+        "ruleset": r.ruleset,
+        "winning": r.winning,
+        "reason": None if reason is None else reason_json(reason),
+        "fans": [_fan_fragment(f) for f in r.fans],
+        "fan_total": r.fan_total,
+        "value": r.value,
+        "multiplier": r.multiplier,
+        "decomposition": _decomposition_encoded(r.decomposition),
+        "payments": _payments_fragment(r.payments),
+    }
+
+
+def waits_line_answer(r: WaitsResult, rs: RuleSet) -> dict[str, Any]:
+    """`waits_response` for an answer encoded with orjson at once and never read again but
+    for `ready`, as `score_line_answer` is: each wait's fans as encoded fragments."""
+    best = r.best
+    return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
+            "waits": [_wait_encoded(w) for w in r.waits],
+            "best": _wait_encoded(best) if best is not None else None}
+
+
+def _wait_encoded(w: WaitEntry) -> dict[str, Any]:
+    # `_wait` once encoded (`waits_line_answer`).
+    reason = w.reason
+    out: dict[str, Any] = {
+        "tile": w.tile,
+        "winning": w.winning,
+        "reason": None if reason is None else reason_json(reason),
+        "fans": [_fan_fragment(f) for f in w.fans],
+        "fan_total": w.fan_total,
+        "value": w.value,
+        "multiplier": w.multiplier,
+        "decomposition": _decomposition_encoded(w.decomposition),
+    }
+    if w.explanation is not None:
+        out["explanation"] = _explanation(w.explanation)
+    return out
+
+
+def _decomposition_encoded(d: Decomposition | None) -> dict[str, Any] | None:
+    # `_decomposition` once encoded: orjson writes a tuple as the list it holds.
+    if d is None:
+        return None
+    wilds = d.wilds
+    return {"shape": d.shape, "melds": d.melds,
+            "wilds": [{"tile": held, "as": read} for held, read in wilds] if wilds else ()}
 
 
 def _wait(w: WaitEntry) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from app.rules.definitions import PaymentDef, WildDef
 from app.rules.model import OptionDef, RuleSet
 from app.service.problems import ApiError
 from app.service.reading import field_name
-from app.service.tiles.requests import build, read_score_request
+from app.service.tiles.requests import build, build_waiting, read_score_request
 
 T = STANDARD
 c = T.by_code
@@ -185,6 +185,14 @@ def test_four_kongs_count_as_three_each() -> None:
          "flower_in_hand", "/hand/melds/0/tiles"),
         ({"concealed": NINE_GATES, "win_tile": "1f"}, "flower_in_hand", "/hand/win_tile"),
         ("1112345678999m1f", "flower_in_hand", "/hand"),
+        # the first fault in the order they are checked, whatever comes after it
+        ({"concealed": "11123m1f", "melds": [{"kind": "chow", "tiles": "124p"}]},
+         "flower_in_hand", "/hand/concealed"),
+        ({"concealed": "1112345678999m1f5m"}, "flower_in_hand", "/hand/concealed"),
+        ({"concealed": "1112345678999m", "win_tile": "1f"}, "flower_in_hand",
+         "/hand/win_tile"),
+        ({"concealed": "11111m234567899m", "win_tile": "E"}, "too_many_copies",
+         "/hand/concealed"),
         # melds
         ({"concealed": "11123m5m", "melds": [{"kind": "chow", "tiles": "124p"}]},
          "illegal_meld", "/hand/melds/0/tiles"),
@@ -242,6 +250,12 @@ def test_four_kongs_count_as_three_each() -> None:
 def test_hand_errors(hand: Any, code: str, pointer: str) -> None:
     err = error(hand)
     assert (err.code, err.pointer) == (code, pointer)
+
+
+def test_a_waiting_hand_refuses_a_flower_as_its_winning_tile_too() -> None:
+    with pytest.raises(HandError) as caught:
+        build_waiting({"concealed": "1112345678999m", "win_tile": "1f"}, SELF, RULES)
+    assert (caught.value.code, caught.value.pointer) == ("flower_in_hand", "/hand/win_tile")
 
 
 def test_wrong_tile_count_message_says_given_and_needed() -> None:
