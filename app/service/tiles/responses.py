@@ -32,10 +32,12 @@ from app.service.envelope import fan_json, not_counted_fan, payments_json, reaso
 # --- scored hands ------------------------------------------------------------------------
 
 
-def _decomposition(d: Decomposition | None) -> dict[str, Any] | None:
+def _decomposition(d: Decomposition | None, encoded: bool = False) -> dict[str, Any] | None:
     if d is None:
         return None
-    return {"shape": d.shape, "melds": list(d.melds),
+    # Encoded at once (`score_line_answer`), the melds stay the tuple they are: orjson writes
+    # a tuple as the list it holds.
+    return {"shape": d.shape, "melds": d.melds if encoded else list(d.melds),
             "wilds": [{"tile": held, "as": read} for held, read in d.wilds]}
 
 
@@ -50,37 +52,11 @@ def _explanation(e: Explanation) -> dict[str, Any]:
     }
 
 
-def score_response(r: ScoreResult, explanation: Explanation | None = None) -> dict[str, Any]:
-    # What the hand scored, in the order each wait of a waits response writes it too
-    # (`_wait`, after `tile`), then its payments. One dict literal per result type: each
-    # field is read by its index, where through a union of the two it is looked up by name.
-    out: dict[str, Any] = {
-        "ruleset": r.ruleset,
-        "winning": r.winning,
-        "reason": reason_json(r.reason),
-        "fans": [fan_json(f) for f in r.fans],
-        "fan_total": r.fan_total,
-        "value": r.value,
-        "multiplier": r.multiplier,
-        "decomposition": _decomposition(r.decomposition),
-        "payments": payments_json(r.payments),
-    }
-    if explanation is not None:
-        out["explanation"] = _explanation(explanation)
-    return out
-
-
-def score_answer(r: ScoreResult, rs: RuleSet, explanation: Explanation | None) -> dict[str, Any]:
-    """`score_response` as the family's `write_score` takes it (the rule set is not needed):
-    defined here, compiled, so that writing an answer makes no interpreted call."""
-    return score_response(r, explanation)
-
-
-# An answer encoded at once (`score_line_answer`): a fan's JSON, and a payments', encoded once
-# and remembered, the same bytes in every answer that holds an equal one. Equal fans are one
-# object from the engine's table, and a rule set's payments take few values (a winner, a
-# discarder, an amount), so both are remembered in a few entries; past the limit a table
-# starts again.
+# An answer encoded at once (`encoded`: the bulk scorer's lines, `score_line_answer`): a fan's
+# JSON, and a payments', encoded once and remembered, the same bytes in every answer that
+# holds an equal one. Equal fans are one object from the engine's table, and a rule set's
+# payments take few values (a winner, a discarder, an amount), so both are remembered in a
+# few entries; past the limit a table starts again.
 _FANS: Final[dict[FanResult, orjson.Fragment]] = {}
 _PAYMENTS: Final[dict[Payments, orjson.Fragment]] = {}
 FRAGMENTS_LIMIT: Final = 4096
@@ -116,82 +92,81 @@ def _payments_fragment(p: Payments | None) -> Any:
     return found
 
 
-def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
-    """`score_answer` (unexplained) for an answer that is encoded with orjson at once and
-    never read again but for `winning` (the bulk scorer's lines): the same JSON once
-    encoded, its fans and payments held as encoded fragments (`orjson.Fragment`), which cost
-    less to make and to encode than their dicts. Never an answer handed to a caller; one
-    that orjson refuses is made again as `score_answer` makes it."""
+def _fans(fans: tuple[FanResult, ...], encoded: bool) -> list[Any]:
+    if encoded:
+        return [_fan_fragment(f) for f in fans]
+    return [fan_json(f) for f in fans]
+
+
+def score_response(r: ScoreResult, explanation: Explanation | None = None,
+                   encoded: bool = False) -> dict[str, Any]:
+    """What the hand scored, in the order each wait of a waits response writes it too
+    (`_wait`, after `tile`), then its payments. One dict literal per result type: each
+    field is read by its index, where through a union of the two it is looked up by name.
+
+    `encoded`: for an answer encoded with orjson at once and never read again but for
+    `winning` (`score_line_answer`): the same JSON once encoded, its fans and payments held
+    as encoded fragments (`orjson.Fragment`), which cost less to make and to encode than
+    their dicts. Never an answer handed to a caller."""
     reason = r.reason
-    return {
+    out: dict[str, Any] = {
         "ruleset": r.ruleset,
         "winning": r.winning,
         "reason": None if reason is None else reason_json(reason),
-        "fans": [_fan_fragment(f) for f in r.fans],
+        "fans": _fans(r.fans, encoded),
         "fan_total": r.fan_total,
         "value": r.value,
         "multiplier": r.multiplier,
-        "decomposition": _decomposition_encoded(r.decomposition),
-        "payments": _payments_fragment(r.payments),
+        "decomposition": _decomposition(r.decomposition, encoded),
+        "payments": _payments_fragment(r.payments) if encoded else payments_json(r.payments),
     }
+    if explanation is not None:
+        out["explanation"] = _explanation(explanation)
+    return out
 
 
-def waits_line_answer(r: WaitsResult, rs: RuleSet) -> dict[str, Any]:
-    """`waits_response` for an answer encoded with orjson at once and never read again but
-    for `ready`, as `score_line_answer` is: each wait's fans as encoded fragments."""
-    best = r.best
-    return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
-            "waits": [_wait_encoded(w) for w in r.waits],
-            "best": _wait_encoded(best) if best is not None else None}
+def score_answer(r: ScoreResult, rs: RuleSet, explanation: Explanation | None) -> dict[str, Any]:
+    """`score_response` as the family's `write_score` takes it (the rule set is not needed):
+    defined here, compiled, so that writing an answer makes no interpreted call."""
+    return score_response(r, explanation)
 
 
-def _wait_encoded(w: WaitEntry) -> dict[str, Any]:
-    # `_wait` once encoded (`waits_line_answer`).
+def score_line_answer(r: ScoreResult, rs: RuleSet) -> dict[str, Any]:
+    """`score_answer` (unexplained) encoded at once (`score_response`'s `encoded`), as the
+    family's `write_score_encoded` takes it. One that orjson refuses is made again as
+    `score_answer` makes it."""
+    return score_response(r, None, True)
+
+
+def _wait(w: WaitEntry, encoded: bool = False) -> dict[str, Any]:
     reason = w.reason
     out: dict[str, Any] = {
         "tile": w.tile,
         "winning": w.winning,
         "reason": None if reason is None else reason_json(reason),
-        "fans": [_fan_fragment(f) for f in w.fans],
+        "fans": _fans(w.fans, encoded),
         "fan_total": w.fan_total,
         "value": w.value,
         "multiplier": w.multiplier,
-        "decomposition": _decomposition_encoded(w.decomposition),
+        "decomposition": _decomposition(w.decomposition, encoded),
     }
     if w.explanation is not None:
         out["explanation"] = _explanation(w.explanation)
     return out
 
 
-def _decomposition_encoded(d: Decomposition | None) -> dict[str, Any] | None:
-    # `_decomposition` once encoded: orjson writes a tuple as the list it holds.
-    if d is None:
-        return None
-    wilds = d.wilds
-    return {"shape": d.shape, "melds": d.melds,
-            "wilds": [{"tile": held, "as": read} for held, read in wilds] if wilds else ()}
-
-
-def _wait(w: WaitEntry) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "tile": w.tile,
-        "winning": w.winning,
-        "reason": reason_json(w.reason),
-        "fans": [fan_json(f) for f in w.fans],
-        "fan_total": w.fan_total,
-        "value": w.value,
-        "multiplier": w.multiplier,
-        "decomposition": _decomposition(w.decomposition),
-    }
-    if w.explanation is not None:
-        out["explanation"] = _explanation(w.explanation)
-    return out
-
-
-def waits_response(r: WaitsResult) -> dict[str, Any]:
+def waits_response(r: WaitsResult, encoded: bool = False) -> dict[str, Any]:
+    """The waits of a hand one tile short; `encoded` as `score_response`'s (each wait's fans
+    as encoded fragments)."""
+    best = r.best
     return {"ruleset": r.ruleset, "ready": r.ready, "can_win": r.can_win,
-            "waits": [_wait(w) for w in r.waits],
-            "best": _wait(r.best) if r.best is not None else None}
+            "waits": [_wait(w, encoded) for w in r.waits],
+            "best": _wait(best, encoded) if best is not None else None}
+
+
+def waits_line_answer(r: WaitsResult, rs: RuleSet) -> dict[str, Any]:
+    """`waits_response` encoded at once, as the family's `write_waits_encoded` takes it."""
+    return waits_response(r, True)
 
 
 def _left13(a: Standing13) -> dict[str, Any]:
