@@ -171,27 +171,22 @@ def _digit_ranges(table: dict[str, int]) -> str:
 def _grammar(tileset: TileSet) -> _Grammar:
     # Keyed by identity: TileSet holds a dict and is not hashable. The entry keeps the tile
     # set alive, so its id cannot be reused by another object.
-    last = _LAST
-    if last.tileset is tileset and last.grammar is not None:
-        return last.grammar
+    last = _LAST[0]
+    if last is not None and last[0] is tileset:
+        return last[1]
     entry = _GRAMMARS.get(id(tileset))
     if entry is None or entry[0] is not tileset:
         entry = (tileset, _build_grammar(tileset))
         _GRAMMARS[id(tileset)] = entry
-    last.tileset, last.grammar = entry
+    _LAST[0] = entry
     return entry[1]
 
 
-class _LastGrammar:
-    """The tile set whose grammar was asked for last, and that grammar: a log's lines, a
-    request's fields, are mostly of one tile set, told so by an identity test alone."""
-
-    def __init__(self) -> None:
-        self.tileset: TileSet | None = None
-        self.grammar: _Grammar | None = None
-
-
-_LAST: Final = _LastGrammar()
+# The entry of the tile set whose grammar was asked for last: a log's lines, a request's
+# fields, are mostly of one tile set, told so by an identity test alone. One slot holding the
+# (tile set, grammar) pair, replaced whole, so that no thread reads a tile set with another
+# one's grammar.
+_LAST: Final[list[tuple[TileSet, _Grammar] | None]] = [None]
 
 
 def _scan(
