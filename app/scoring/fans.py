@@ -124,9 +124,9 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
 
 
 def _asked(check: CheckFn, args: tuple[Any, ...], view: View, ctx: WinContext) -> int:
-    """`check(view, ctx, *args)`, the values passed one by one for the few a check takes:
-    compiled, a call with a fixed number of arguments passes them as they are, where `*args`
-    builds a tuple of them all."""
+    """`check(view, ctx, *args)`, the values passed one by one for the few a check takes
+    (four at most, today): compiled, a call with a fixed number of arguments passes them
+    as they are, where `*args` builds a list and a tuple of them all."""
     k = len(args)
     if not k:
         return check(view, ctx)
@@ -136,6 +136,8 @@ def _asked(check: CheckFn, args: tuple[Any, ...], view: View, ctx: WinContext) -
         return check(view, ctx, args[0], args[1])
     if k == 3:
         return check(view, ctx, args[0], args[1], args[2])
+    if k == 4:
+        return check(view, ctx, args[0], args[1], args[2], args[3])
     return check(view, ctx, *args)
 
 
