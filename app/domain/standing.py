@@ -431,26 +431,34 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     spec = lay.parts[i]
     ordered = st.ordered
     lo, hi = _span(ordered, spec.tiles[0], spec.end)
-    held = ordered[lo:hi]
-    j = held.index(tile)
-    key = held[:j] + held[j + 1:]
+    # The tile's first copy among the part's tiles (a compiled loop: `index` is a method
+    # call through Python's calling protocol).
+    j = lo
+    while ordered[j] != tile:
+        j += 1
+    key = ordered[lo:j] + ordered[j + 1:hi]
     if key:
         key = spec.tag + key
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     else:
         part = spec.empty
-    parts = st.parts
-    return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
+    return _waits_of_parts(st.parts, i, part)
 
 
-def _waits_of_parts(parts: tuple[Part, ...]) -> frozenset[int]:
+def _waits_of_parts(parts: tuple[Part, ...], at: int = -1,
+                    instead: Part | None = None) -> frozenset[int]:
+    """The regular waits of `parts`, read with `instead` for the part at `at` (if any): no
+    new tuple of parts is built."""
     # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
     # wait is in one, the other keeps the pair), every other segment complete.
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete = 0
-    for part in parts:
+    for k in range(len(parts)):
+        part = parts[k]
+        if k == at and instead is not None:
+            part = instead
         if part.size:
             if part.ones:
                 ones += part.ones
