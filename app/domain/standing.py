@@ -220,6 +220,7 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     memo = _PARTS
     parts = []
     cuts = []
+    uncut = False  # some part holding tiles has no cut (`all(cuts)`, without a builtin call)
     fours: tuple[int, ...] = ()
     packed = lo = 0
     n = len(ordered)
@@ -242,13 +243,15 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         parts.append(part)
         packed += part.packed
         cuts.append(part.pieces)
+        if not part.pieces:
+            uncut = True
         if part.fours:
             fours += part.fours
         lo = hi
     kinds = frozenset(ordered)
     return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
-                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and not uncut else None,
                            packed >> 16 & 0xF, packed >> 20))
 
 
@@ -272,18 +275,21 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
         part = found if found is not None else _part(key, spec, tileset)
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
     cuts = []
+    uncut = False  # as in `standing`
     fours: tuple[int, ...] = ()
     packed = 0
     for p in parts:
         if p.size:
             packed += p.packed
             cuts.append(p.pieces)
+            if not p.pieces:
+                uncut = True
             if p.fours:
                 fours += p.fours
     kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
     return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
-                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and not uncut else None,
                            packed >> 16 & 0xF, packed >> 20))
 
 
