@@ -685,10 +685,13 @@ def _flower_error(tileset: TileSet, tile: int, pointer: str, at: int) -> Notatio
 def _format(tiles: Iterable[int], tileset: TileSet) -> str:
     """Write tiles in the given order, sharing one suit letter among adjacent digits."""
     g = _grammar(tileset)
+    # Read once: the grammar and the tile set are Python objects, each attribute read a
+    # lookup by name.
+    group_suit, group_digit = g.group_suit, g.group_digit
     parts: list[str] = []
     pending: str | None = None  # suit letter owed to the digits written so far
     for t in tiles:
-        suit = g.group_suit[t]
+        suit = group_suit[t]
         if suit is None:
             if pending is not None:
                 parts.append(pending)
@@ -697,7 +700,7 @@ def _format(tiles: Iterable[int], tileset: TileSet) -> str:
             continue
         if pending is not None and pending != suit:
             parts.append(pending)
-        parts.append(g.group_digit[t])
+        parts.append(group_digit[t])
         pending = suit
     if pending is not None:
         parts.append(pending)
@@ -710,8 +713,14 @@ def format_tiles(tiles: Iterable[int], tileset: TileSet) -> str:
     ``[0, 1, 2, 27, 27, 27]`` -> ``"123mEEE"``. ``parse_tiles(format_tiles(x))`` gives ``x``
     sorted into display order.
     """
+    # Sorted by display rank: the ranks sorted as ints and read back as tiles (a rank is one
+    # tile's place in the display order) cost less than a key function called back for
+    # each tile.
     rank = tileset.display_rank
-    return _format(sorted(tiles, key=rank.__getitem__), tileset)
+    ranks = [rank[t] for t in tiles]
+    ranks.sort()
+    order = tileset.display_order
+    return _format([order[r] for r in ranks], tileset)
 
 
 def format_meld(tiles: Sequence[int], tileset: TileSet) -> str:

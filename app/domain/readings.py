@@ -76,10 +76,15 @@ class Piece:
     at: int = field(compare=False, default=0)
 
     def __post_init__(self) -> None:
-        if self.written:
-            ordered = sorted(self.written, key=lambda keyed: keyed[0])  # stable
-            object.__setattr__(self, "shown", tuple(text for _, text in ordered))
-            object.__setattr__(self, "at", ordered[0][0])
+        written = self.written
+        if written:
+            # Sorted by place, stable: each place made an int with its index (place × count
+            # + index) and the ints sorted; compiled, this costs less than `sorted` calling a
+            # key function back for each pair.
+            n = len(written)
+            order = sorted([written[i][0] * n + i for i in range(n)])
+            object.__setattr__(self, "shown", tuple([written[v % n][1] for v in order]))
+            object.__setattr__(self, "at", written[order[0] % n][0])
 
 
 class Reading(NamedTuple):

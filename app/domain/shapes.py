@@ -206,8 +206,13 @@ def waits_alone(tiles: Standing, tile: int, n_melds: int, shapes: Collection[str
     the hand one short (`Shape.melds`, `Shape.kinds`)."""
     if type(shapes) is not frozenset:
         shapes = frozenset(shapes)
-    # The hand one short holds one kind fewer when `tile` was its only copy.
-    distinct = tiles.distinct - (tiles.ordered.count(tile) == 1)
+    # The hand one short holds one kind fewer when `tile` was its only copy (counted in a
+    # compiled loop: `count` is a method call through Python's calling protocol).
+    copies = 0
+    for t in tiles.ordered:
+        if t == tile:
+            copies += 1
+    distinct = tiles.distinct - (copies == 1)
     found = _completers(shapes, n_melds, distinct)
     seen = False
     by_parts = _regular_completes in found and bool(layout(tileset).parts)

@@ -220,6 +220,7 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
     memo = _PARTS
     parts = []
     cuts = []
+    uncut = False  # some part holding tiles has no cut (`all(cuts)`, without a builtin call)
     fours: tuple[int, ...] = ()
     packed = lo = 0
     n = len(ordered)
@@ -242,13 +243,15 @@ def standing(tiles: tuple[int, ...] | list[int], tileset: TileSet) -> Standing:
         parts.append(part)
         packed += part.packed
         cuts.append(part.pieces)
+        if not part.pieces:
+            uncut = True
         if part.fours:
             fours += part.fours
         lo = hi
     kinds = frozenset(ordered)
     return _new(Standing, (ordered, tuple(parts), kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
-                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and not uncut else None,
                            packed >> 16 & 0xF, packed >> 20))
 
 
@@ -272,18 +275,21 @@ def without(st: Standing, tile: int, tileset: TileSet) -> Standing:
         part = found if found is not None else _part(key, spec, tileset)
     parts = (*st.parts[:i], part, *st.parts[i + 1:])
     cuts = []
+    uncut = False  # as in `standing`
     fours: tuple[int, ...] = ()
     packed = 0
     for p in parts:
         if p.size:
             packed += p.packed
             cuts.append(p.pieces)
+            if not p.pieces:
+                uncut = True
             if p.fours:
                 fours += p.fours
     kinds = st.kinds if tile in ordered[lo:hi] else st.kinds - {tile}
     return _new(Standing, (ordered, parts, kinds, len(kinds), len(ordered), fours,
                            packed & 0xFF,
-                           tuple(cuts) if packed >> 8 & 0xFF == 1 and all(cuts) else None,
+                           tuple(cuts) if packed >> 8 & 0xFF == 1 and not uncut else None,
                            packed >> 16 & 0xF, packed >> 20))
 
 
@@ -431,26 +437,34 @@ def standing_waits_less(st: Standing, tile: int, tileset: TileSet) -> frozenset[
     spec = lay.parts[i]
     ordered = st.ordered
     lo, hi = _span(ordered, spec.tiles[0], spec.end)
-    held = ordered[lo:hi]
-    j = held.index(tile)
-    key = held[:j] + held[j + 1:]
+    # The tile's first copy among the part's tiles (a compiled loop: `index` is a method
+    # call through Python's calling protocol).
+    j = lo
+    while ordered[j] != tile:
+        j += 1
+    key = ordered[lo:j] + ordered[j + 1:hi]
     if key:
         key = spec.tag + key
         found = _PARTS.get(key)
         part = found if found is not None else _part(key, spec, tileset)
     else:
         part = spec.empty
-    parts = st.parts
-    return _waits_of_parts((*parts[:i], part, *parts[i + 1:]))
+    return _waits_of_parts(st.parts, i, part)
 
 
-def _waits_of_parts(parts: tuple[Part, ...]) -> frozenset[int]:
+def _waits_of_parts(parts: tuple[Part, ...], at: int = -1,
+                    instead: Part | None = None) -> frozenset[int]:
+    """The regular waits of `parts`, read with `instead` for the part at `at` (if any): no
+    new tuple of parts is built."""
     # A waiting hand has one segment at 3n+1 tiles (the wait is there) or two at 3n+2 (the
     # wait is in one, the other keeps the pair), every other segment complete.
     ones: tuple[Segment, ...] = ()
     twos: tuple[Segment, ...] = ()
     incomplete = 0
-    for part in parts:
+    for k in range(len(parts)):
+        part = parts[k]
+        if k == at and instead is not None:
+            part = instead
         if part.size:
             if part.ones:
                 ones += part.ones

@@ -24,7 +24,7 @@ from typing import Any
 from app.domain.errors import HandError
 from app.domain.notation import parse_tiles
 from app.domain.tiles import TileSet
-from app.rules.checks import BoolOption, PerSeatOption, TileGroup
+from app.rules.checks import BoolOption, PerSeatOption, TileGroup, check_params
 from app.rules.choices import BoundParams
 from app.rules.load_fields import as_int
 from app.rules.load_options import Options, read_chosen
@@ -77,25 +77,33 @@ def bind(what: str, accepted: Mapping[str, inspect.Parameter], raw: Mapping[str,
 
 
 def bind_check(func: Any, params: dict[str, Any]) -> Any:
-    """`func` with its keyword parameters fixed: a function of (view, ctx).
+    """`func` with its parameters fixed: a function of (view, ctx).
 
-    A copy of the check's own function object whose keyword-only defaults are the YAML
-    parameters. Calling it runs the check's body directly: a `functools.partial` with
-    keywords costs several times more per call, and the engine calls these for every fan of
-    every reading.
+    A copy of the check's own function object whose defaults are the YAML parameters.
+    Calling it runs the check's body directly: a `functools.partial` with keywords costs
+    several times more per call, and the engine calls these for every fan of every reading.
 
     A compiled check (mypyc) has no code object to copy: it is bound by a `functools.partial`
     with the parameters given (the compiled function fills in its own defaults, and
-    `bound_params` reads them back); the engine calls it through a function naming those
-    keywords (`registry.positional`), not through the partial.
+    `bound_params` reads them back); the engine calls the compiled function itself with the
+    values in order (`registry.engine_call`), not the partial.
     """
     if not params:
         return func
     if not hasattr(func, "__code__"):
         return functools.partial(func, **params)
-    bound = types.FunctionType(func.__code__, func.__globals__, func.__name__,
-                               func.__defaults__, func.__closure__)
-    bound.__kwdefaults__ = {**(func.__kwdefaults__ or {}), **params}
+    code = func.__code__
+    names = code.co_varnames[:code.co_argcount]
+    defaults = func.__defaults__ or ()
+    values = dict(zip(names[len(names) - len(defaults):], defaults, strict=True))
+    values.update((n, v) for n, v in params.items() if n in names)
+    # Positional defaults cover the last parameters: from the first given on (every later
+    # one has a default, or a value given: `bind` asks for every required one).
+    first = next((i for i, n in enumerate(names) if n in values), len(names))
+    bound = types.FunctionType(code, func.__globals__, func.__name__,
+                               tuple(values[n] for n in names[first:]), func.__closure__)
+    bound.__kwdefaults__ = {**(func.__kwdefaults__ or {}),
+                            **{n: v for n, v in params.items() if n not in names}} or None
     bound.__doc__ = func.__doc__
     bound.__qualname__ = func.__qualname__
     bound.__module__ = func.__module__
@@ -104,9 +112,9 @@ def bind_check(func: Any, params: dict[str, Any]) -> Any:
 
 def bind_params(sig: inspect.Signature, raw: dict[str, Any], tileset: TileSet, fid: str,
                 err: Any, options: tuple[OptionDef, ...] = ()) -> dict[str, Any]:
-    """A check's YAML params bound by `bind` to its keyword-only parameters and converted
-    to their declared types (fixed values: see the module's docstring)."""
-    accepted = {n: p for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
+    """A check's YAML params bound by `bind` to its parameters after (view, ctx) and
+    converted to their declared types (fixed values: see the module's docstring)."""
+    accepted = check_params(sig)
 
     def convert(param: inspect.Parameter, value: Any, field: str) -> Any:
         return _convert(param.annotation, value, tileset, field, fid, err, options)

@@ -37,7 +37,14 @@ from mypy_extensions import mypyc_attr
 
 from app.domain.tiles import TileSet
 from app.domain.wildcards import FreeClasses, every_identity
-from app.rules.checks import CHECKS, DependsOn, bound_params, positional
+from app.rules.checks import (
+    CHECKS,
+    CheckFn,
+    DependsOn,
+    bound_params,
+    engine_call,
+    positional,
+)
 from app.rules.choices import Chosen, resolve
 from app.rules.definitions import (
     BoundCheck,
@@ -66,8 +73,10 @@ class FanStep(NamedTuple):
     needs: int  # the features a reading must have for the check to find anything
     toward_minimum: bool
     breaks_ties: bool
-    # The same check for the counting loop (`positional`: faster to call).
-    call: BoundCheck
+    # The same check for the counting loop, called `call(view, ctx, *args)` (`engine_call`:
+    # faster to call).
+    call: CheckFn
+    args: tuple[Any, ...]
 
 
 # A fan found: (its position in evaluation order, how many times).
@@ -76,8 +85,9 @@ Hit = tuple[int, int]
 # parameters ((the hand as held, ctx) -> times; None: once), and whether the fans counted
 # before it may leave it out (the fixed extras and the 无番和-like fan are added after them).
 Most = tuple[int, "Callable[..., int] | None", bool]
-# What the counting loop calls for one fan: its check (`FanStep.call`) and its position.
-Probe = tuple[BoundCheck, int]
+# What the counting loop calls for one fan: its check and the values passed after (view, ctx)
+# (`FanStep.call`, `FanStep.args`), and its position.
+Probe = tuple[CheckFn, tuple[Any, ...], int]
 # The largest number of answers a memo of `Shared` keeps, emptied when full. A key's values
 # are few: categories of tile (32), kongs held, concealed pungs, claimed melds (a dozen
 # each); the most, chows (12,650 multisets of up to four chows), of which realistic hands
@@ -247,7 +257,8 @@ class ShapePlan:
                 continue
             positions = tuple(s.position for s in group)
             memo = self._memos.setdefault(positions, {})
-            shared.append(Shared(depends_on, tuple((s.call, s.position) for s in group), memo))
+            shared.append(Shared(depends_on,
+                                 tuple((s.call, s.args, s.position) for s in group), memo))
         kinds = None
         if len(by_kind) > 1:
             key = tuple(s.position for s in by_kind)
@@ -257,10 +268,10 @@ class ShapePlan:
         else:
             single += by_kind
         single.sort(key=lambda s: s.position)
-        return Probes(tuple((s.call, s.position) for s in single), tuple(shared), kinds,
-                      tuple((gate, tuple((s.call, s.position) for s in group))
+        return Probes(tuple((s.call, s.args, s.position) for s in single), tuple(shared), kinds,
+                      tuple((gate, tuple((s.call, s.args, s.position) for s in group))
                             for gate, group in by_gate.items()),
-                      tuple((gate, tuple((s.call, s.position) for s in group))
+                      tuple((gate, tuple((s.call, s.args, s.position) for s in group))
                             for gate, group in by_pair.items()))
 
 
@@ -537,9 +548,10 @@ def _fan_step(f: FanDef, position: Mapping[str, int], ties: frozenset[str]) -> F
     excludes = 0
     for x in f.excludes:
         excludes |= 1 << position[x]
+    call, args = engine_call(f.bound)
     return FanStep(position[f.id], 1 << position[f.id], f.bound, f, f.value, excludes,
                    needs_mask(CHECKS[f.check].needs), f.counts_toward_minimum, f.id in ties,
-                   positional(f.bound))
+                   call, args)
 
 
 def _shape_plan(name: str, sd: ShapeDef, fans: Sequence[FanDef], by_id: Mapping[str, FanDef],

@@ -3,35 +3,56 @@ each wild tile stood for (the `decomposition` of a response)."""
 
 from __future__ import annotations
 
-from operator import itemgetter
 from typing import Final
 
-from app.domain.hand import Hand
+from app.domain.hand import CHOW, KONG, PUNG, Hand
 from app.domain.notation import format_tiles
-from app.domain.readings import Group, Piece, Reading, written
+from app.domain.readings import KNIT, PAIR, Group, Piece, Reading, written
 from app.domain.standing import layout
 from app.domain.tiles import TileSet
 from app.scoring.result import Decomposition
 
-# Groups written out, by (tile set, group), for readings without pieces (declared melds,
-# special shapes, wild readings): a group is one of a tile set's few kinds of group, so the
-# table stays small. Emptied when full. See `app.scoring.memory`.
-_WRITTEN: Final[dict[tuple[TileSet, Group], tuple[int, str]]] = {}
-WRITTEN_LIMIT: Final = 2048
+# Groups written out, for readings without pieces (declared melds, special shapes, wild
+# readings): per tile set, a list by group code (`_written`), None until first written. A
+# group is one of a tile set's few kinds of group: a tile set's list has a slot for each
+# (`_CODES` per kind of tile). Tile sets are few; the table is emptied if ever it holds
+# WRITTEN_LIMIT of them. See `app.scoring.memory`.
+_WRITTEN: Final[dict[TileSet, list[tuple[int, str] | None]]] = {}
+WRITTEN_LIMIT: Final = 8
+_CODES: Final = 20
 
 # Hot-path named tuples are built with `tuple.__new__(Type, fields)`: a NamedTuple's own
 # constructor runs a Python-level __new__ that costs about twice as much.
 _new: Final = tuple.__new__
-_first = itemgetter(0)
 
 
 def _written(group: Group, tileset: TileSet) -> tuple[int, str]:
-    key = (tileset, group)
-    found = _WRITTEN.get(key)
-    if found is None:
+    """`written(group, tileset)`, remembered by a number made of what the writing reads of
+    the group (its kind, tile, and whether declared and concealed; not what wilds stand
+    for): an index into a list, where a dict keyed by the group would hash and compare a
+    named tuple of five fields."""
+    table = _WRITTEN.get(tileset)
+    if table is None:
         if len(_WRITTEN) >= WRITTEN_LIMIT:
             _WRITTEN.clear()
-        found = _WRITTEN[key] = written(group, tileset)
+        table = _WRITTEN[tileset] = [None] * (len(tileset.kinds) * _CODES)
+    kind = group.kind
+    if kind == CHOW:
+        code = 0
+    elif kind == PUNG:
+        code = 4
+    elif kind == KONG:
+        code = 8
+    elif kind == PAIR:
+        code = 12
+    elif kind == KNIT:
+        code = 16
+    else:
+        return written(group, tileset)
+    code += group.tile * _CODES + (2 if group.declared else 0) + (1 if group.concealed else 0)
+    found = table[code]
+    if found is None:
+        found = table[code] = written(group, tileset)
     return found
 
 
@@ -57,19 +78,27 @@ def describe(reading: Reading, hand: Hand, tileset: TileSet,
         keyed = []
         if hand.melds:
             for g in reading.groups[:len(hand.melds)]:
-                found = _WRITTEN.get((tileset, g))
-                keyed.append(found if found is not None else _written(g, tileset))
+                keyed.append(_written(g, tileset))
         for piece in reading.pieces:
             keyed += piece.written
     else:
         keyed = []
         for g in reading.groups:
-            found = _WRITTEN.get((tileset, g))
-            keyed.append(found if found is not None else _written(g, tileset))
-    keyed.sort(key=_first)  # stable: groups of one place keep the reading's order
-    return _new(Decomposition, (reading.shape, tuple([text for _, text in keyed]),
+            keyed.append(_written(g, tileset))
+    return _new(Decomposition, (reading.shape, _by_first(keyed),
                                 _wild_uses(reading, hand, tileset, wild_set) if wild_set
                                 else ()))
+
+
+def _by_first(keyed: list[tuple[int, str]]) -> tuple[str, ...]:
+    """The texts of `keyed` in the order of their places (the first of each pair); stable:
+    groups of one place keep the reading's order. Each place made an int with its index
+    (place × count + index), the ints sorted and read back: compiled, this costs less than
+    `sort` calling a key function back for each pair."""
+    n = len(keyed)
+    order = [keyed[i][0] * n + i for i in range(n)]
+    order.sort()
+    return tuple([keyed[v % n][1] for v in order])
 
 
 def _by_place(pieces: tuple[Piece, ...]) -> tuple[Piece, ...]:

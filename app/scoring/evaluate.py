@@ -454,9 +454,12 @@ def _paid(terms: RuleTerms, plan: Plan, ctx: WinContext, scheme: Scheme,
         params = {**params, "fans": fan_ids(plan, counted)}
     elif bound is not None:
         # Remembered by (total, what the scheme reads of the context): see `FixedPayment`.
+        # `paid_by` read first, then called: compiled, a call on a named tuple's field is
+        # made as a method call, which looks the field up by name.
         memo = bound.memo
-        paid = (memo.get((fan_total, bound.paid_by(ctx))) if memo is not None
-                and bound.paid_by is not None else None)
+        paid_by = bound.paid_by
+        paid = (memo.get((fan_total, paid_by(ctx))) if memo is not None
+                and paid_by is not None else None)
         if paid is None:
             paid = bound.paid(fan_total, ctx, terms.players)
         return _new(ScoreResult, (terms.id, True, None, fans, fan_total, decomposition,

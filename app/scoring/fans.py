@@ -14,7 +14,10 @@ and which answers are shared, the plan says (`Probes`); `found` asks them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from app.domain.hand import WinContext
+from app.rules.checks import CheckFn
 from app.rules.plan import SHARED_LIMIT, Hit, Plan, Probes, ShapePlan
 from app.rules.view import CONTEXT_FEATURES, View
 
@@ -67,8 +70,8 @@ class HandFans:
 
 def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[Hit]:
     """Add the fans of `probes` found in `view` to `hits` (in no particular order)."""
-    for check, position in probes.single:
-        n = check(view, ctx)
+    for check, args, position in probes.single:
+        n = _asked(check, args, view, ctx)
         if n:
             hits.append((position, n))
     if probes.gated:
@@ -78,8 +81,8 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
             # a set is a generic call.
             for t in pungs:
                 if t in gate:
-                    for check, position in gated:
-                        n = check(view, ctx)
+                    for check, args, position in gated:
+                        n = _asked(check, args, view, ctx)
                         if n:
                             hits.append((position, n))
                     break
@@ -87,8 +90,8 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         pair = view.pair
         for gate, gated in probes.paired:
             if pair < 0 or pair in gate:
-                for check, position in gated:
-                    n = check(view, ctx)
+                for check, args, position in gated:
+                    n = _asked(check, args, view, ctx)
                     if n:
                         hits.append((position, n))
     for shared in probes.shared:
@@ -99,8 +102,8 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
             if len(memo) >= SHARED_LIMIT:
                 memo.clear()
             known = memo[key] = []
-            for check, position in shared.probes:
-                n = check(view, ctx)
+            for check, args, position in shared.probes:
+                n = _asked(check, args, view, ctx)
                 if n:
                     known.append((position, n))
         if known:
@@ -118,6 +121,24 @@ def found(probes: Probes, view: View, ctx: WinContext, hits: list[Hit]) -> list[
         if bits:
             hits += table.found[bits]
     return hits
+
+
+def _asked(check: CheckFn, args: tuple[Any, ...], view: View, ctx: WinContext) -> int:
+    """`check(view, ctx, *args)`, the values passed one by one for the few a check takes
+    (four at most, today): compiled, a call with a fixed number of arguments passes them
+    as they are, where `*args` builds a list and a tuple of them all."""
+    k = len(args)
+    if not k:
+        return check(view, ctx)
+    if k == 1:
+        return check(view, ctx, args[0])
+    if k == 2:
+        return check(view, ctx, args[0], args[1])
+    if k == 3:
+        return check(view, ctx, args[0], args[1], args[2])
+    if k == 4:
+        return check(view, ctx, args[0], args[1], args[2], args[3])
+    return check(view, ctx, *args)
 
 
 def fan_ids(plan: Plan, counted: list[Hit]) -> tuple[tuple[str, int], ...]:

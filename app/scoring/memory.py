@@ -101,6 +101,7 @@ def _module_memos() -> dict[str, MemoBound]:
         "wildcards.honour_buckets": MemoBound(wildcards.HONOURS_LIMIT, len(wildcards._HONOURS)),
         "free_groups.every_identity": _lru(free_groups.every_identity),
         "view.no_melds": MemoBound(view.NO_MELDS_LIMIT, len(view._NO_MELDS)),
+        # Groups written out, by tile set (each a table of that tile set's groups).
         "describe.written": MemoBound(describe.WRITTEN_LIMIT, len(describe._WRITTEN)),
         "evaluate.shown": MemoBound(evaluate._SHOWN_LIMIT, len(evaluate._SHOWN)),
         # Priced choices of counted fans, per request options (schemes pricing the fans).

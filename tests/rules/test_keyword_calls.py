@@ -1,13 +1,15 @@
-"""A bound check as the engine calls it (`FanStep.call`, made by `registry.positional`)
-answers as the bound check itself, on every reading of random MCR hands; a compiled check's
-is a function naming its keywords, and its bound parameters read back unchanged."""
+"""A bound check as the engine calls it (`FanStep.call` with `FanStep.args`, made by
+`registry.engine_call`) answers as the bound check itself, on every reading of random MCR
+hands; a compiled check's is the compiled function with the bound values in order (one with
+keyword-only parameters: a function naming its keywords), and its bound parameters read back
+unchanged."""
 
 from __future__ import annotations
 
 import functools
 
 from app.domain.shapes import decompose
-from app.rules.checks import CHECKS, bound_params, positional
+from app.rules.checks import CHECKS, bound_params, engine_call, positional
 from app.rules.model import RuleSet
 from app.rules.view import HandFacts, View
 from tests.loaded import repo_rulesets
@@ -32,8 +34,18 @@ def test_a_compiled_partial_is_called_by_name_with_its_parameters() -> None:
     check = CHECKS["chow_combination"].func
     if not hasattr(check, "__code__"):  # the compiled build
         bound = functools.partial(check, kind="identical")
-        assert positional(bound) is not bound
+        assert engine_call(bound) == (check, ("identical",))
         assert bound_params(bound) == {"kind": "identical"}
+        # The bound values in the order of the parameters, defaults filled in.
+        among = CHECKS["pungs_among"].func
+        assert engine_call(functools.partial(among, exactly=3, tiles=frozenset({1}))) == (
+            among, (frozenset({1}), 3, False, None))
+
+
+def test_a_check_with_keyword_only_parameters_is_called_by_name() -> None:
+    by_name = functools.partial(int.from_bytes, signed=True)  # `signed` is keyword-only
+    call, args = engine_call(by_name)
+    assert args == () and call(b"\xff", "little") == -1
 
 
 def test_every_fan_called_as_the_engine_calls_it_answers_as_its_check() -> None:
@@ -44,6 +56,7 @@ def test_every_fan_called_as_the_engine_calls_it_answers_as_its_check() -> None:
             view = View(reading, facts, None)
             shape = MCR.plan.shapes[reading.shape]
             for step in (*shape.hand, *shape.reading):
-                assert step.call(view, case.ctx) == step.check(view, case.ctx), step.fan.id
+                assert (step.call(view, case.ctx, *step.args)
+                        == step.check(view, case.ctx)), step.fan.id
                 asked += 1
     assert asked > 10_000

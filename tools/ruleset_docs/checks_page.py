@@ -21,7 +21,7 @@ from typing import Any
 from app.domain.shapes import SHAPES, Shape
 from app.rules.cards.checks import CHECKS as CARD_CHECKS
 from app.rules.cards.steps import STEPS
-from app.rules.checks import CHECKS, CheckSpec, TileGroup, described, module_doc
+from app.rules.checks import CHECKS, CheckSpec, TileGroup, check_params, described, module_doc
 from app.rules.payments import RESERVED_PARAMS, SCHEMES, Scheme
 from app.rules.policies import POLICIES
 from app.settings import REPO_ROOT
@@ -205,7 +205,7 @@ def render_checks_page(shapes_source: Path | None = None) -> str:
              "The modules:", "", "| Module | What its checks look at |", "|---|---|",
              *_module_docs(), ""]
     for name, spec in sorted(CHECKS.items()):
-        params = [p for p in spec.signature.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        params = list(check_params(spec.signature).values())
         lines += [f"### check `{name}`", "",
                   *[b + "\n" for b in docstring_blocks(spec.doc)],
                   f"Scope: {SCOPES[spec.scope]}.", "", *_parameters(params),

@@ -12,6 +12,7 @@ from app.rules.checks import sets, special, traits, wild_use, win
 from app.rules.checks.registry import (
     CHECKS,
     BoolOption,
+    CheckFn,
     CheckSpec,
     DependsOn,
     EachKind,
@@ -20,14 +21,16 @@ from app.rules.checks.registry import (
     TileGroup,
     bound_params,
     check,
+    check_params,
     described,
+    engine_call,
     group_tile_set,
     module_doc,
     positional,
     run,
 )
 
-__all__ = ["CHECKS", "BoolOption", "CheckSpec", "DependsOn", "EachKind", "GroupKey",
-           "PerSeatOption", "TileGroup", "bound_params", "check", "described", "group_tile_set",
-           "module_doc", "positional", "run",
+__all__ = ["CHECKS", "BoolOption", "CheckFn", "CheckSpec", "DependsOn", "EachKind", "GroupKey",
+           "PerSeatOption", "TileGroup", "bound_params", "check", "check_params", "described",
+           "engine_call", "group_tile_set", "module_doc", "positional", "run",
            "sets", "special", "traits", "wild_use", "win"]

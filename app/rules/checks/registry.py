@@ -1,9 +1,13 @@
 """The vocabulary of fan checks.
 
-A check is a small pure function `check(view, ctx, **params) -> int`: how many times a fan
-applies to one reading of the hand (0 = absent). Rule-set YAML names a check and gives its
-parameters; the loader binds them against the function's keyword-only signature at start-up,
-so a typo in a rule set stops the service before it serves a request.
+A check is a small pure function `check(view, ctx, param, ...) -> int`: how many times a fan
+applies to one reading of the hand (0 = absent). Its parameters follow `view` and `ctx` as
+plain parameters (not keyword-only), with defaults where the YAML may leave them out. Rule-set
+YAML names a check and gives its parameters by name; the loader binds them against the
+function's signature at start-up, so a typo in a rule set stops the service before it serves a
+request, and the engine then passes them by position, in the signature's order
+(`engine_call`). A check may still take keyword-only parameters; the engine then names them
+in each call, which costs more.
 
 Parameter types a check may declare (the loader converts and validates YAML values):
 `int`, `bool`, `str`, a `Literal[...]` of strings, `TileGroup` (a tile notation string such as
@@ -164,11 +168,11 @@ def check(name: str | None = None, *, scope: str = "reading", last: bool = False
         if most is not None and scope == "hand":
             raise RuntimeError(f"check {key!r}: most is for reading checks (a hand check's "
                                "answer is the same in every reading)")
-        if most is not None and _keywords(inspect.signature(most)) != _keywords(sig):
+        if most is not None and _params(inspect.signature(most)) != _params(sig):
             raise RuntimeError(f"check {key!r}: its most takes other parameters than it")
         if tells_readings_apart is not None and (
                 not callable(tells_apart)
-                or _keywords(inspect.signature(tells_readings_apart)) != _keywords(sig)):
+                or _params(inspect.signature(tells_readings_apart)) != _params(sig)):
             raise RuntimeError(f"check {key!r}: tells_readings_apart needs a key function "
                                "(tells_apart) and the check's parameters")
         CHECKS[key] = CheckSpec(key, func, scope, last, sig, needs, tells_apart, depends_on,
@@ -265,28 +269,53 @@ def module_doc(module: types.ModuleType) -> str:
 
 
 def bound_params(func: Callable[..., Any]) -> Mapping[str, Any]:
-    """The keyword parameters a check is bound to (`app.rules.load_params.bind_check`):
-    the values of its keyword-only parameters, defaults included."""
+    """The parameters a check is bound to (`app.rules.load_params.bind_check`): the values of
+    its parameters after (view, ctx), defaults included."""
     if isinstance(func, functools.partial):
         # A compiled check bound to the parameters given: its defaults fill in the rest.
         return {**bound_params(func.func), **func.keywords}
     if hasattr(func, "__code__"):
-        return func.__kwdefaults__ or {}
+        code = func.__code__
+        names = code.co_varnames[:code.co_argcount]
+        defaults = func.__defaults__ or ()
+        # Positional defaults belong to the last positional parameters.
+        bound = dict(zip(names[len(names) - len(defaults):], defaults, strict=True))
+        for name in names[:2]:
+            bound.pop(name, None)
+        return {**bound, **(func.__kwdefaults__ or {})}
     return _compiled_defaults(func)
 
 
 @functools.lru_cache(maxsize=DEFAULTS_LIMIT)
 def _compiled_defaults(func: Callable[..., Any]) -> Mapping[str, Any]:
-    """A compiled function's keyword-only defaults, from its text signature. Read once per
-    function: reading a text signature parses it, and the engine asks whenever it arranges
-    the probes of a new set of features (`app.rules.plan`)."""
+    """A compiled check's defaults of its parameters after (view, ctx), from its text
+    signature. Read once per function: reading a text signature parses it, and the engine
+    asks whenever it arranges the probes of a new set of features (`app.rules.plan`)."""
     return types.MappingProxyType(
-        {n: p.default for n, p in inspect.signature(func).parameters.items()
-         if p.kind is p.KEYWORD_ONLY and p.default is not p.empty})
+        {n: p.default for n, p in check_params(inspect.signature(func)).items()
+         if p.default is not p.empty})
 
 
-def _keywords(sig: inspect.Signature) -> set[str]:
-    return {n for n, p in sig.parameters.items() if p.kind is p.KEYWORD_ONLY}
+@functools.lru_cache(maxsize=DEFAULTS_LIMIT)
+def _positional_names(func: Callable[..., Any]) -> tuple[str, ...] | None:
+    """The names of a compiled check's parameters after (view, ctx), in order, when every
+    one of them can be passed by position; else None."""
+    params = check_params(inspect.signature(func)).values()
+    if any(p.kind is not p.POSITIONAL_OR_KEYWORD for p in params):
+        return None
+    return tuple(p.name for p in params)
+
+
+def check_params(sig: inspect.Signature) -> dict[str, inspect.Parameter]:
+    """The parameters of a check (or of one of its helpers, such as `most=`) that the YAML
+    sets: those after its first two (view and ctx, or what the helper takes in their
+    place), positional or keyword-only."""
+    return {n: p for i, (n, p) in enumerate(sig.parameters.items())
+            if (p.kind is p.POSITIONAL_OR_KEYWORD and i >= 2) or p.kind is p.KEYWORD_ONLY}
+
+
+def _params(sig: inspect.Signature) -> set[str]:
+    return set(check_params(sig))
 
 
 def group_tile_set(kind: str, tile: int) -> frozenset[int]:
@@ -332,6 +361,25 @@ def positional(func: CheckFn) -> CheckFn:
     fast.__qualname__ = func.__qualname__
     fast.__module__ = func.__module__
     return fast
+
+
+def engine_call(bound: CheckFn) -> tuple[CheckFn, tuple[Any, ...]]:
+    """How the engine calls a bound check (`app.rules.load_params.bind_check`): a function
+    and the values it is passed after (view, ctx), `func(view, ctx, *args)`.
+
+    A compiled check bound to its parameters is a `functools.partial` with keywords, which
+    CPython calls through a dict of them: when the check takes every parameter by position,
+    the engine calls the compiled function itself with their values in order (the caller,
+    compiled too, passes them without building anything). Any other check is called as
+    `positional` makes it, with no further values."""
+    if (isinstance(bound, functools.partial) and not bound.args
+            and not hasattr(bound.func, "__code__")):
+        names = _positional_names(bound.func)
+        if names is not None:
+            values = {**_compiled_defaults(bound.func), **bound.keywords}
+            if all(n in values for n in names):
+                return bound.func, tuple(values[n] for n in names)
+    return positional(bound), ()
 
 
 # The sets of parameter names of compiled checks called by name (`_keyword_call`): those

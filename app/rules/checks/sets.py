@@ -35,7 +35,7 @@ def _among(tileset: TileSet, *, tiles: frozenset[int], exactly: int | None = Non
 
 
 @check(needs=("pungs",), tells_apart=_pungs_among_key, pungs_of=_among)
-def pungs_among(v: View, ctx: WinContext, *, tiles: TileGroup, exactly: int | None = None,
+def pungs_among(v: View, ctx: WinContext, tiles: TileGroup, exactly: int | None = None,
                 pair_among: bool = False, pair: TileGroup | None = None) -> int:
     """刻子计数: pungs (kongs included) of `tiles`: how many, or 1 if exactly `exactly` of them
     (and, with `pair_among`, the pair is one of `tiles` too: 小四喜, 小三元; with `pair`, the
@@ -64,7 +64,7 @@ def _terminals_and_winds(tileset: TileSet, **params: Any) -> frozenset[int]:
 
 
 @check(needs=("pungs",), pungs_of=_winds)
-def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> int:
+def wind_pung(v: View, ctx: WinContext, wind: Literal["seat", "round"]) -> int:
     """门风刻 / 圈风刻: a pung of the seat wind or of the round (prevalent) wind."""
     winds = v.facts.tileset.winds
     target = ctx.seat_wind if wind == "seat" else ctx.round_wind
@@ -72,7 +72,7 @@ def wind_pung(v: View, ctx: WinContext, *, wind: Literal["seat", "round"]) -> in
 
 
 @check(needs=("pungs",), pungs_of=_terminals_and_winds)
-def terminal_and_wind_pungs(v: View, ctx: WinContext, *, wind_fans: bool = True) -> int:
+def terminal_and_wind_pungs(v: View, ctx: WinContext, wind_fans: bool = True) -> int:
     """幺九刻: pungs of terminals, and of winds that score no wind fan of their own.
 
     A wind pung of the seat or round wind is already 门风刻/圈风刻, and with three or four wind
@@ -104,7 +104,7 @@ def _all_pungs_key(kind: str, tile: int, tileset: TileSet, win: object, *,
 
 
 @check(needs=("four_pungs",), tells_apart=_all_pungs_key)
-def all_pungs(v: View, ctx: WinContext, *, within: TileGroup | None = None,
+def all_pungs(v: View, ctx: WinContext, within: TileGroup | None = None,
               mixed: bool = False) -> int:
     """碰碰和: four pungs or kongs and a pair; with `within`, every tile among them (全双刻);
     with `mixed`, the hand holds both honours and numbered tiles (混老头: neither 字一色 nor
@@ -124,7 +124,7 @@ def _pung_or_pair_key(kind: str, tile: int, tileset: TileSet, win: object, *,
 
 
 @check(tells_apart=_pung_or_pair_key)
-def pung_or_pair_among(v: View, ctx: WinContext, *, pairs: TileGroup) -> int:
+def pung_or_pair_among(v: View, ctx: WinContext, pairs: TileGroup) -> int:
     """有刻 (刻子、杠牌或中发白将): this reading holds a pung or kong, declared or standing
     (one the winning tile completes included), or its pair is one of `pairs`; a seven-pairs
     reading always does (its pairs stand for the pungs of a 对碰 wait)."""
@@ -134,7 +134,7 @@ def pung_or_pair_among(v: View, ctx: WinContext, *, pairs: TileGroup) -> int:
 
 
 @check(needs=("four_chows",))
-def all_chows(v: View, ctx: WinContext, *, two_sided: bool = False) -> int:
+def all_chows(v: View, ctx: WinContext, two_sided: bool = False) -> int:
     """平和: four chows (a knitted straight counts as three) and a pair of numbered tiles;
     with `two_sided`, this reading also places the winning tile at an open end of a standing
     chow (a two-sided wait, 两面: 23 waiting on 1 and 4; never 12-3 or 7-89)."""
@@ -162,7 +162,7 @@ def _pair_among(tileset: TileSet, *, tiles: frozenset[int], **params: Any) -> fr
 
 
 @check(pair_of=_pair_among)
-def every_group_has(v: View, ctx: WinContext, *, tiles: TileGroup, honors: bool = False,
+def every_group_has(v: View, ctx: WinContext, tiles: TileGroup, honors: bool = False,
                     chow_if: BoolOption | None = None) -> int:
     """全带幺 / 全带五: every set and the pair contain one of `tiles` (terminals or honours;
     fives); with `honors`, the hand holds an honour (混全带幺); with `chow_if`, the reading
@@ -197,7 +197,7 @@ def _pair_key(kind: str, tile: int, tileset: TileSet, win: object, *,
 
 
 @check(tells_apart=_pair_key, pair_of=_pair_among)
-def pair_is(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def pair_is(v: View, ctx: WinContext, tiles: TileGroup) -> int:
     """将 (258将 / 幺九头): the reading's one pair is one of `tiles`."""
     return 1 if v.pair >= 0 and v.pair in tiles else 0
 
@@ -209,7 +209,7 @@ def kong_count(v: View, ctx: WinContext) -> int:
 
 
 @check(needs=("kongs",), depends_on=keys.kongs_held)
-def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None) -> int:
+def kongs(v: View, ctx: WinContext, total: int, concealed: int | None = None) -> int:
     """杠: exactly `total` kongs, `concealed` of them concealed (四杠, 三杠, 双暗杠, 明暗杠 ...)."""
     if len(v.kongs) != total:
         return 0
@@ -219,7 +219,7 @@ def kongs(v: View, ctx: WinContext, *, total: int, concealed: int | None = None)
 
 
 @check(needs=("kongs",), depends_on=keys.kongs_held)
-def kongs_of_kind(v: View, ctx: WinContext, *, concealed: bool, exactly: int) -> int:
+def kongs_of_kind(v: View, ctx: WinContext, concealed: bool, exactly: int) -> int:
     """暗杠 / 明杠: exactly `exactly` (one or more) concealed kongs, or melded ones, whatever
     kongs of the other kind the hand holds beside them (a table without 明暗杠)."""
     n = sum(1 for _, c in v.kongs if c == concealed)
@@ -227,7 +227,7 @@ def kongs_of_kind(v: View, ctx: WinContext, *, concealed: bool, exactly: int) ->
 
 
 @check(needs=("pungs",), depends_on=keys.concealed)
-def concealed_pungs(v: View, ctx: WinContext, *, exactly: int) -> int:
+def concealed_pungs(v: View, ctx: WinContext, exactly: int) -> int:
     """暗刻: exactly this many concealed pungs (concealed kongs count; a pung completed by a
     discard does not)."""
     return 1 if v.concealed_pungs == exactly else 0
@@ -239,7 +239,7 @@ def _pungs_of(tileset: TileSet, *, among: frozenset[int], count: int,
 
 
 @check(needs=("four_pungs",), pungs_of=_pungs_of)
-def concealed_pungs_within(v: View, ctx: WinContext, *, within: TileGroup, among: TileGroup,
+def concealed_pungs_within(v: View, ctx: WinContext, within: TileGroup, among: TileGroup,
                            count: int) -> int:
     """暗刻成牌 (全家福): four concealed pungs or kongs and a pair, every tile of the hand one
     of `within`, and exactly `count` of the pungs of `among` (全家福: honours only, the three
@@ -252,14 +252,14 @@ def concealed_pungs_within(v: View, ctx: WinContext, *, within: TileGroup, among
 
 
 @check(needs=("chow_pairs",), depends_on=keys.chows)
-def chow_combination(v: View, ctx: WinContext, *, kind: ChowKind) -> int:
+def chow_combination(v: View, ctx: WinContext, kind: ChowKind) -> int:
     """顺子组合 (一般高, 喜相逢, 连六, 老少副, 清龙, 花龙, 三同顺, 三步高 ...): counted under
     the rule set's combination policy (MCR: 套算一次)."""
     return v.combos.get(kind, 0)
 
 
 @check(needs=("numbered_pungs",), depends_on=keys.suit_pungs_held)
-def shifted_pungs(v: View, ctx: WinContext, *, count: int,
+def shifted_pungs(v: View, ctx: WinContext, count: int,
                   suits: Literal["same", "mixed", "some"]) -> int:
     """节高: `count` pungs of consecutive ranks, all in one suit (一色三节高/一色四节高), each
     in a different suit (三色三节高), or (`some`) in more than one suit with no three of them
@@ -308,7 +308,7 @@ def _mixed_run(masks: tuple[int, ...], count: int) -> bool:
 
 
 @check(needs=("numbered_pungs",), depends_on=keys.suit_pungs_held)
-def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
+def same_rank_pungs(v: View, ctx: WinContext, count: int) -> int:
     """同刻: pungs of the same rank in different suits. count=3: 三同刻 (once); count=2: 双同刻,
     once for every two such pungs."""
     masks = v.suit_pungs()  # per suit, bit `rank` for a pung of that rank
@@ -327,7 +327,7 @@ def same_rank_pungs(v: View, ctx: WinContext, *, count: int) -> int:
 
 
 @check(needs=("four_chows",))
-def terminal_chows(v: View, ctx: WinContext, *, mixed: bool) -> int:
+def terminal_chows(v: View, ctx: WinContext, mixed: bool) -> int:
     """双龙会: 123 and 789 twice, with a pair of 5. 一色双龙会: all in one suit; 三色双龙会:
     123+789 in two suits and the 5s pair in the third."""
     if len(v.chows) != 4 or v.pair < 0:

@@ -15,7 +15,7 @@ _NINE_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 @check()
-def shape_is(v: View, ctx: WinContext, *, shape: Shape) -> int:
+def shape_is(v: View, ctx: WinContext, shape: Shape) -> int:
     """特殊和型: the reading has this special shape (七对, 十三幺, 全不靠, 九莲宝灯)."""
     return 1 if v.shape == shape else 0
 
@@ -57,7 +57,7 @@ def knitted_straight(v: View, ctx: WinContext) -> int:
 
 
 @check()
-def seven_pairs_fours(v: View, ctx: WinContext, *, count: int) -> int:
+def seven_pairs_fours(v: View, ctx: WinContext, count: int) -> int:
     """龙七对 / 双龙七对 / 三龙七对: a seven-pairs hand holding exactly `count` kinds four
     times (each four counted as two pairs)."""
     if v.shape != SEVEN_PAIRS:

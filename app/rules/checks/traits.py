@@ -30,14 +30,14 @@ def _one_of(t: int, tileset: TileSet, *, tiles: frozenset[int]) -> bool:
 
 
 @check(scope="hand", tells_apart=_within, each_kind=_one_of)
-def tiles_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def tiles_within(v: View, ctx: WinContext, tiles: TileGroup) -> int:
     """限定牌 (绿一色, 断幺, 全大 ...): every tile of the hand, melds included, is one of
     `tiles`."""
     return 1 if v.facts.filled().kinds <= tiles else 0
 
 
 @check(scope="hand", tells_apart=_category, depends_on=keys.categories_held)
-def one_suit(v: View, ctx: WinContext, *, honors: bool) -> int:
+def one_suit(v: View, ctx: WinContext, honors: bool) -> int:
     """清一色 / 混一色: one numbered suit only, with (混) or without (清) honours."""
     f = v.facts.filled()
     return 1 if len(f.suits) == 1 and f.has_honors == honors else 0
@@ -49,7 +49,7 @@ def _suit_within(kind: str, tile: int, tileset: TileSet, win: object, *,
 
 
 @check(scope="hand", tells_apart=_suit_within)
-def one_suit_within(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def one_suit_within(v: View, ctx: WinContext, tiles: TileGroup) -> int:
     """清一色限定牌 (大车轮: 清一色 and 断幺九): one numbered suit only, no honours, and every
     tile of the hand, melds included, one of `tiles`."""
     f = v.facts.filled()
@@ -63,7 +63,7 @@ def voided_suit(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand", tells_apart=_category, depends_on=keys.categories_held)
-def suits_at_most(v: View, ctx: WinContext, *, count: int) -> int:
+def suits_at_most(v: View, ctx: WinContext, count: int) -> int:
     """定缺: the hand, melds included, holds tiles of at most `count` numbered suits."""
     return 1 if len(v.facts.filled().suits) <= count else 0
 
@@ -86,7 +86,7 @@ def holds_suit(tiles: frozenset[int] | set[int], suit: str, tileset: TileSet) ->
 
 # Not `depends_on=keys.categories_held`: the answer depends on the request's declaration too.
 @check(scope="hand", tells_apart=_category)
-def lacks_declared_suit(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
+def lacks_declared_suit(v: View, ctx: WinContext, option: PerSeatOption) -> int:
     """定缺 (declared at the table): the hand, melds included, holds no tile of the suit the
     winner declared void, the winner's entry of the per-seat option `option` (a suit letter,
     m, p or s); a winner who declared none passes."""
@@ -97,7 +97,7 @@ def lacks_declared_suit(v: View, ctx: WinContext, *, option: PerSeatOption) -> i
 
 
 @check(scope="hand", tells_apart=_category, depends_on=keys.categories_held)
-def suits_at_least(v: View, ctx: WinContext, *, count: int) -> int:
+def suits_at_least(v: View, ctx: WinContext, count: int) -> int:
     """三门齐 (缺门不和): the hand, melds included, holds tiles of at least `count` numbered
     suits."""
     return 1 if len(v.facts.filled().suits) >= count else 0
@@ -109,7 +109,7 @@ def _meets(kind: str, tile: int, tileset: TileSet, win: object, *,
 
 
 @check(scope="hand", tells_apart=_meets)
-def holds_some(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def holds_some(v: View, ctx: WinContext, tiles: TileGroup) -> int:
     """有幺九 (and other tiles a hand must hold): some tile of the hand, melds and the winning
     tile included, is one of `tiles`."""
     return 0 if v.facts.filled().kinds.isdisjoint(tiles) else 1
@@ -129,7 +129,7 @@ def all_types(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand")
-def tile_hog(v: View, ctx: WinContext, *, once: bool = False) -> int:
+def tile_hog(v: View, ctx: WinContext, once: bool = False) -> int:
     """四归一: all four copies of a tile are used in the hand without being a kong; counts each
     (`once`: 1 for a hand holding any such four, as 龙七对's extra fan)."""
     f = v.facts.filled()

@@ -127,7 +127,7 @@ def _middle_most(hand: Held, ctx: WinContext, *, tiles: frozenset[int]) -> int:
 
 
 @check(needs=("chows",), tells_apart=_middle_key, most=_middle_most)
-def win_in_chow_middle(v: View, ctx: WinContext, *, tiles: TileGroup) -> int:
+def win_in_chow_middle(v: View, ctx: WinContext, tiles: TileGroup) -> int:
     """捉五 (捉五魁): the winning tile, read as one of `tiles` (天津: 5万), sits in the middle
     of a chow (4万-5万-6万); the chow's other tiles may be wilds, and so may the winning tile
     itself."""
@@ -200,7 +200,7 @@ def _straight_readings(keys: tuple[Any, ...], tileset: TileSet, *,
 
 @check(needs=("chows",), tells_apart=_straight_key, depends_on=_chows_and_wilds,
        most=_straight_most, tells_readings_apart=_straight_readings)
-def straight(v: View, ctx: WinContext, *, suit: Literal["any", "wild"] = "any") -> int:
+def straight(v: View, ctx: WinContext, suit: Literal["any", "wild"] = "any") -> int:
     """龙 (一条龙) / 本混龙: 123, 456 and 789 of one suit as three chows (wilds may fill them);
     with `suit: wild`, only in the suit of the wild tiles (本混龙)."""
     chows = v.chows

@@ -19,14 +19,14 @@ def self_drawn(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand")
-def declared_melds(v: View, ctx: WinContext, *, exactly: int) -> int:
+def declared_melds(v: View, ctx: WinContext, exactly: int) -> int:
     """金钩钓: exactly this many melds declared, concealed kongs included (with four, the
     winner held a single tile and won on its pair)."""
     return 1 if len(v.facts.hand.melds) == exactly else 0
 
 
 @check(scope="hand", depends_on=keys.claimed)
-def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
+def exposed_melds(v: View, ctx: WinContext, exactly: int,
                   win_type: WinType | None = None) -> int:
     """门前清 / 不求人 / 全求人: exactly this many melds claimed from others (a concealed kong is
     not claimed), optionally only for a self-drawn or a discard win."""
@@ -38,7 +38,7 @@ def exposed_melds(v: View, ctx: WinContext, *, exactly: int,
 
 
 @check(scope="hand", needs=("last_tile",), tells_apart="nothing", depends_on=keys.claimed)
-def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> int:
+def last_tile(v: View, ctx: WinContext, win_type: WinType | None = None) -> int:
     """妙手回春 / 海底捞月 / 海底: won with the last tile of the wall, self-drawn or on the
     discard after it (`win_type` limits it to one of them)."""
     if not ctx.last_tile:
@@ -47,7 +47,7 @@ def last_tile(v: View, ctx: WinContext, *, win_type: WinType | None = None) -> i
 
 
 @check(scope="hand", needs=("kong_win",), tells_apart="nothing")
-def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
+def kong_win(v: View, ctx: WinContext, kind: Literal["replacement", "robbed",
                                                          "after_kong_discard"]) -> int:
     """杠上开花 / 抢杠和 / 杠上炮: won on a kong's replacement tile, by robbing a kong, or on the
     discard after a kong.
@@ -68,7 +68,7 @@ def kong_win(v: View, ctx: WinContext, *, kind: Literal["replacement", "robbed",
 
 
 @check(scope="hand", tells_apart="nothing")
-def first_turn(v: View, ctx: WinContext, *,
+def first_turn(v: View, ctx: WinContext,
                winner: Literal["dealer", "other", "after_dealer", "rest"],
                win_type: WinType | None = None, players: int = 4) -> int:
     """天胡 / 地胡 / 人和: won in the first go-round (`first_turn`).
@@ -113,7 +113,7 @@ def last_of_kind(v: View, ctx: WinContext) -> int:
 
 
 @check(needs=("wait",), depends_on=keys.placed)
-def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "single"]) -> int:
+def wait(v: View, ctx: WinContext, position: Literal["edge", "closed", "single"]) -> int:
     """独听 (边张 / 嵌张 / 单钓): the hand waited on the winning tile alone, and this reading
     places it at the edge of a chow (12-3, 7-89), in its middle (4-6) or as the pair."""
     if v.wait != position:
@@ -122,7 +122,7 @@ def wait(v: View, ctx: WinContext, *, position: Literal["edge", "closed", "singl
 
 
 @check()
-def wait_read_or_sole(v: View, ctx: WinContext, *, needed: TileGroup | None = None) -> int:
+def wait_read_or_sole(v: View, ctx: WinContext, needed: TileGroup | None = None) -> int:
     """夹 (夹 / 单吊 / 单和): this reading can place the winning tile at the edge of a chow
     (12-3, 7-89), in its middle (4-6) or as the pair, whatever else it waited on; or the hand
     waited on the winning tile alone; or, with `needed`, the hand held none of `needed`
@@ -143,7 +143,7 @@ def wait_read_or_sole(v: View, ctx: WinContext, *, needed: TileGroup | None = No
 
 
 @check(scope="hand")
-def exposed_melds_at_least(v: View, ctx: WinContext, *, count: int,
+def exposed_melds_at_least(v: View, ctx: WinContext, count: int,
                            only_if: BoolOption | None = None) -> int:
     """开门: at least `count` melds claimed from others (chows, pungs, exposed kongs; a
     concealed kong is not claimed); with `only_if`, only while that bool request option is
@@ -165,7 +165,7 @@ def nothing_else(v: View, ctx: WinContext) -> int:
 
 
 @check(scope="hand", tells_apart="nothing")
-def winner_flag(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
+def winner_flag(v: View, ctx: WinContext, option: PerSeatOption) -> int:
     """亮倒 (and other per-seat states): the winner's entry of the per-seat request option
     `option` is set (not 0), e.g. the winner had revealed his ready hand."""
     flags = ctx.options.get(option)
@@ -175,14 +175,14 @@ def winner_flag(v: View, ctx: WinContext, *, option: PerSeatOption) -> int:
 
 
 @check(scope="hand", tells_apart="nothing")
-def option_on(v: View, ctx: WinContext, *, option: BoolOption) -> int:
+def option_on(v: View, ctx: WinContext, option: BoolOption) -> int:
     """宣告 (天听 ...): the bool request option `option` is on: a state of the game the
     request declares and the tiles cannot show (ready on the deal and declared)."""
     return 1 if ctx.options.get(option) is True else 0
 
 
 @check(scope="hand")
-def fourth_of_declared_pung(v: View, ctx: WinContext, *, any_kind: bool = False) -> int:
+def fourth_of_declared_pung(v: View, ctx: WinContext, any_kind: bool = False) -> int:
     """明四归一: the winning tile is the fourth copy of a kind the winner declared as a pung;
     with `any_kind`, once for every declared pung whose fourth copy is among the standing
     tiles, whatever the winning tile."""
@@ -197,7 +197,7 @@ def fourth_of_declared_pung(v: View, ctx: WinContext, *, any_kind: bool = False)
 
 
 @check(scope="hand")
-def fourth_of_standing(v: View, ctx: WinContext, *, any_kind: bool = False) -> int:
+def fourth_of_standing(v: View, ctx: WinContext, any_kind: bool = False) -> int:
     """暗四归一: the standing tiles held three of the winning tile, undeclared, and the win is
     the fourth; with `any_kind`, once for every kind held four times standing (never a
     declared kong), whatever the winning tile."""
