@@ -118,6 +118,7 @@ def _module_memos() -> dict[str, MemoBound]:
         # and per check function, read at start-up and when probes are arranged.
         "checks.sources": _lru(registry._parsed),
         "checks.compiled_defaults": _lru(registry._compiled_defaults),
+        "checks.positional_names": _lru(registry._positional_names),
         "checks.keyword_calls": _lru(registry._keyword_call),
         # The regular needs the wild checks' `most` works out (app.rules.checks.wild_use).
         "checks.wild_needs": MemoBound(wild_use.NEEDS_LIMIT, wild_use.needs_held()),
