@@ -28,7 +28,8 @@ from app.domain.decompose import (
     suit_splits,
 )
 from app.domain.hand import CHOW, KONG, PUNG, Hand
-from app.domain.notation import parse_hand_string, parse_tiles
+from app.domain.hand_notation import parse_hand_string
+from app.domain.notation import parse_tiles
 from app.domain.readings import KNIT, PAIR, Group, Reading
 from app.domain.shapes import (
     HONORS_AND_KNITTED,

@@ -12,13 +12,12 @@ from typing import Any, Final
 
 from app.domain.errors import Code, HandError, NotationError
 from app.domain.hand import CHOW, HAND_SIZE, KONG, MAX_MELDS, Meld
+from app.domain.hand_notation import meld_kind, parse_hand_string
 from app.domain.notation import (
     MELDS_LIMIT,
     format_meld,
     format_tiles,
-    meld_kind,
     melds_memo,
-    parse_hand_string,
     parse_tile,
     read_tiles,
     scan_tiles,
