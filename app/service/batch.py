@@ -130,18 +130,13 @@ def _waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
 
 
 def _encoded_score_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
-    write = family.write_score_encoded
-    if write is None:
-        return _score_steps(family)
-    return family.read_score, family.score, write
+    read, score, write = _score_steps(family)
+    return read, score, family.write_score_encoded or write
 
 
 def _encoded_waits_steps(family: AnyFamily) -> tuple[Step, Step, Step]:
-    write = family.write_waits_encoded
-    if write is None:
-        return _waits_steps(family)
-    waits = family.waits
-    return family.read_waits, lambda request, rs: waits(request, rs, False), write
+    read, waits, write = _waits_steps(family)
+    return read, waits, family.write_waits_encoded or write
 
 
 # One score request's item: its response, or the problem the single call would get.

@@ -91,31 +91,20 @@ def _within_limits(standing: list[int], melds: list[Meld], most: list[int]) -> b
     return True
 
 
-class _Limits:
-    """The most copies of each kind a hand may hold, of a tile set: its copies, a flower's
-    none."""
-
-    def __init__(self, tileset: TileSet) -> None:
-        self.tileset = tileset
-        flowers = tileset.flower_set
-        self.most = [0 if t in flowers else n for t, n in enumerate(tileset.copies)]
-
-
-class _LastLimits:
-    """The limits of the tile set read last (a log's hands are mostly of one rule set)."""
-
-    def __init__(self) -> None:
-        self.limits: _Limits | None = None
-
-
-_LAST: Final = _LastLimits()
+# The most copies of each kind a hand may hold (its copies, a flower's none), of the tile set
+# read last: a log's hands are mostly of one rule set. One slot holding the (tile set, limits)
+# pair, replaced whole, as `app.domain.notation` keeps its last grammar.
+_LAST_LIMITS: Final[list[tuple[TileSet, list[int]] | None]] = [None]
 
 
 def _limits(tileset: TileSet) -> list[int]:
-    found = _LAST.limits
-    if found is None or found.tileset is not tileset:
-        found = _LAST.limits = _Limits(tileset)
-    return found.most
+    last = _LAST_LIMITS[0]
+    if last is not None and last[0] is tileset:
+        return last[1]
+    flowers = tileset.flower_set
+    most = [0 if t in flowers else n for t, n in enumerate(tileset.copies)]
+    _LAST_LIMITS[0] = (tileset, most)
+    return most
 
 
 def _read_in_order(data: str | Mapping[str, Any], tileset: TileSet, waiting: bool
